@@ -1,0 +1,1 @@
+export * as Converter from "./Converter.js"

@@ -1,0 +1,292 @@
+/**
+ * The client of the PDF Conversion Service v1 as an Effect service: submit, poll, await,
+ * watch, convert and download, with typed errors and no duplicate submits.
+ *
+ * @since 0.1.0
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Config from "effect/Config"
+import type { ConfigError } from "effect/ConfigError"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Redacted from "effect/Redacted"
+import type * as Schedule from "effect/Schedule"
+import type * as Stream from "effect/Stream"
+import type {
+  CompletedStatus,
+  ConversionRequestInput,
+  FailedStatus,
+  Format,
+  ProcessingStatus,
+  SessionId
+} from "./Contract.js"
+import * as internal from "./internal/client.js"
+import type {
+  ConversionFailed,
+  DownloadFailed,
+  InvalidRequest,
+  InvalidResponse,
+  PollTimeout,
+  RateLimited,
+  SubmitOutcomeUnknown,
+  TaskNotFound,
+  TransportError,
+  Unauthenticated,
+  UnexpectedResponse
+} from "./PdfTransformError.js"
+import type { RateLimitInfo } from "./RateLimit.js"
+
+/**
+ * A submitted task. Its format is part of its type, so a Markdown task can never be polled on
+ * the EPUB endpoint.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Task<F extends Format = Format> {
+  readonly format: F
+  readonly sessionId: SessionId
+  /** The RateLimit information of the submit answer (empty when the server sent none). */
+  readonly rateLimit: RateLimitInfo
+  /** Clock time of the submit answer, in epoch milliseconds; anchors progress estimates. */
+  readonly submittedAt?: number | undefined
+}
+
+/**
+ * A completed task: its output can be downloaded.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CompletedTask<F extends Format = Format> {
+  readonly format: F
+  readonly sessionId: SessionId
+  readonly downloadURL: string
+}
+
+/**
+ * A status whose `state` the contract does not name: polling goes on (SERVICE-NOTES.md).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UnrecognizedStatus {
+  readonly success?: boolean | undefined
+  readonly state: string
+  readonly progress?: number | undefined
+}
+
+/**
+ * What one poll can observe.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Status = ProcessingStatus | CompletedStatus | FailedStatus | UnrecognizedStatus
+
+/**
+ * Builds a task handle from a stored sessionID, to resume polling after a restart.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const task = <F extends Format>(format: F, sessionId: SessionId): Task<F> => ({
+  format,
+  sessionId,
+  rateLimit: { policies: [], states: [] }
+})
+
+/**
+ * How to wait for a task. Every figure has a default taken from the contract's example settings.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface PollOptions {
+  /** First delay between polls, and the shortest progress-based delay (default 2 s). */
+  readonly initialInterval?: Duration.DurationInput | undefined
+  /** Growth factor of the delay (default 1.5). */
+  readonly factor?: number | undefined
+  /** Longest delay between polls (default 10 s). */
+  readonly maxInterval?: Duration.DurationInput | undefined
+  /** Randomise each delay (default true) so that many waiters do not poll in lockstep. */
+  readonly jitter?: boolean | undefined
+  /** Total time to wait before `PollTimeout` (default 600 s). */
+  readonly deadline?: Duration.DurationInput | undefined
+  /** Place the next poll near the completion time estimated from a rising progress (default true). */
+  readonly progressAware?: boolean | undefined
+  /** A schedule of your own for the delays between polls; replaces the interval figures above. */
+  readonly schedule?: Schedule.Schedule<unknown, unknown> | undefined
+}
+
+/**
+ * How to retry a submit that was rejected with 429. Nothing else is retried, except a
+ * connection that failed before anything was sent.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface SubmitRetryOptions {
+  /** Attempts in all, the first included (default 5). */
+  readonly maxAttempts?: number | undefined
+  /** Total time the retries may take; a server delay past it fails now (default 60 s). */
+  readonly deadline?: Duration.DurationInput | undefined
+  /** First backoff delay when the server gave none (default 1 s, doubled each time). */
+  readonly initialBackoff?: Duration.DurationInput | undefined
+  /** Longest backoff delay when the server gave none (default 30 s). */
+  readonly maxBackoff?: Duration.DurationInput | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category options
+ */
+export interface Options {
+  readonly apiKey: Redacted.Redacted<string>
+  /** Base URL ending in `/v1` (default: the hosted service). */
+  readonly baseUrl?: string | undefined
+  /** Time limit of one request, reading its body included (default 30 s). */
+  readonly requestTimeout?: Duration.DurationInput | undefined
+  /** Time a download may go without receiving a byte (default 60 s). */
+  readonly downloadIdleTimeout?: Duration.DurationInput | undefined
+  readonly poll?: PollOptions | undefined
+  readonly submitRetry?: SubmitRetryOptions | undefined
+}
+
+/**
+ * Every default of the client, each with its reason.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults = internal.defaults
+
+/**
+ * The hosted service.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultBaseUrl: string = internal.defaults.baseUrl
+
+/**
+ * The errors a submit can end with.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type SubmitError =
+  | InvalidRequest
+  | Unauthenticated
+  | RateLimited
+  | SubmitOutcomeUnknown
+  | UnexpectedResponse
+  | InvalidResponse
+  | TransportError
+
+/**
+ * The errors one poll can end with.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type StatusError = Unauthenticated | TaskNotFound | UnexpectedResponse | InvalidResponse | TransportError
+
+/**
+ * The errors of watching a task. Transient failures (network, 5xx, 429) are retried until the
+ * deadline, so they end as `PollTimeout`, never on their own.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type WatchError = Unauthenticated | TaskNotFound | UnexpectedResponse | InvalidResponse | PollTimeout
+
+/**
+ * The errors of waiting for completion.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type AwaitError = WatchError | ConversionFailed
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** Submits a conversion. Retried only where the contract proves no task was created. */
+  readonly submit: <F extends Format>(
+    format: F,
+    request: ConversionRequestInput
+  ) => Effect.Effect<Task<F>, SubmitError>
+  /** One poll of the result endpoint. */
+  readonly status: <F extends Format>(task: Task<F>) => Effect.Effect<Status, StatusError>
+  /** Polls until the task is terminal: the completed task, or `ConversionFailed`. */
+  readonly awaitCompletion: <F extends Format>(
+    task: Task<F>,
+    options?: PollOptions
+  ) => Effect.Effect<CompletedTask<F>, AwaitError>
+  /** Every status seen until a terminal one (included), for progress displays. */
+  readonly watch: <F extends Format>(task: Task<F>, options?: PollOptions) => Stream.Stream<Status, WatchError>
+  /** Submit and await completion. */
+  readonly convert: <F extends Format>(
+    format: F,
+    request: ConversionRequestInput,
+    options?: PollOptions
+  ) => Effect.Effect<CompletedTask<F>, SubmitError | AwaitError>
+  /**
+   * The output as a stream of chunks: constant memory, Content-Length checked. An expired URL
+   * (403/404/410) is refreshed by polling the result once.
+   */
+  readonly download: <F extends Format>(completed: CompletedTask<F>) => Stream.Stream<Uint8Array, DownloadFailed>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class PdfTransformClient extends Context.Tag("@pdf-transform/core/PdfTransformClient")<
+  PdfTransformClient,
+  Service
+>() {}
+
+/**
+ * Builds the client on an `HttpClient`, resolved once here so it never appears in the methods.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: (options: Options) => Effect.Effect<Service, never, HttpClient.HttpClient> = internal.make
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options): Layer.Layer<PdfTransformClient, never, HttpClient.HttpClient> =>
+  Layer.effect(PdfTransformClient, make(options))
+
+/**
+ * The client from configuration: `PDF_TRANSFORM_API_KEY` (redacted) and `PDF_TRANSFORM_BASE_URL`
+ * (default: the hosted service) unless given; other options as plain values.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  options: {
+    readonly apiKey?: Config.Config<Redacted.Redacted<string>> | undefined
+    readonly baseUrl?: Config.Config<string> | undefined
+  } & Omit<Options, "apiKey" | "baseUrl"> = {}
+): Layer.Layer<PdfTransformClient, ConfigError, HttpClient.HttpClient> =>
+  Layer.effect(
+    PdfTransformClient,
+    Effect.gen(function*() {
+      const apiKey = yield* (options.apiKey ?? Config.redacted("PDF_TRANSFORM_API_KEY"))
+      const baseUrl = yield* (options.baseUrl ?? Config.string("PDF_TRANSFORM_BASE_URL").pipe(
+        Config.withDefault(defaultBaseUrl)
+      ))
+      return yield* make({ ...options, apiKey, baseUrl })
+    })
+  )
