@@ -61,6 +61,8 @@ export const defaults = {
   },
   /** A schema-invalid result body is re-polled this many times in all before `InvalidResponse`. */
   invalidBodyAttempts: 3,
+  /** Downloads announced at most this size are read in one piece (see `download`). */
+  smallDownloadBytes: 256 * 1024,
   /** A `completed` body without `downloadURL` is re-polled once. */
   invalidCompletedAttempts: 2,
   /** How much of an unexpected body errors keep. */
@@ -446,11 +448,16 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
         attributes: { sessionId: task.sessionId, format: task.format }
       }))
 
-    const watch = <F extends Contract.Format>(
+    /**
+     * A poller: each run waits as planned, then answers the next status, until a terminal one
+     * (after which it fails with none). Shared by `watch` (as a Stream) and `awaitCompletion`
+     * (as a plain loop, which costs far less than a Stream per task).
+     */
+    const makePoller = <F extends Contract.Format>(
       task: Client.Task<F>,
       pollOptions?: Client.PollOptions
-    ): Stream.Stream<Client.Status, Client.WatchError> =>
-      Stream.unwrap(Effect.gen(function*() {
+    ): Effect.Effect<Effect.Effect<Client.Status, Option.Option<Client.WatchError>>> =>
+      Effect.gen(function*() {
         const plan = pollPlan(options.poll, pollOptions)
         const nextScheduled = makeStepper(plan.schedule)
         const started = yield* Clock.currentTimeMillis
@@ -535,31 +542,45 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
             return highest === undefined ? observed : { ...observed, progress: highest }
           }
         })
-        return Stream.repeatEffectOption(step)
-      })).pipe(Stream.withSpan("PdfTransformClient.watch", {
-        attributes: { sessionId: task.sessionId, format: task.format }
-      }))
+        return step
+      })
+
+    const watch = <F extends Contract.Format>(
+      task: Client.Task<F>,
+      pollOptions?: Client.PollOptions
+    ): Stream.Stream<Client.Status, Client.WatchError> =>
+      Stream.unwrap(Effect.map(makePoller(task, pollOptions), Stream.repeatEffectOption)).pipe(
+        Stream.withSpan("PdfTransformClient.watch", {
+          attributes: { sessionId: task.sessionId, format: task.format }
+        })
+      )
 
     const awaitCompletion = <F extends Contract.Format>(
       task: Client.Task<F>,
       pollOptions?: Client.PollOptions
     ): Effect.Effect<Client.CompletedTask<F>, Client.AwaitError> =>
       Effect.gen(function*() {
-        const last = yield* Stream.runLast(watch(task, pollOptions))
-        // watch ends only after a terminal status, so `last` is one.
-        if (Option.isSome(last) && last.value.state === "completed" && "data" in last.value) {
-          return { format: task.format, sessionId: task.sessionId, downloadURL: last.value.data.downloadURL }
+        const next = yield* makePoller(task, pollOptions)
+        for (;;) {
+          const current = yield* next.pipe(
+            // The poller ends (none) only after a terminal status, which returns below first.
+            Effect.catchAll((error) =>
+              Option.isSome(error) ? Effect.fail(error.value) : Effect.dieMessage("poller ended")
+            )
+          )
+          if (current.state === "completed" && "data" in current) {
+            return { format: task.format, sessionId: task.sessionId, downloadURL: current.data.downloadURL }
+          }
+          if (current.state === "failed") {
+            const reason = "error" in current && current.error.trim() !== "" ? current.error : "no details"
+            return yield* new ConversionFailed({
+              format: task.format,
+              sessionId: task.sessionId,
+              reason,
+              ...(current.progress === undefined ? {} : { progress: current.progress })
+            })
+          }
         }
-        const failed = Option.getOrUndefined(last)
-        const reason = failed !== undefined && "error" in failed && failed.error.trim() !== "" ?
-          failed.error :
-          "no details"
-        return yield* new ConversionFailed({
-          format: task.format,
-          sessionId: task.sessionId,
-          reason,
-          ...(failed?.progress === undefined ? {} : { progress: failed.progress })
-        })
       }).pipe(
         Effect.withSpan("PdfTransformClient.awaitCompletion", {
           attributes: { sessionId: task.sessionId, format: task.format }
@@ -618,6 +639,24 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
           }
           const lengthHeader = response.headers["content-length"]
           const expected = lengthHeader !== undefined && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined
+          const short = (received: number) =>
+            failed(`expected ${expected} bytes, received ${received}`, {
+              expectedBytes: expected,
+              receivedBytes: received
+            })
+          if (expected !== undefined && expected <= defaults.smallDownloadBytes) {
+            // Small and announced: one read, bounded by the announced size, costs far less than a
+            // stream per chunk; memory stays bounded all the same.
+            const bytes = yield* response.arrayBuffer.pipe(
+              Effect.mapError((e) => failed(`body interrupted: ${transport.describe(e.cause ?? e)}`, { cause: e })),
+              Effect.timeoutFail({
+                duration: idleTimeout,
+                onTimeout: () => failed(`no data for ${Duration.format(idleTimeout)}`)
+              })
+            )
+            if (bytes.byteLength !== expected) return yield* short(bytes.byteLength)
+            return Stream.succeed(new Uint8Array(bytes))
+          }
           let received = 0
           const counted = response.stream.pipe(
             Stream.mapError((e) =>
@@ -637,12 +676,7 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
           const check = Stream.suspend(() =>
             expected === undefined || received === expected ?
               Stream.empty :
-              Stream.fail(
-                failed(`expected ${expected} bytes, received ${received}`, {
-                  expectedBytes: expected,
-                  receivedBytes: received
-                })
-              )
+              Stream.fail(short(received))
           )
           return Stream.concat(counted, check)
         }))

@@ -1,0 +1,422 @@
+/**
+ * RELIABILITY.md, "Client: polling a result": every row, through FakeServer with the real client,
+ * under TestClock; plus progress-aware polling and resuming.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Contract, PdfTransformClient } from "@pdf-transform/core"
+import { FakeServer } from "@pdf-transform/testing"
+import { Chunk, Duration, Effect, Either, Fiber, Logger, Option, Ref, Schedule, Stream, TestClock } from "effect"
+import { makeLayer, pdfURL, polls } from "./utils.js"
+
+const Client = PdfTransformClient.PdfTransformClient
+
+const submitWith = (timeline: FakeServer.Timeline) =>
+  Effect.gen(function*() {
+    const server = yield* FakeServer.FakeServer
+    yield* server.enqueueSubmit({ _tag: "Accept", timeline })
+    const client = yield* Client
+    return yield* client.submit("markdown", { pdfURL })
+  })
+
+const enqueueResult = (sessionId: string, ...steps: ReadonlyArray<FakeServer.StatusStep>) =>
+  Effect.flatMap(FakeServer.FakeServer, (server) => server.enqueueResult(sessionId, ...steps))
+
+const pollTimes = Effect.map(polls, (all) => all.map((r) => r.at))
+
+/** Runs awaitCompletion in a fiber, moving the clock in 1 s steps up to `limit` seconds. */
+const awaitForked = <F extends Contract.Format>(
+  task: PdfTransformClient.Task<F>,
+  options?: PdfTransformClient.PollOptions,
+  limit = 700
+) =>
+  Effect.gen(function*() {
+    const client = yield* Client
+    const fiber = yield* Effect.fork(Effect.either(client.awaitCompletion(task, options)))
+    for (let i = 0; i < limit; i++) {
+      yield* TestClock.adjust("1 seconds")
+      const done = yield* Fiber.poll(fiber)
+      if (Option.isSome(done)) break
+    }
+    return yield* Fiber.join(fiber)
+  })
+
+const linearTimeline = (seconds: number): FakeServer.Timeline => [
+  ...Array.from({ length: seconds }, (_, t) => ({
+    after: Duration.seconds(t),
+    status: { state: "processing" as const, progress: (t / seconds) * 100 }
+  })),
+  { after: Duration.seconds(seconds), status: { state: "completed" as const } }
+]
+
+describe("awaitCompletion", () => {
+  it.effect("processing, with and without progress, going backwards: keeps polling, reports the highest", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([
+        { after: 0, status: { state: "processing" } },
+        { after: "3 seconds", status: { state: "processing", progress: 50 } },
+        { after: "6 seconds", status: { state: "processing", progress: 20 } },
+        { after: "20 seconds", status: { state: "failed", error: "bad page", progress: 0 } }
+      ])
+      const client = yield* Client
+      const fiber = yield* Effect.fork(
+        client.watch(task).pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+      )
+      yield* TestClock.adjust("60 seconds")
+      const statuses = yield* Fiber.join(fiber)
+      const progress = statuses.map((s) => s.progress)
+      // Never backwards in what callers see.
+      for (let i = 1; i < progress.length; i++) {
+        if (progress[i] !== undefined && progress[i - 1] !== undefined) assert.isTrue(progress[i]! >= progress[i - 1]!)
+      }
+      assert.strictEqual(statuses[statuses.length - 1]?.state, "failed")
+      const error = yield* Effect.flip(client.awaitCompletion(task))
+      assert.strictEqual(error._tag, "ConversionFailed")
+      if (error._tag === "ConversionFailed") {
+        assert.strictEqual(error.reason, "bad page")
+        assert.strictEqual(error.progress, 0)
+      }
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("ConversionFailed carries the highest progress seen", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([
+        { after: 0, status: { state: "processing", progress: 60 } },
+        { after: "3 seconds", status: { state: "processing", progress: 10 } },
+        { after: "6 seconds", status: { state: "failed", error: "timeout in converter" } }
+      ])
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isLeft(result))
+      if (Either.isLeft(result) && result.left._tag === "ConversionFailed") {
+        assert.strictEqual(result.left.progress, 60)
+        assert.strictEqual(result.left.reason, "timeout in converter")
+      } else assert.fail("expected ConversionFailed")
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("200 and 202 both carry a processing body", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([
+        { after: 0, status: { state: "processing", progress: 10, httpStatus: 202 } },
+        { after: "4 seconds", status: { state: "processing", progress: 50, httpStatus: 200 } },
+        { after: "8 seconds", status: { state: "completed" } }
+      ])
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isRight(result))
+      assert.isTrue(Either.isRight(result) && result.right.downloadURL.startsWith("https://"))
+      assert.isAtLeast((yield* polls).length, 3)
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("completed: stops polling at once", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: "5 seconds", status: { state: "completed" } }])
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isRight(result))
+      const count = (yield* polls).length
+      yield* TestClock.adjust("5 minutes")
+      assert.lengthOf(yield* polls, count)
+    }).pipe(Effect.provide(makeLayer())))
+
+  const completedWithoutUrl: FakeServer.StatusStep = {
+    state: "raw",
+    response: {
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ success: true, state: "completed", progress: 100 })
+    }
+  }
+
+  it.effect("completed without downloadURL: one re-poll, then InvalidResponse", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: completedWithoutUrl }])
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "InvalidResponse")
+      assert.lengthOf(yield* polls, 2)
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("completed without downloadURL once, then a good answer: completes", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
+      yield* enqueueResult(task.sessionId, completedWithoutUrl)
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isRight(result))
+      assert.lengthOf(yield* polls, 2)
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("failed with an empty reason: ConversionFailed with \"no details\"", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: { state: "failed", error: "" } }])
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "ConversionFailed")
+      if (Either.isLeft(result) && result.left._tag === "ConversionFailed") {
+        assert.strictEqual(result.left.reason, "no details")
+      }
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("a failure sent as state \"error\" (seen in public clients) is a ConversionFailed", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{
+        after: 0,
+        status: {
+          state: "raw",
+          response: {
+            status: 200,
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ success: false, state: "error", error: "unsupported file" })
+          }
+        }
+      }])
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "ConversionFailed")
+      assert.strictEqual(
+        Either.isLeft(result) && result.left._tag === "ConversionFailed" && result.left.reason,
+        "unsupported file"
+      )
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("an unknown state keeps polling until the deadline, and is logged once", () =>
+    Effect.gen(function*() {
+      const logs = yield* Ref.make<ReadonlyArray<string>>([])
+      const logger = Logger.make(({ message }) => {
+        Effect.runSync(Ref.update(logs, (all) => [...all, String(message)]))
+      })
+      const task = yield* submitWith([{
+        after: 0,
+        status: {
+          state: "raw",
+          response: {
+            status: 200,
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ success: true, state: "queued", progress: 5 })
+          }
+        }
+      }])
+      const result = yield* awaitForked(task, { deadline: "60 seconds" }).pipe(
+        Effect.provide(Logger.replace(Logger.defaultLogger, logger))
+      )
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "PollTimeout")
+      if (Either.isLeft(result) && result.left._tag === "PollTimeout") {
+        assert.deepStrictEqual(result.left.lastStatus, { state: "queued", progress: 5 })
+      }
+      assert.isAtLeast((yield* polls).length, 5)
+      const warnings = (yield* Ref.get(logs)).filter((m) => m.includes("unknown task state"))
+      assert.lengthOf(warnings, 1)
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("404: TaskNotFound, terminal", () =>
+    Effect.gen(function*() {
+      const client = yield* Client
+      const task = PdfTransformClient.task("markdown", Contract.SessionId.make("does-not-exist"))
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "TaskNotFound")
+      assert.lengthOf(yield* polls, 1)
+      const error = yield* Effect.flip(client.status(task))
+      assert.strictEqual(error._tag, "TaskNotFound")
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("a Markdown sessionID on the EPUB endpoint is not found", () =>
+    Effect.gen(function*() {
+      const client = yield* Client
+      const task = yield* client.submit("markdown", { pdfURL })
+      const error = yield* Effect.flip(client.status(PdfTransformClient.task("epub", task.sessionId)))
+      assert.strictEqual(error._tag, "TaskNotFound")
+      assert.strictEqual((yield* client.status(task)).state, "completed")
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("5xx, 429, reset and timeout on a GET are transient; Retry-After is honoured", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
+      yield* enqueueResult(
+        task.sessionId,
+        { state: "fault", fault: { _tag: "ServerError" } },
+        {
+          state: "fault",
+          fault: {
+            _tag: "Raw",
+            response: { status: 429, headers: { "retry-after": "7", "content-type": "application/json" }, body: "{}" }
+          }
+        },
+        { state: "fault", fault: { _tag: "ResetAfterSend" } },
+        { state: "fault", fault: { _tag: "ResetBeforeSend" } },
+        { state: "fault", fault: { _tag: "SlowBody", delay: "10 minutes" } }
+      )
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isRight(result))
+      const times = yield* pollTimes
+      assert.lengthOf(times, 6)
+      // The poll after the 429 waited its Retry-After (7 s), more than the schedule's 3 s.
+      assert.isAtLeast(times[2]! - times[1]!, 7000)
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("a 4xx that is not transient ends the wait with UnexpectedResponse", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: { state: "processing" } }])
+      yield* enqueueResult(task.sessionId, {
+        state: "fault",
+        fault: { _tag: "Raw", response: { status: 402, body: "payment required" } }
+      })
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "UnexpectedResponse")
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("401 while polling: Unauthenticated, terminal", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: { state: "processing" } }])
+      yield* enqueueResult(task.sessionId, {
+        state: "fault",
+        fault: {
+          _tag: "Raw",
+          response: {
+            status: 401,
+            headers: { "content-type": "application/json", "www-authenticate": "Bearer realm=\"x\"" },
+            body: JSON.stringify({
+              error: "Unauthorized",
+              code: "UNAUTHENTICATED",
+              message: "expired",
+              resolution: "renew"
+            })
+          }
+        }
+      })
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "Unauthenticated")
+      assert.lengthOf(yield* polls, 1)
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("200 with non-JSON or schema-invalid bodies: retried a couple of times, then InvalidResponse", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: { state: "processing" } }])
+      yield* enqueueResult(
+        task.sessionId,
+        { state: "fault", fault: { _tag: "NotJson" } },
+        { state: "fault", fault: { _tag: "InvalidBody" } },
+        { state: "fault", fault: { _tag: "NotJson" } }
+      )
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "InvalidResponse")
+      assert.lengthOf(yield* polls, 3)
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("two bad bodies then a good one: the wait goes on", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
+      yield* enqueueResult(
+        task.sessionId,
+        { state: "fault", fault: { _tag: "NotJson" } },
+        { state: "fault", fault: { _tag: "InvalidBody" } }
+      )
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isRight(result))
+      assert.lengthOf(yield* polls, 3)
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("processing past the deadline: PollTimeout with the sessionID and last status; resumable", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([
+        { after: 0, status: { state: "processing", progress: 40 } },
+        { after: "700 seconds", status: { state: "completed" } }
+      ])
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "PollTimeout")
+      if (Either.isLeft(result) && result.left._tag === "PollTimeout") {
+        assert.strictEqual(result.left.sessionId, task.sessionId)
+        assert.deepStrictEqual(result.left.lastStatus, { state: "processing", progress: 40 })
+        assert.strictEqual(result.left.waitedMs, 600_000)
+      }
+      // The last poll lands on the deadline, never after it.
+      const times = yield* pollTimes
+      assert.strictEqual(times[times.length - 1], 600_000)
+      // Not lost: a new wait from the stored sessionID completes.
+      const resumed = PdfTransformClient.task("markdown", task.sessionId)
+      const again = yield* awaitForked(resumed)
+      assert.isTrue(Either.isRight(again))
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("transient failures until the deadline end as PollTimeout, not as a transport error", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
+      const faults = Array.from({ length: 200 }, (): FakeServer.StatusStep => ({
+        state: "fault",
+        fault: { _tag: "ServerError" }
+      }))
+      yield* enqueueResult(task.sessionId, ...faults)
+      const result = yield* awaitForked(task, { deadline: "2 minutes" })
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "PollTimeout")
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("a body that trickles in slowly: the request timeout (covering the body) cuts it", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
+      yield* enqueueResult(task.sessionId, { state: "fault", fault: { _tag: "SlowBody", delay: "1 hours" } })
+      const result = yield* awaitForked(task)
+      assert.isTrue(Either.isRight(result))
+      const times = yield* pollTimes
+      // Poll 1 at 0 hangs until the 5 s request timeout; poll 2 follows the schedule (2 s).
+      assert.deepStrictEqual(times, [0, 7000])
+    }).pipe(Effect.provide(makeLayer({ client: { requestTimeout: "5 seconds" } }))))
+
+  it.effect("the default schedule: 2 s, x1.5, capped at 10 s", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: "60 seconds", status: { state: "completed" } }])
+      yield* awaitForked(task, { progressAware: false })
+      const times = yield* pollTimes
+      assert.deepStrictEqual(times.slice(0, 8), [0, 2000, 5000, 9500, 16250, 26250, 36250, 46250])
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("jitter keeps delays within the schedule's band", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: "120 seconds", status: { state: "completed" } }])
+      yield* awaitForked(task, { progressAware: false, jitter: true })
+      const times = yield* pollTimes
+      const gaps = times.slice(1).map((t, i) => t - times[i]!)
+      assert.isTrue(gaps.every((gap) => gap >= 2000 * 0.8 - 1 && gap <= 10_000 * 1.2 + 1), gaps.join(","))
+      assert.isTrue(gaps.some((gap) => ![2000, 3000, 4500, 6750, 10_000].includes(gap)), "jitter changed nothing")
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("a caller's own Schedule replaces the figures", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: "10 seconds", status: { state: "completed" } }])
+      yield* awaitForked(task, { schedule: Schedule.spaced("1 seconds"), progressAware: false })
+      assert.lengthOf(yield* polls, 11)
+    }).pipe(Effect.provide(makeLayer())))
+})
+
+describe("progress-aware polling", () => {
+  const measure = (progressAware: boolean) =>
+    Effect.gen(function*() {
+      const task = yield* submitWith(linearTimeline(30))
+      const result = yield* awaitForked(task, { progressAware })
+      assert.isTrue(Either.isRight(result))
+      const times = yield* pollTimes
+      // Times relative to the submit (the first poll follows it at once).
+      return { detectedAt: times[times.length - 1]! - times[0]!, requests: times.length }
+    })
+
+  it.effect("detects completion sooner than the plain schedule, with no more requests", () =>
+    Effect.gen(function*() {
+      const plain = yield* measure(false).pipe(Effect.provide(makeLayer()))
+      const aware = yield* measure(true).pipe(Effect.provide(makeLayer()))
+      assert.isBelow(aware.detectedAt, plain.detectedAt, JSON.stringify({ aware, plain }))
+      assert.isAtMost(aware.requests, plain.requests, JSON.stringify({ aware, plain }))
+      // Within half a second of the real completion at 30 s.
+      assert.isAtMost(aware.detectedAt - 30_000, 500)
+    }))
+
+  it.effect("never polls sooner than the initial interval, never later than the maximum", () =>
+    Effect.gen(function*() {
+      // Fast progress: estimates fall below 2 s and must be raised to it.
+      const task = yield* submitWith(linearTimeline(5))
+      yield* awaitForked(task)
+      const times = yield* pollTimes
+      const gaps = times.slice(1).map((t, i) => t - times[i]!)
+      assert.isTrue(gaps.every((gap) => gap >= 2000 && gap <= 10_000), gaps.join(","))
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("slow progress: polls are spaced at most the maximum interval", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith(linearTimeline(300))
+      yield* awaitForked(task)
+      const times = yield* pollTimes
+      const gaps = times.slice(1).map((t, i) => t - times[i]!)
+      assert.isTrue(gaps.every((gap) => gap >= 2000 && gap <= 10_000), gaps.join(","))
+      assert.isAtMost(times[times.length - 1]! - 300_000, 10_000)
+    }).pipe(Effect.provide(makeLayer())))
+})

@@ -1,0 +1,302 @@
+/**
+ * An in-memory `HttpClient` that speaks the PDF Conversion Service v1 contract, so the real
+ * client can be tested without sockets and under `TestClock`: scripted task timelines, 401,
+ * 429 with its headers, transport faults, slow and truncated bodies, with every request recorded.
+ *
+ * @since 0.1.0
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as Contract from "@pdf-transform/core/Contract"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as internal from "./internal/fakeServer.js"
+
+/**
+ * @since 0.1.0
+ * @category options
+ */
+export interface Options {
+  /** Base URL of the contract routes, ending in `/v1` (default {@link defaultBaseUrl}). */
+  readonly baseUrl?: string | undefined
+  /** Accepted API keys (default `[defaultApiKey]`). */
+  readonly apiKeys?: ReadonlyArray<string> | undefined
+  /** Timeline of tasks whose submit step gives none (default {@link completedImmediately}). */
+  readonly defaultTimeline?: Timeline | undefined
+  /** The bytes a completed task downloads (default: `# <sessionID>\n` for Markdown, fixed bytes for EPUB). */
+  readonly output?: ((task: FakeTask) => Uint8Array) | undefined
+  /** `RateLimit-Policy` and `RateLimit` headers sent on accepted submits. */
+  readonly rateLimitHeaders?: { readonly policy?: string | undefined; readonly state?: string | undefined } | undefined
+  /**
+   * Keep every request for `requests` (default true). Benchmarks that push tens of thousands of
+   * tasks through the fake turn it off so the log does not dominate memory.
+   */
+  readonly recordRequests?: boolean | undefined
+}
+
+/**
+ * The API key the fake accepts by default.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultApiKey = internal.defaultApiKey
+
+/**
+ * The default base URL: a reserved `.test` host, so nothing can reach a real network.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaultBaseUrl = internal.defaultBaseUrl
+
+/**
+ * A task still converting: HTTP 200, or 202 as the hosted service answers.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export interface ProcessingStep {
+  readonly state: "processing"
+  readonly progress?: number | undefined
+  readonly httpStatus?: 200 | 202 | undefined
+}
+
+/**
+ * A finished task; the fake fills in `data.downloadURL`. Progress defaults to 100.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export interface CompletedStep {
+  readonly state: "completed"
+  readonly progress?: number | undefined
+}
+
+/**
+ * A failed conversion: HTTP 200 with `success: false` and the reason.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export interface FailedStep {
+  readonly state: "failed"
+  readonly error: string
+  readonly progress?: number | undefined
+}
+
+/**
+ * Any answer the contract does not describe (an unknown state, a completed status without data...),
+ * sent after the credential has been checked.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export interface RawStep {
+  readonly state: "raw"
+  readonly response: RawResponse
+}
+
+/**
+ * A fault in place of the answer (see {@link Fault}).
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export interface FaultStep {
+  readonly state: "fault"
+  readonly fault: Fault
+}
+
+/**
+ * What one result poll answers.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export type StatusStep = ProcessingStep | CompletedStep | FailedStep | RawStep | FaultStep
+
+/**
+ * The statuses of a task over time. At the elapsed time t since the task's creation (Clock time)
+ * the status is the last step whose `after` is <= t; before the first step the task is
+ * processing without progress. Steps are ordered by `after` (stably) when the timeline is set.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export type Timeline = ReadonlyArray<{ readonly after: Duration.DurationInput; readonly status: StatusStep }>
+
+/**
+ * An HTTP answer given as is. A string body is sent as UTF-8; no content type is added.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export interface RawResponse {
+  readonly status: number
+  readonly headers?: Record<string, string> | undefined
+  readonly body?: string | Uint8Array | undefined
+}
+
+/**
+ * A failure in place of an answer. Two kinds:
+ *
+ * - before the server handles the request (nothing happens on its side, the credential is not
+ *   even checked): `ResetBeforeSend`, `ServerError`, `Raw`;
+ * - after the server handled it normally (a submit creates its task when the credential and
+ *   the body are good), the answer being lost, garbled or slow: `ResetAfterSend`, `SlowBody`,
+ *   `InvalidBody`, `NotJson`.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export type Fault =
+  /** HTTP 503 (or `status`) with an HTML body, `text/html`. */
+  | { readonly _tag: "ServerError"; readonly status?: number | undefined }
+  /** HTTP 200, `application/json`, a body that fails the Schema: `{"success":"yes"}`. */
+  | { readonly _tag: "InvalidBody" }
+  /** HTTP 200, `application/json`, body `<html>oops`. */
+  | { readonly _tag: "NotJson" }
+  /** `RequestError` (Transport), cause an `Error` with code `ECONNREFUSED`: nothing reached the server. */
+  | { readonly _tag: "ResetBeforeSend" }
+  /** `RequestError` (Transport), cause an `Error` with code `ECONNRESET`: handled, answer lost. */
+  | { readonly _tag: "ResetAfterSend" }
+  /** The correct status and headers at once, the body only after `delay` of Clock time. */
+  | { readonly _tag: "SlowBody"; readonly delay: Duration.DurationInput }
+  /** Any answer, from something in front of the server. */
+  | { readonly _tag: "Raw"; readonly response: RawResponse }
+
+/**
+ * What one submit request gets.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export type SubmitStep =
+  /** Creates the task (with this timeline and sessionID when given) and answers 200. */
+  | { readonly _tag: "Accept"; readonly timeline?: Timeline | undefined; readonly sessionId?: string | undefined }
+  /**
+   * HTTP 429; no task is created. The body defaults to `{error: "rate_limited", reason, retryAfterMs}`
+   * (absent fields omitted; any value, even an invalid one, is sent as given). The headers
+   * `Retry-After`, `Date`, `RateLimit-Policy` and `RateLimit` are sent only when given.
+   */
+  | {
+    readonly _tag: "RateLimited"
+    readonly reason?: string | undefined
+    readonly retryAfterMs?: unknown
+    readonly retryAfter?: string | undefined
+    readonly date?: string | undefined
+    readonly policy?: string | undefined
+    readonly state?: string | undefined
+    readonly body?: unknown
+  }
+  | { readonly _tag: "Fault"; readonly fault: Fault }
+
+/**
+ * What one download request gets.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export type DownloadStep =
+  /** HTTP 200 whose `Content-Length` is the full size but whose body ends after half of it. */
+  | { readonly _tag: "Truncated" }
+  /** HTTP 410: the signed URL has expired. */
+  | { readonly _tag: "Expired" }
+  /** This status with a short `text/plain` body. */
+  | { readonly _tag: "Status"; readonly status: number }
+  | { readonly _tag: "Fault"; readonly fault: Fault }
+
+/**
+ * A task the fake created.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FakeTask {
+  readonly sessionId: string
+  readonly format: Contract.Format
+  /** The JSON body of the submit, as sent. */
+  readonly request: unknown
+  /** Clock time of the submit, in epoch milliseconds. */
+  readonly createdAt: number
+  readonly timeline: Timeline
+}
+
+/**
+ * A request the fake received, faulted ones included.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RecordedRequest {
+  readonly method: string
+  readonly url: string
+  readonly path: string
+  readonly headers: Readonly<Record<string, string>>
+  /** The parsed JSON body, the text when it is not JSON, `undefined` when empty. */
+  readonly body: unknown
+  /** Clock time of the request, in epoch milliseconds. */
+  readonly at: number
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  readonly baseUrl: string
+  /** The first accepted API key. */
+  readonly apiKey: string
+  /** The `HttpClient` that talks to this fake (the one the layer provides). */
+  readonly httpClient: HttpClient.HttpClient
+  /** Steps consumed one per submit request, in order; when none is left: `Accept` with the default timeline. */
+  readonly enqueueSubmit: (...steps: ReadonlyArray<SubmitStep>) => Effect.Effect<void>
+  /** One-shot answers consumed one per result request for this id, before its timeline applies. */
+  readonly enqueueResult: (sessionId: string, ...steps: ReadonlyArray<StatusStep>) => Effect.Effect<void>
+  /** One-shot answers consumed one per download request of this task, before the normal download. */
+  readonly enqueueDownload: (sessionId: string, ...steps: ReadonlyArray<DownloadStep>) => Effect.Effect<void>
+  /** Replaces the timeline of a task (still measured from its creation); for an id not yet created, used when it is. */
+  readonly setTimeline: (sessionId: string, timeline: Timeline) => Effect.Effect<void>
+  /** Every request received, in order. */
+  readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>
+  /** The tasks actually created, in order of creation. */
+  readonly tasks: Effect.Effect<ReadonlyArray<FakeTask>>
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class FakeServer extends Context.Tag("@pdf-transform/testing/FakeServer")<FakeServer, Service>() {}
+
+/**
+ * The default timeline: completed at once.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const completedImmediately: Timeline = internal.completedImmediately
+
+/**
+ * Builds a fake server. Its state lives as long as the returned service.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make: (options?: Options) => Effect.Effect<Service> = internal.make
+
+/**
+ * Provides the fake and an `HttpClient` that talks to it.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options?: Options): Layer.Layer<FakeServer | HttpClient.HttpClient> =>
+  Layer.effectContext(
+    Effect.map(
+      internal.make(options),
+      (service) => Context.make(FakeServer, service).pipe(Context.add(HttpClient.HttpClient, service.httpClient))
+    )
+  )
