@@ -1,0 +1,272 @@
+/**
+ * The reference server of the PDF Conversion Service v1: the contract's four operations under
+ * `/v1`, bearer keys, a per-key limiter with RateLimit headers, uploads, signed downloads, and
+ * conversions in the background through the `Converter` service.
+ *
+ * @since 0.1.0
+ */
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServer from "@effect/platform/HttpServer"
+import type { ServeError } from "@effect/platform/HttpServerError"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type { Converter } from "@pdf-transform/converter/Converter"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import * as Http from "node:http"
+import * as internalApp from "./internal/app.js"
+import { parseKeyList } from "./internal/auth.js"
+import { openApiDocument } from "./internal/openapi.js"
+import * as internalOptions from "./internal/options.js"
+
+/**
+ * A limit of so many per window.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface WindowLimit {
+  readonly limit: number
+  readonly window: Duration.DurationInput
+}
+
+/**
+ * Per-key submit limits; `false` turns a rule off.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface LimitOptions {
+  /** Token bucket: a burst of `limit`, refilled at `limit` per `window` (default 10 per 1 s). */
+  readonly rate?: WindowLimit | false | undefined
+  /** Submits per fixed window (default 1000 per hour). */
+  readonly quota?: WindowLimit | false | undefined
+  /** Tasks in flight, submitted and not yet finished (default 8). */
+  readonly concurrency?: number | false | undefined
+  /** Retry hint sent with `concurrency_exceeded` (default 1 s). */
+  readonly concurrencyRetryAfter?: Duration.DurationInput | undefined
+}
+
+/**
+ * Everything of the server except where it listens; enough to build the `HttpApp` without a socket.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface AppOptions {
+  /** Accepted API keys (required, at least one). */
+  readonly keys: ReadonlyArray<Redacted.Redacted<string>>
+  /**
+   * The URL clients reach this server at, without `/v1` (default: `http://` + the listening
+   * address). Upload and download URLs are built on it.
+   */
+  readonly publicUrl?: string | undefined
+  /** HMAC key of signed URLs, at least 16 bytes (default: random at start, so URLs die with the process). */
+  readonly signingKey?: Redacted.Redacted<string> | undefined
+  readonly limits?: LimitOptions | undefined
+  readonly conversions?: {
+    /** Conversions running at once (default 2); more tasks wait as `processing`. */
+    readonly maxConcurrent?: number | undefined
+    /** Time limit of one conversion (default 5 min). */
+    readonly timeout?: Duration.DurationInput | undefined
+    /** How long a finished task is kept and answered (default 1 h); then 404. */
+    readonly retention?: Duration.DurationInput | undefined
+    /** Tasks kept in memory (default 10 000); the oldest finished ones are dropped first. */
+    readonly maxTasks?: number | undefined
+    /** Bytes of finished outputs kept in memory (default 512 MiB). */
+    readonly maxStoredBytes?: number | undefined
+  } | undefined
+  /** Lifetime of a download URL (default 15 min). */
+  readonly downloadUrlTtl?: Duration.DurationInput | undefined
+  /** Limit of a submit body (default 64 KiB). */
+  readonly maxJsonBodyBytes?: number | undefined
+  readonly uploads?: {
+    /** Largest PDF accepted by `POST /v1/files` (default 100 MiB). */
+    readonly maxBytes?: number | undefined
+    /** How long an upload is kept (default 24 h). */
+    readonly retention?: Duration.DurationInput | undefined
+    /** Uploads kept at once (default 1000). */
+    readonly maxFiles?: number | undefined
+    /** Bytes of uploads kept at once (default 1 GiB). */
+    readonly maxTotalBytes?: number | undefined
+  } | undefined
+  /**
+   * Fetching a `pdfURL` that is not one of this server's uploads (default off). When on, only
+   * http(s) to public addresses, checked after DNS resolution and connected to as checked.
+   */
+  readonly remoteFetch?: {
+    readonly enabled?: boolean | undefined
+    /** Largest PDF fetched (default 100 MiB). */
+    readonly maxBytes?: number | undefined
+    /** Time limit of the fetch (default 60 s). */
+    readonly timeout?: Duration.DurationInput | undefined
+  } | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category options
+ */
+export interface Options extends AppOptions {
+  /** Port to listen on (default 8787; 0 picks a free port). */
+  readonly port?: number | undefined
+  /** Address to listen on (default 127.0.0.1). */
+  readonly host?: string | undefined
+  /** Time in-flight requests get to finish at shutdown before connections are closed (default 10 s). */
+  readonly shutdownGracePeriod?: Duration.DurationInput | undefined
+}
+
+/**
+ * The default figures, each with its reason in the source.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults = internalOptions.defaults
+
+/**
+ * A running server: where clients reach it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** The base URL of the contract, ending in `/v1`: give it to `PdfTransformClient` as `baseUrl`. */
+  readonly baseUrl: string
+  readonly address: HttpServer.Address
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Server extends Context.Tag("@pdf-transform/server/Server")<Server, Service>() {}
+
+/**
+ * The OpenAPI 3.1 document of the v1 contract, as served at `/v1/openapi.json`.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const openApi: Readonly<Record<string, unknown>> = openApiDocument
+
+/**
+ * The application without a socket, for in-process use (`HttpApp.toWebHandler`, tests, another
+ * server). Its background conversions live in the given scope.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeApp = (
+  options: AppOptions
+): Effect.Effect<HttpApp.Default<never, never>, never, Converter | Scope.Scope> =>
+  Effect.sync(() => internalOptions.resolve(options)).pipe(
+    Effect.flatMap(internalApp.makeApp),
+    Effect.map(({ app }) => app)
+  )
+
+const publicUrlOf = (address: HttpServer.Address): string => {
+  if (address._tag === "UnixAddress") return "http://localhost"
+  const hostname = address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname
+  return `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${address.port}`
+}
+
+/**
+ * The server on Node's HTTP server, listening as configured. At shutdown the listener closes,
+ * in-flight requests finish (within the grace period), then background conversions are interrupted.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options): Layer.Layer<Server | HttpServer.HttpServer, ServeError, Converter> => {
+  const grace = Duration.toMillis(Duration.decode(options.shutdownGracePeriod ?? defaults.shutdownGracePeriod))
+  let nodeServer: Http.Server | undefined
+  const listen = NodeHttpServer.layer(() => {
+    nodeServer = Http.createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 })
+    return nodeServer
+  }, { port: options.port ?? defaults.port, host: options.host ?? defaults.host })
+  const serve = Layer.scoped(
+    Server,
+    Effect.gen(function*() {
+      const server = yield* HttpServer.HttpServer
+      const publicUrl = options.publicUrl ?? publicUrlOf(server.address)
+      // Invalid options are a programming error: a defect with the reason, at startup.
+      const resolved = yield* Effect.sync(() => internalOptions.resolve({ ...options, publicUrl }))
+      const { app } = yield* internalApp.makeApp(resolved)
+      let closing = false
+      // While shutting down, every answer closes its connection so keep-alive clients move on.
+      yield* server.serve(
+        Effect.map(
+          app,
+          (response) => closing ? HttpServerResponse.setHeader(response, "connection", "close") : response
+        )
+      )
+      // Runs before Node's server.close (finalizers run in reverse): idle keep-alive connections
+      // close at once, requests in flight get the grace period, then every connection is cut.
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          closing = true
+          const node = nodeServer
+          if (node === undefined) return
+          node.closeIdleConnections()
+          const timer = setTimeout(() => node.closeAllConnections(), grace)
+          timer.unref()
+          node.once("close", () => clearTimeout(timer))
+        })
+      )
+      yield* Effect.logInfo("pdf-transform server listening").pipe(
+        Effect.annotateLogs({ address: HttpServer.formatAddress(server.address), publicUrl })
+      )
+      return { baseUrl: `${publicUrl.replace(/\/+$/, "")}/v1`, address: server.address }
+    })
+  )
+  // Signed URLs carry their signature in the query: such requests are not traced (spans record url.full).
+  const untracedSigned = HttpMiddleware.withTracerDisabledWhen(serve, (request) => request.url.includes("signature="))
+  return Layer.provideMerge(untracedSigned, listen)
+}
+
+/**
+ * The server from configuration: `PDF_TRANSFORM_SERVER_KEYS` (comma separated, redacted),
+ * `PDF_TRANSFORM_SERVER_PORT` (default 8787), `PDF_TRANSFORM_SERVER_HOST` (default 127.0.0.1),
+ * `PDF_TRANSFORM_SERVER_PUBLIC_URL`, `PDF_TRANSFORM_SERVER_SIGNING_KEY` (redacted) and
+ * `PDF_TRANSFORM_SERVER_REMOTE_FETCH` (boolean, default false). Other options as plain values.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  options: Omit<Options, "keys" | "port" | "host" | "publicUrl" | "signingKey"> = {}
+): Layer.Layer<Server | HttpServer.HttpServer, ConfigError.ConfigError | ServeError, Converter> =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const keys = yield* Config.redacted("PDF_TRANSFORM_SERVER_KEYS").pipe(
+        Config.map((text) => parseKeyList(Redacted.value(text)).map((key) => Redacted.make(key))),
+        Config.validate({ message: "at least one key is required", validation: (keys) => keys.length > 0 })
+      )
+      const port = yield* Config.integer("PDF_TRANSFORM_SERVER_PORT").pipe(
+        Config.validate({ message: "a port from 0 (any free port) to 65535", validation: (n) => n >= 0 && n <= 65535 }),
+        Config.withDefault(defaults.port)
+      )
+      const host = yield* Config.string("PDF_TRANSFORM_SERVER_HOST").pipe(Config.withDefault(defaults.host))
+      const publicUrl = yield* Config.option(Config.url("PDF_TRANSFORM_SERVER_PUBLIC_URL"))
+      const signingKey = yield* Config.option(Config.redacted("PDF_TRANSFORM_SERVER_SIGNING_KEY"))
+      const remote = yield* Config.boolean("PDF_TRANSFORM_SERVER_REMOTE_FETCH").pipe(Config.withDefault(false))
+      return layer({
+        ...options,
+        keys,
+        port,
+        host,
+        publicUrl: Option.getOrUndefined(Option.map(publicUrl, (url) => url.href)),
+        signingKey: Option.getOrUndefined(signingKey),
+        remoteFetch: { ...options.remoteFetch, enabled: options.remoteFetch?.enabled ?? remote }
+      })
+    })
+  )

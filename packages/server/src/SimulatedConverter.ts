@@ -1,0 +1,104 @@
+/**
+ * A `Converter` that only pretends: it takes a configured time, reports configured progress
+ * steps, fails at a configured rate and produces a small valid Markdown text or EPUB. For tests
+ * and batch benchmarks; deterministic under `TestClock` and a seeded `Random`.
+ *
+ * @since 0.1.0
+ */
+import { Converter } from "@pdf-transform/converter/Converter"
+import type * as ConverterModule from "@pdf-transform/converter/Converter"
+import { PdfInvalid } from "@pdf-transform/converter/Converter"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Random from "effect/Random"
+import { buildEpub } from "./internal/epub.js"
+
+/**
+ * @since 0.1.0
+ * @category options
+ */
+export interface Options {
+  /** How long one conversion takes (default 2 s). */
+  readonly duration?: Duration.DurationInput | undefined
+  /** Progress reports during a conversion, evenly spaced; also the page count (default 4). */
+  readonly progressSteps?: number | undefined
+  /** Probability in [0, 1] that a conversion fails (default 0). */
+  readonly failureRate?: number | undefined
+  /** The failure reason (default "Simulated conversion failure"). */
+  readonly failureReason?: string | undefined
+}
+
+/**
+ * The default figures, chosen so a simulated task is visibly "processing" for a few polls.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults = {
+  duration: Duration.seconds(2),
+  progressSteps: 4,
+  failureRate: 0,
+  failureReason: "Simulated conversion failure"
+} as const
+
+/**
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: Options = {}): ConverterModule.Service => {
+  const duration = Duration.decode(options.duration ?? defaults.duration)
+  const steps = Math.max(1, Math.floor(options.progressSteps ?? defaults.progressSteps))
+  const failureRate = Math.min(1, Math.max(0, options.failureRate ?? defaults.failureRate))
+  const failureReason = options.failureReason ?? defaults.failureReason
+  const stepDelay = Duration.millis(Duration.toMillis(duration) / steps)
+
+  const work = (pdf: Uint8Array, convertOptions: ConverterModule.ConvertOptions | undefined) =>
+    Effect.gen(function*() {
+      const fails = failureRate > 0 && (yield* Random.next) < failureRate
+      // A failing task fails halfway, as a real one would after reading some pages.
+      const failAt = fails ? Math.ceil(steps / 2) : steps + 1
+      for (let page = 1; page <= steps; page++) {
+        yield* Effect.sleep(stepDelay)
+        if (page === failAt) return yield* new PdfInvalid({ reason: failureReason })
+        if (convertOptions?.onProgress !== undefined) {
+          yield* convertOptions.onProgress({ pagesDone: page, pagesTotal: steps })
+        }
+      }
+      const title = convertOptions?.filename ?? "Simulated document"
+      return {
+        title,
+        paragraphs: [
+          `This is a simulated conversion of a ${pdf.byteLength}-byte PDF.`,
+          `It took ${Duration.format(duration)} in ${steps} steps.`
+        ]
+      }
+    })
+
+  return {
+    toMarkdown: (pdf, convertOptions) =>
+      Effect.map(work(pdf, convertOptions), ({ paragraphs, title }) => ({
+        output: `# ${title.replace(/[\r\n]+/g, " ")}\n\n${paragraphs.join("\n\n")}\n`,
+        pages: steps,
+        warnings: []
+      })),
+    toEpub: (pdf, convertOptions) =>
+      Effect.gen(function*() {
+        const { paragraphs, title } = yield* work(pdf, convertOptions)
+        const now = yield* Clock.currentTimeMillis
+        const identifier = yield* Random.nextIntBetween(0, 0x7fffffff).pipe(
+          Effect.map((n) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`)
+        )
+        return { output: buildEpub({ identifier, title, paragraphs, modifiedAt: now }), pages: steps, warnings: [] }
+      })
+  }
+}
+
+/**
+ * The simulated converter as a layer of the `Converter` tag.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options = {}): Layer.Layer<Converter> => Layer.succeed(Converter, make(options))

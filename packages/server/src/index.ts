@@ -1,0 +1,24 @@
+/**
+ * @since 0.1.0
+ */
+
+/**
+ * The reference server of the PDF Conversion Service v1: `layer`, `layerConfig`, `makeApp`.
+ *
+ * @since 0.1.0
+ */
+export * as Server from "./Server.js"
+
+/**
+ * The reference server's `Uploader` layer for core's tag.
+ *
+ * @since 0.1.0
+ */
+export * as ServerUploader from "./ServerUploader.js"
+
+/**
+ * A `Converter` that simulates work, for tests and benchmarks.
+ *
+ * @since 0.1.0
+ */
+export * as SimulatedConverter from "./SimulatedConverter.js"

@@ -1,0 +1,74 @@
+/**
+ * Bearer-key authentication: the configured keys are kept only as SHA-256 hashes and a presented
+ * key is compared with every one of them in constant time, so neither its length nor the position
+ * of a matching key shows in the timing.
+ */
+import type * as Redacted from "effect/Redacted"
+import * as RedactedValue from "effect/Redacted"
+import * as Crypto from "node:crypto"
+
+/** The identity of an authenticated key, safe to log and to use as a limiter key. */
+export interface KeyIdentity {
+  /** `key#1`, `key#2`, ... in configuration order. */
+  readonly id: string
+}
+
+export type AuthResult =
+  | { readonly _tag: "Authenticated"; readonly key: KeyIdentity }
+  | { readonly _tag: "Missing" }
+  | { readonly _tag: "Malformed" }
+  | { readonly _tag: "Invalid" }
+
+export interface KeyRing {
+  readonly authenticate: (authorization: string | undefined) => AuthResult
+  readonly size: number
+}
+
+const sha256 = (text: string): Buffer => Crypto.createHash("sha256").update(text, "utf8").digest()
+
+/** A credential is visible ASCII without spaces (RFC 6750 b64token is narrower; we accept any token68-like text). */
+const credentialPattern = /^[\x21-\x7e]{1,4096}$/
+
+/**
+ * Extracts the key from `Authorization`: `Bearer <key>` (scheme case-insensitive), or the raw key
+ * alone as some public clients send it (SERVICE-NOTES.md).
+ */
+export const credentialOf = (authorization: string | undefined): string | undefined | "malformed" => {
+  if (authorization === undefined) return undefined
+  const value = authorization.trim()
+  if (value === "") return undefined
+  const bearer = /^bearer(?:\s+(.*))?$/i.exec(value)
+  const credential = bearer === null ? value : (bearer[1] ?? "").trim()
+  return credentialPattern.test(credential) ? credential : "malformed"
+}
+
+/** Compares `candidate` with every hash: constant time per comparison, and no early exit. */
+export const matchIndex = (hashes: ReadonlyArray<Buffer>, candidate: string): number => {
+  const presented = sha256(candidate)
+  let found = -1
+  for (let i = 0; i < hashes.length; i++) {
+    if (Crypto.timingSafeEqual(hashes[i]!, presented) && found === -1) found = i
+  }
+  return found
+}
+
+export const makeKeyRing = (keys: ReadonlyArray<Redacted.Redacted<string>>): KeyRing => {
+  const hashes = keys.map((key) => sha256(RedactedValue.value(key)))
+  return {
+    size: hashes.length,
+    authenticate: (authorization) => {
+      const credential = credentialOf(authorization)
+      if (credential === undefined) return { _tag: "Missing" }
+      if (credential === "malformed") return { _tag: "Malformed" }
+      const index = matchIndex(hashes, credential)
+      return index === -1 ? { _tag: "Invalid" } : { _tag: "Authenticated", key: { id: `key#${index + 1}` } }
+    }
+  }
+}
+
+/** Whether a configured key can ever be presented in an `Authorization` header. */
+export const isUsableKey = (key: string): boolean => credentialPattern.test(key)
+
+/** Splits `PDF_TRANSFORM_SERVER_KEYS`: comma separated, blanks dropped. */
+export const parseKeyList = (text: string): Array<string> =>
+  text.split(",").map((key) => key.trim()).filter((key) => key !== "")

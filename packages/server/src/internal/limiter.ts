@@ -1,0 +1,162 @@
+/**
+ * The per-key submit limiter: a token bucket (request rate), a fixed-window quota and a count of
+ * tasks in flight, with the RateLimit-Policy / RateLimit header values of the IETF draft -11.
+ * The decision itself is a pure function of the state and the time, so it is tested under TestClock.
+ */
+import type { RateLimitReason } from "@pdf-transform/core/Contract"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+
+/** Resolved limits of one key; a disabled rule is `undefined`. */
+export interface LimiterConfig {
+  readonly rate: { readonly limit: number; readonly windowMs: number } | undefined
+  readonly quota: { readonly limit: number; readonly windowMs: number } | undefined
+  readonly concurrency: number | undefined
+  /** The retry hint sent with `concurrency_exceeded`, when no task end can be predicted. */
+  readonly concurrencyRetryAfterMs: number
+}
+
+/** The mutable state of one key. Only touched inside one synchronous step, so no fiber sees it half-updated. */
+export interface KeyState {
+  tokens: number
+  refilledAt: number
+  windowStart: number
+  used: number
+  inFlight: number
+}
+
+export const initialState = (config: LimiterConfig, now: number): KeyState => ({
+  tokens: config.rate?.limit ?? 0,
+  refilledAt: now,
+  windowStart: config.quota === undefined ? 0 : windowStartOf(now, config.quota.windowMs),
+  used: 0,
+  inFlight: 0
+})
+
+const windowStartOf = (now: number, windowMs: number): number => Math.floor(now / windowMs) * windowMs
+
+/** Brings the bucket and the quota window up to `now`. */
+const advance = (config: LimiterConfig, state: KeyState, now: number): void => {
+  if (config.rate !== undefined) {
+    const elapsed = Math.max(0, now - state.refilledAt)
+    const perMs = config.rate.limit / config.rate.windowMs
+    state.tokens = Math.min(config.rate.limit, state.tokens + elapsed * perMs)
+    state.refilledAt = Math.max(state.refilledAt, now)
+  }
+  if (config.quota !== undefined) {
+    const start = windowStartOf(now, config.quota.windowMs)
+    if (start > state.windowStart) {
+      state.windowStart = start
+      state.used = 0
+    }
+  }
+}
+
+/** The RateLimit header values after a decision. */
+export interface RateLimitHeaders {
+  readonly "ratelimit-policy": string
+  readonly ratelimit: string
+}
+
+/** The outcome of one submit attempt. */
+export type Decision =
+  | { readonly _tag: "Accepted"; readonly headers: RateLimitHeaders | undefined }
+  | {
+    readonly _tag: "Rejected"
+    readonly reason: RateLimitReason
+    readonly retryAfterMs: number
+    readonly headers: RateLimitHeaders | undefined
+  }
+
+const seconds = (ms: number): number => Math.max(0, Math.ceil(ms / 1000))
+
+/** `RateLimit-Policy` and `RateLimit` as RFC 9651 lists (draft -11 syntax); undefined when no rule is on. */
+export const headersOf = (config: LimiterConfig, state: KeyState, now: number): RateLimitHeaders | undefined => {
+  const policies: Array<string> = []
+  const states: Array<string> = []
+  if (config.rate !== undefined) {
+    const { limit, windowMs } = config.rate
+    policies.push(`"burst";q=${limit};w=${seconds(windowMs)}`)
+    const missing = limit - state.tokens
+    states.push(`"burst";r=${Math.floor(state.tokens)};t=${seconds(missing * windowMs / limit)}`)
+  }
+  if (config.quota !== undefined) {
+    const { limit, windowMs } = config.quota
+    policies.push(`"quota";q=${limit};w=${seconds(windowMs)}`)
+    states.push(`"quota";r=${Math.max(0, limit - state.used)};t=${seconds(state.windowStart + windowMs - now)}`)
+  }
+  if (config.concurrency !== undefined) {
+    policies.push(`"conc";q=${config.concurrency};qu="concurrent-requests"`)
+    states.push(`"conc";r=${Math.max(0, config.concurrency - state.inFlight)}`)
+  }
+  return policies.length === 0 ? undefined : { "ratelimit-policy": policies.join(", "), ratelimit: states.join(", ") }
+}
+
+/**
+ * Decides one submit at `now` and, when accepted, takes a token, a quota unit and an in-flight
+ * slot. A rejection takes nothing. When several rules reject, the one with the longest wait is
+ * reported: quota, then concurrency, then rate.
+ */
+export const decide = (config: LimiterConfig, state: KeyState, now: number): Decision => {
+  advance(config, state, now)
+  if (config.quota !== undefined && state.used >= config.quota.limit) {
+    return {
+      _tag: "Rejected",
+      reason: "quota_exceeded",
+      retryAfterMs: Math.max(0, state.windowStart + config.quota.windowMs - now),
+      headers: headersOf(config, state, now)
+    }
+  }
+  if (config.concurrency !== undefined && state.inFlight >= config.concurrency) {
+    return {
+      _tag: "Rejected",
+      reason: "concurrency_exceeded",
+      retryAfterMs: config.concurrencyRetryAfterMs,
+      headers: headersOf(config, state, now)
+    }
+  }
+  if (config.rate !== undefined && state.tokens < 1) {
+    const perMs = config.rate.limit / config.rate.windowMs
+    return {
+      _tag: "Rejected",
+      reason: "rate_exceeded",
+      retryAfterMs: Math.ceil((1 - state.tokens) / perMs),
+      headers: headersOf(config, state, now)
+    }
+  }
+  if (config.rate !== undefined) state.tokens -= 1
+  if (config.quota !== undefined) state.used += 1
+  state.inFlight += 1
+  return { _tag: "Accepted", headers: headersOf(config, state, now) }
+}
+
+/** The limiter of a server: one state per key identity. */
+export interface Limiter {
+  /** Decides a submit; an accepted one holds an in-flight slot until `release`. */
+  readonly acquire: (keyId: string) => Effect.Effect<Decision>
+  /** Ends the in-flight slot of a task that reached a terminal state. */
+  readonly release: (keyId: string) => Effect.Effect<void>
+  /** Current in-flight count, for tests and logs. */
+  readonly inFlight: (keyId: string) => number
+}
+
+export const make = (config: LimiterConfig): Limiter => {
+  const states = new Map<string, KeyState>()
+  const stateOf = (keyId: string, now: number): KeyState => {
+    let state = states.get(keyId)
+    if (state === undefined) {
+      state = initialState(config, now)
+      states.set(keyId, state)
+    }
+    return state
+  }
+  return {
+    acquire: (keyId) => Effect.map(Clock.currentTimeMillis, (now) => decide(config, stateOf(keyId, now), now)),
+    release: (keyId) =>
+      Effect.sync(() => {
+        const state = states.get(keyId)
+        if (state !== undefined) state.inFlight = Math.max(0, state.inFlight - 1)
+      }),
+    inFlight: (keyId) => states.get(keyId)?.inFlight ?? 0
+  }
+}

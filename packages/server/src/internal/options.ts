@@ -1,0 +1,156 @@
+/**
+ * The server's options with every default applied, in one place.
+ */
+import * as Duration from "effect/Duration"
+import * as Redacted from "effect/Redacted"
+import type { AppOptions } from "../Server.js"
+import type { Resolve } from "./addresses.js"
+import { systemResolve } from "./addresses.js"
+import { isUsableKey } from "./auth.js"
+import type { LimiterConfig } from "./limiter.js"
+import { randomKey } from "./signing.js"
+
+/**
+ * Defaults, each with its reason.
+ */
+export const defaults = {
+  /** Loopback only: exposing the server is a decision, not an accident. */
+  host: "127.0.0.1",
+  port: 8787,
+  /** A burst of 10 submits, refilled at 10 per second: a batch client is paced, not stopped. */
+  rate: { limit: 10, window: Duration.seconds(1) },
+  /** 1000 submits per hour and key: far above one person's use, a stop for a runaway loop. */
+  quota: { limit: 1000, window: Duration.hours(1) },
+  /** Tasks in flight per key: the worker pool is small, queueing more only adds latency. */
+  concurrency: 8,
+  /** No task end can be predicted for `concurrency_exceeded`: a short hint, the batch client waits for its own tasks. */
+  concurrencyRetryAfter: Duration.seconds(1),
+  /** Conversions running at once (CPU bound: about the number of cores). */
+  maxConcurrentConversions: 2,
+  /** A hostile PDF ends as failed within this time. */
+  conversionTimeout: Duration.minutes(5),
+  /** How long a finished task (and its output) is kept and answered. */
+  taskRetention: Duration.hours(1),
+  maxTasks: 10_000,
+  /** Memory budget of finished outputs; the oldest finished tasks are dropped beyond it. */
+  maxStoredOutputBytes: 512 * 1024 * 1024,
+  /** Lifetime of a download URL; a fresh one comes with every completed result poll. */
+  downloadUrlTtl: Duration.minutes(15),
+  /** Submit bodies are a few hundred bytes. */
+  maxJsonBodyBytes: 64 * 1024,
+  uploadMaxBytes: 100 * 1024 * 1024,
+  /** Uploaded files expire after about a day, as on the hosted service. */
+  uploadRetention: Duration.hours(24),
+  maxUploads: 1000,
+  maxUploadBytes: 1024 * 1024 * 1024,
+  remoteFetchMaxBytes: 100 * 1024 * 1024,
+  remoteFetchTimeout: Duration.seconds(60),
+  /** DNS answer time limit for a remote pdfURL, checked while the submit waits. */
+  resolveTimeout: Duration.seconds(5),
+  /** How long in-flight requests may take to finish at shutdown before connections are cut. */
+  shutdownGracePeriod: Duration.seconds(10)
+} as const
+
+export interface ResolvedOptions {
+  readonly keys: ReadonlyArray<Redacted.Redacted<string>>
+  readonly publicUrl: URL
+  readonly signingKey: Uint8Array
+  readonly limiter: LimiterConfig
+  readonly maxConcurrentConversions: number
+  readonly conversionTimeoutMs: number
+  readonly taskRetentionMs: number
+  readonly maxTasks: number
+  readonly maxStoredOutputBytes: number
+  readonly downloadUrlTtlMs: number
+  readonly maxJsonBodyBytes: number
+  readonly uploads: {
+    readonly maxBytes: number
+    readonly retentionMs: number
+    readonly maxFiles: number
+    readonly maxTotalBytes: number
+  }
+  readonly remoteFetch: {
+    readonly enabled: boolean
+    readonly maxBytes: number
+    readonly timeoutMs: number
+    readonly resolveTimeoutMs: number
+    readonly resolve: Resolve
+  }
+}
+
+/** A configuration that cannot work (no keys, a key that no header can carry, a bad URL). */
+export class InvalidOptions extends Error {
+  readonly _tag = "InvalidOptions"
+}
+
+const millis = (input: Duration.DurationInput): number => Duration.toMillis(Duration.decode(input))
+
+const positive = (name: string, value: number): number => {
+  if (!Number.isFinite(value) || value <= 0) throw new InvalidOptions(`${name} must be a positive number`)
+  return value
+}
+
+export const resolve = (options: AppOptions, internal?: { readonly resolve?: Resolve }): ResolvedOptions => {
+  if (options.keys.length === 0) throw new InvalidOptions("at least one API key is required")
+  for (const key of options.keys) {
+    if (!isUsableKey(Redacted.value(key))) {
+      throw new InvalidOptions("API keys must be 1 to 4096 visible ASCII characters without spaces")
+    }
+  }
+  const publicUrlText = (options.publicUrl ?? `http://${defaults.host}`).replace(/\/+$/, "")
+  if (!URL.canParse(publicUrlText) || !/^https?:$/.test(new URL(publicUrlText).protocol)) {
+    throw new InvalidOptions("publicUrl must be an absolute http(s) URL")
+  }
+  const limits = options.limits ?? {}
+  const rate = limits.rate === false ? undefined : limits.rate ?? defaults.rate
+  const quota = limits.quota === false ? undefined : limits.quota ?? defaults.quota
+  const concurrency = limits.concurrency === false ? undefined : limits.concurrency ?? defaults.concurrency
+  const signingKey = options.signingKey === undefined
+    ? randomKey()
+    : new TextEncoder().encode(Redacted.value(options.signingKey))
+  if (signingKey.byteLength < 16) throw new InvalidOptions("signingKey must be at least 16 bytes")
+  return {
+    keys: options.keys,
+    publicUrl: new URL(publicUrlText),
+    signingKey,
+    limiter: {
+      rate: rate === undefined
+        ? undefined
+        : {
+          limit: positive("limits.rate.limit", rate.limit),
+          windowMs: positive("limits.rate.window", millis(rate.window))
+        },
+      quota: quota === undefined
+        ? undefined
+        : {
+          limit: positive("limits.quota.limit", quota.limit),
+          windowMs: positive("limits.quota.window", millis(quota.window))
+        },
+      concurrency: concurrency === undefined ? undefined : positive("limits.concurrency", concurrency),
+      concurrencyRetryAfterMs: millis(limits.concurrencyRetryAfter ?? defaults.concurrencyRetryAfter)
+    },
+    maxConcurrentConversions: positive(
+      "conversions.maxConcurrent",
+      options.conversions?.maxConcurrent ?? defaults.maxConcurrentConversions
+    ),
+    conversionTimeoutMs: millis(options.conversions?.timeout ?? defaults.conversionTimeout),
+    taskRetentionMs: millis(options.conversions?.retention ?? defaults.taskRetention),
+    maxTasks: positive("conversions.maxTasks", options.conversions?.maxTasks ?? defaults.maxTasks),
+    maxStoredOutputBytes: options.conversions?.maxStoredBytes ?? defaults.maxStoredOutputBytes,
+    downloadUrlTtlMs: millis(options.downloadUrlTtl ?? defaults.downloadUrlTtl),
+    maxJsonBodyBytes: options.maxJsonBodyBytes ?? defaults.maxJsonBodyBytes,
+    uploads: {
+      maxBytes: options.uploads?.maxBytes ?? defaults.uploadMaxBytes,
+      retentionMs: millis(options.uploads?.retention ?? defaults.uploadRetention),
+      maxFiles: options.uploads?.maxFiles ?? defaults.maxUploads,
+      maxTotalBytes: options.uploads?.maxTotalBytes ?? defaults.maxUploadBytes
+    },
+    remoteFetch: {
+      enabled: options.remoteFetch?.enabled ?? false,
+      maxBytes: options.remoteFetch?.maxBytes ?? defaults.remoteFetchMaxBytes,
+      timeoutMs: millis(options.remoteFetch?.timeout ?? defaults.remoteFetchTimeout),
+      resolveTimeoutMs: millis(defaults.resolveTimeout),
+      resolve: internal?.resolve ?? systemResolve
+    }
+  }
+}

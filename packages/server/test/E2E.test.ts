@@ -1,0 +1,207 @@
+/**
+ * End to end over real sockets: core's PdfTransformClient and this package's Uploader against
+ * Server.layer on 127.0.0.1 (a free port), converting corpus PDFs with the live converter (worker
+ * threads) unless PDF_TRANSFORM_E2E_CONVERTER=simulated.
+ */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { assert, describe, it } from "@effect/vitest"
+import type { Converter } from "@pdf-transform/converter/Converter"
+import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
+import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import * as Uploader from "@pdf-transform/core/Uploader"
+import { Chunk, Effect, Either, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
+import { strFromU8, unzipSync } from "fflate"
+import * as Fs from "node:fs"
+import * as Server from "../src/Server.js"
+import * as ServerUploader from "../src/ServerUploader.js"
+import * as SimulatedConverter from "../src/SimulatedConverter.js"
+import { corpusUrl } from "./utils.js"
+
+const apiKey = "e2e-key"
+const useLive = process.env["PDF_TRANSFORM_E2E_CONVERTER"] !== "simulated"
+const corpusPresent = Fs.existsSync(corpusUrl)
+if (!corpusPresent) {
+  console.warn(`E2E corpus tests skipped: ${corpusUrl.pathname} is absent`)
+}
+console.info(`E2E converter: ${useLive ? "live (ConverterLive.layer, worker threads)" : "simulated"}`)
+
+const liveConverter: Layer.Layer<Converter> = ConverterLive.layer({ size: 2 }).pipe(Layer.orDie)
+
+const poll: PdfTransformClient.PollOptions = {
+  initialInterval: "100 millis",
+  maxInterval: "500 millis",
+  factor: 1.5,
+  jitter: false,
+  deadline: "120 seconds"
+}
+
+/** The server, the client and the uploader, all over 127.0.0.1. */
+const stack = (
+  serverOptions: Partial<Server.Options> = {},
+  converter: Layer.Layer<Converter> = useLive ? liveConverter : SimulatedConverter.layer({ duration: "200 millis" }),
+  clientKey = apiKey
+) => {
+  const server = Server.layer({ keys: [Redacted.make(apiKey)], port: 0, host: "127.0.0.1", ...serverOptions }).pipe(
+    Layer.provide(converter)
+  )
+  const clients = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) =>
+    Layer.merge(
+      PdfTransformClient.layer({
+        baseUrl,
+        apiKey: Redacted.make(clientKey),
+        poll,
+        submitRetry: { maxAttempts: 1 }
+      }),
+      ServerUploader.layer({ baseUrl, apiKey: Redacted.make(clientKey) })
+    )))
+  return clients.pipe(
+    Layer.provideMerge(server),
+    Layer.provideMerge(NodeHttpClient.layerUndici),
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)),
+    Layer.orDie
+  )
+}
+
+const corpusFile = (path: string) => {
+  const url = new URL(path, corpusUrl)
+  return { name: path.split("/").pop()!, bytes: new Uint8Array(Fs.readFileSync(url)) }
+}
+
+const collect = <E>(stream: Stream.Stream<Uint8Array, E>) =>
+  Effect.map(Stream.runCollect(stream), (chunks) => Buffer.concat(Chunk.toReadonlyArray(chunks)))
+
+const convertFile = (path: string, format: "markdown" | "epub") =>
+  Effect.gen(function*() {
+    const uploader = yield* Uploader.Uploader
+    const client = yield* PdfTransformClient.PdfTransformClient
+    const pdfURL = yield* uploader.upload(corpusFile(path))
+    const completed = yield* client.convert(
+      format,
+      { pdfURL, filename: path.split("/").pop()!.replace(/\.pdf$/, "") },
+      poll
+    )
+    return yield* collect(client.download(completed))
+  }).pipe(Effect.catchTag("DownloadFailed", Effect.die))
+
+describe.skipIf(!corpusPresent)("e2e: corpus conversions", () => {
+  it.live(
+    "tracemonkey.pdf to Markdown and shared-mime-info-spec.pdf to EPUB, downloaded",
+    () =>
+      Effect.gen(function*() {
+        const markdown = (yield* convertFile("text/tracemonkey.pdf", "markdown")).toString("utf8")
+        if (useLive) assert.match(markdown, /Trace-based Just-in-Time/i)
+        assert.isAbove(markdown.length, useLive ? 10_000 : 10)
+        const epub = yield* convertFile("text/shared-mime-info-spec.pdf", "epub")
+        const entries = unzipSync(new Uint8Array(epub))
+        assert.strictEqual(Object.keys(entries)[0], "mimetype")
+        assert.strictEqual(strFromU8(entries["mimetype"]!), "application/epub+zip")
+        assert.isDefined(entries["META-INF/container.xml"])
+      }).pipe(Effect.provide(stack())),
+    { timeout: 180_000 }
+  )
+
+  it.live.skipIf(!useLive)(
+    "corrupt and encrypted files end as failed with a clear reason",
+    () =>
+      Effect.gen(function*() {
+        const outcomes: Array<string> = []
+        for (
+          const [path, expected] of [
+            ["broken/ocrmypdf-invalid.pdf", /readable|invalid|PDF/i],
+            ["broken/REDHAT-1531897-0.pdf", /readable|invalid|PDF/i],
+            ["encrypted/issue6010_1.pdf", /password|encrypted/i],
+            ["encrypted/pr6531_1.pdf", /password|encrypted/i]
+          ] as const
+        ) {
+          const result = yield* Effect.either(convertFile(path, "markdown"))
+          if (Either.isRight(result)) {
+            outcomes.push(`${path}: converted`)
+          } else if (result.left._tag !== "ConversionFailed") {
+            outcomes.push(`${path}: ${result.left._tag} ${result.left.message}`)
+          } else if (!expected.test(result.left.reason)) {
+            outcomes.push(`${path}: unclear reason "${result.left.reason}"`)
+          }
+        }
+        assert.deepStrictEqual(outcomes, [])
+      }).pipe(Effect.provide(stack())),
+    { timeout: 180_000 }
+  )
+})
+
+describe("e2e: typed errors seen by the real client", () => {
+  const tinyPdf = { name: "tiny.pdf", bytes: new TextEncoder().encode("%PDF-1.4\n%%EOF\n") }
+  const slow = SimulatedConverter.layer({ duration: "60 seconds" })
+
+  const submitTwice = Effect.gen(function*() {
+    const uploader = yield* Uploader.Uploader
+    const client = yield* PdfTransformClient.PdfTransformClient
+    const pdfURL = yield* uploader.upload(tinyPdf)
+    const first = yield* client.submit("markdown", { pdfURL })
+    assert.isAbove(first.rateLimit.policies.length, 0)
+    return yield* Effect.flip(client.submit("markdown", { pdfURL }))
+  })
+
+  for (
+    const [reason, limits] of [
+      ["rate_exceeded", { rate: { limit: 1, window: "1 hour" }, quota: false, concurrency: false }],
+      ["quota_exceeded", { rate: false, quota: { limit: 1, window: "1 hour" }, concurrency: false }],
+      ["concurrency_exceeded", { rate: false, quota: false, concurrency: 1 }]
+    ] as const
+  ) {
+    it.live(`429 ${reason} is RateLimited with its reason`, () =>
+      Effect.gen(function*() {
+        const error = yield* submitTwice
+        assert.strictEqual(error._tag, "RateLimited")
+        if (error._tag === "RateLimited") {
+          assert.strictEqual(error.reason, reason)
+          assert.isAbove(error.retryAfterMs ?? 0, 0)
+          assert.isAbove(error.rateLimit.policies.length, 0)
+        }
+      }).pipe(Effect.provide(stack({ limits }, slow))), { timeout: 30_000 })
+  }
+
+  it.live("401 is Unauthenticated for the client and the uploader", () =>
+    Effect.gen(function*() {
+      const client = yield* PdfTransformClient.PdfTransformClient
+      const uploader = yield* Uploader.Uploader
+      const submitError = yield* Effect.flip(client.submit("markdown", { pdfURL: "http://127.0.0.1/v1/files/x" }))
+      assert.strictEqual(submitError._tag, "Unauthenticated")
+      if (submitError._tag === "Unauthenticated") {
+        assert.match(submitError.challenge ?? "", /^Bearer realm="pdf-transform"/)
+        assert.match(submitError.resolution, /Authorization: Bearer/)
+      }
+      const uploadError = yield* Effect.flip(uploader.upload(tinyPdf))
+      assert.strictEqual(uploadError._tag, "Unauthenticated")
+    }).pipe(Effect.provide(stack({}, slow, "not-the-key"))), { timeout: 30_000 })
+
+  it.live(
+    "the uploader refuses a non-PDF before sending, and reports an unreachable server",
+    () =>
+      Effect.gen(function*() {
+        const uploader = yield* Uploader.Uploader
+        const invalid = yield* Effect.flip(uploader.upload({ name: "a.txt", bytes: new TextEncoder().encode("hello") }))
+        assert.strictEqual(invalid._tag, "InvalidRequest")
+        const unreachable = yield* Effect.flip(
+          Effect.flatMap(
+            ServerUploader.make({ baseUrl: "http://127.0.0.1:1/v1", apiKey: Redacted.make(apiKey) }),
+            (u) => u.upload(tinyPdf)
+          )
+        )
+        assert.strictEqual(unreachable._tag, "TransportError")
+        if (unreachable._tag === "TransportError") assert.isFalse(unreachable.sent)
+      }).pipe(Effect.provide(stack({}, slow))),
+    { timeout: 30_000 }
+  )
+
+  it.live("a completed task downloads through the client with the simulated converter", () =>
+    Effect.gen(function*() {
+      const uploader = yield* Uploader.Uploader
+      const client = yield* PdfTransformClient.PdfTransformClient
+      const pdfURL = yield* uploader.upload(tinyPdf)
+      const completed = yield* client.convert("markdown", { pdfURL, filename: "tiny" }, poll)
+      const text = (yield* collect(client.download(completed))).toString("utf8")
+      assert.match(text, /^# tiny\n/)
+      const missing = yield* Effect.flip(client.status(PdfTransformClient.task("epub", completed.sessionId)))
+      assert.strictEqual(missing._tag, "TaskNotFound")
+    }).pipe(Effect.provide(stack({}, SimulatedConverter.layer({ duration: "300 millis" })))), { timeout: 30_000 })
+})
