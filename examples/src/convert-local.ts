@@ -1,0 +1,107 @@
+/**
+ * The whole stack on one machine, no account needed: starts the reference server in-process on a
+ * free 127.0.0.1 port with the live converter (worker threads), uploads PDFs with the server's
+ * Uploader, converts them with the real PdfTransformClient (progress shown), and writes the outputs.
+ *
+ *   tsx src/convert-local.ts [--to markdown|epub] [--out DIR] [file.pdf ...]
+ *
+ * With no file it converts the corpus' tracemonkey.pdf when ../shared/corpus is present, else a
+ * small PDF made on the spot. (The CLI package will replace this with `pdf-transform convert`.)
+ */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
+import { Contract, PdfTransformClient, PdfTransformError, Uploader } from "@pdf-transform/core"
+import * as Server from "@pdf-transform/server/Server"
+import * as ServerUploader from "@pdf-transform/server/ServerUploader"
+import { Console, Effect, Layer, Logger, LogLevel, Option, Redacted, Stream } from "effect"
+import * as Crypto from "node:crypto"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import { smallPdf } from "./smallPdf.js"
+
+const args = process.argv.slice(2)
+const flag = (name: string): string | undefined => {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1] : undefined
+}
+const format = Contract.Format.literals.find((f) => f === (flag("--to") ?? "markdown"))
+const outDir = Path.resolve(flag("--out") ?? "out")
+const files = args.filter((arg, i) => !arg.startsWith("--") && !args[i - 1]?.startsWith("--"))
+const corpusDefault = fileURLToPath(new URL("../../../shared/corpus/text/tracemonkey.pdf", import.meta.url))
+
+const inputs = (): ReadonlyArray<Uploader.UploadFile> => {
+  if (files.length > 0) return files.map((file) => ({ name: Path.basename(file), bytes: Fs.readFileSync(file) }))
+  if (Fs.existsSync(corpusDefault)) return [{ name: "tracemonkey.pdf", bytes: Fs.readFileSync(corpusDefault) }]
+  return [{ name: "hello.pdf", bytes: smallPdf("Hello from pdf-transform", "Converted locally, with no account.") }]
+}
+
+/** Written to a temporary name, then renamed: an output is whole or absent. */
+const writeAtomically = <E>(target: string, chunks: Stream.Stream<Uint8Array, E>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const temp = `${target}.${Crypto.randomUUID()}.part`
+      return { temp, fd: Fs.openSync(temp, "wx") }
+    }),
+    ({ fd, temp }) =>
+      Stream.runForEach(chunks, (chunk) => Effect.sync(() => Fs.writeSync(fd, chunk))).pipe(
+        Effect.zipRight(Effect.sync(() => {
+          Fs.fsyncSync(fd)
+          Fs.renameSync(temp, target)
+        }))
+      ),
+    ({ fd, temp }, exit) =>
+      Effect.sync(() => {
+        Fs.closeSync(fd)
+        if (exit._tag === "Failure") Fs.rmSync(temp, { force: true })
+      })
+  )
+
+const convertOne = (file: Uploader.UploadFile, to: Contract.Format) =>
+  Effect.gen(function*() {
+    const uploader = yield* Uploader.Uploader
+    const client = yield* PdfTransformClient.PdfTransformClient
+    const name = file.name.replace(/\.pdf$/i, "")
+    const pdfURL = yield* uploader.upload(file)
+    const task = yield* client.submit(to, { pdfURL, filename: name })
+    const last = yield* client.watch(task, { initialInterval: "200 millis", maxInterval: "1 seconds" }).pipe(
+      Stream.tap((status) =>
+        Console.log(
+          `${file.name}: ${status.state}${status.progress === undefined ? "" : ` ${Math.round(status.progress)}%`}`
+        )
+      ),
+      Stream.runLast
+    )
+    if (Option.isNone(last) || last.value.state !== "completed" || !("data" in last.value)) {
+      const reason = Option.isSome(last) && "error" in last.value ? last.value.error : "no details"
+      return yield* new PdfTransformError.ConversionFailed({ format: to, sessionId: task.sessionId, reason })
+    }
+    const completed = { format: to, sessionId: task.sessionId, downloadURL: last.value.data.downloadURL }
+    const target = Path.join(outDir, `${name}${to === "markdown" ? ".md" : ".epub"}`)
+    yield* writeAtomically(target, client.download(completed))
+    yield* Console.log(`${file.name} -> ${target} (${Fs.statSync(target).size} bytes)`)
+  })
+
+const program = Effect.gen(function*() {
+  if (format === undefined) return yield* Effect.dieMessage("--to must be markdown or epub")
+  Fs.mkdirSync(outDir, { recursive: true })
+  for (const file of inputs()) yield* convertOne(file, format)
+})
+
+// A key made for this run only: the server is reachable on 127.0.0.1 while the program runs.
+const apiKey = Redacted.make(Crypto.randomBytes(24).toString("base64url"))
+
+const ServerLive = Server.layer({ keys: [apiKey], port: 0, host: "127.0.0.1" }).pipe(
+  Layer.provide(ConverterLive.layer())
+)
+
+const ClientsLive = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) =>
+  Layer.merge(
+    PdfTransformClient.layer({ baseUrl, apiKey }),
+    ServerUploader.layer({ baseUrl, apiKey })
+  ))).pipe(Layer.provideMerge(ServerLive), Layer.provide(NodeHttpClient.layerUndici))
+
+NodeRuntime.runMain(
+  program.pipe(Effect.provide(ClientsLive), Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)))
+)

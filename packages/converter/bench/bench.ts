@@ -1,0 +1,199 @@
+/**
+ * Throughput and memory of the Markdown conversion against pdftotext, on the corpus text files,
+ * on the whole set through the worker pool, and on a generated 2,000-page document. Every
+ * measurement runs in its own process so that its peak RSS is its own.
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { PDFDocument } from "pdf-lib"
+
+const corpus = fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url))
+if (!existsSync(corpus)) {
+  console.log(`Corpus not found at ${corpus}: nothing to measure.`)
+  process.exit(0)
+}
+const files = ["tracemonkey.pdf", "pdkids.pdf", "TAMReview.pdf", "shared-mime-info-spec.pdf"].map((name) =>
+  Path.join(corpus, "text", name)
+)
+const repeats = 5
+const poolCopies = 4
+const bigPages = 2000
+
+const require = createRequire(import.meta.url)
+const packageDir = fileURLToPath(new URL("../", import.meta.url))
+const build = pathToFileURL(Path.join(packageDir, "build", "esm", "index.js")).href
+
+/**
+ * One measurement, run by plain Node on the compiled package as it ships (tsx keeps every
+ * transformed module and its source map, which would inflate the memory measured). It prints a
+ * JSON line with the timings and `process.resourceUsage().maxRSS`.
+ *   single <file> <repeats>   in-process engine, one document, after a warm-up run (0: cold run)
+ *   pool <copies> <files...>  the worker pool (one worker per core), all documents at once
+ *   worker <file>             one document, cold, through a pool of one worker (as deployed)
+ */
+const childCode = `
+import { Effect } from "effect"
+import { readFileSync } from "node:fs"
+const { Converter, ConverterLive } = await import(${JSON.stringify(build)})
+const [mode, ...args] = process.argv.slice(1)
+const single = Effect.gen(function*() {
+  const [file, repeats] = args
+  const pdf = new Uint8Array(readFileSync(file))
+  const converter = ConverterLive.makeInProcess()
+  const first = performance.now()
+  const warm = yield* converter.toMarkdown(pdf)
+  const times = Number(repeats) === 0 ? [performance.now() - first] : []
+  for (let i = 0; i < Number(repeats); i++) {
+    const start = performance.now()
+    yield* converter.toMarkdown(pdf)
+    times.push(performance.now() - start)
+  }
+  return { pages: warm.pages, times }
+})
+const pool = Effect.gen(function*() {
+  const [copies, ...files] = args
+  const converter = yield* Converter.Converter
+  const pdfs = files.map((file) => new Uint8Array(readFileSync(file)))
+  yield* Effect.forEach(pdfs, (pdf) => converter.toMarkdown(pdf), { concurrency: "unbounded" })
+  const jobs = Array.from({ length: Number(copies) }, () => pdfs).flat()
+  const start = performance.now()
+  const results = yield* Effect.forEach(jobs, (pdf) => converter.toMarkdown(pdf), { concurrency: "unbounded" })
+  return { pages: results.reduce((sum, r) => sum + r.pages, 0), times: [performance.now() - start] }
+}).pipe(Effect.provide(ConverterLive.layer()))
+const one = Effect.gen(function*() {
+  const [file] = args
+  const converter = yield* Converter.Converter
+  const start = performance.now()
+  const result = yield* converter.toMarkdown(new Uint8Array(readFileSync(file)))
+  return { pages: result.pages, times: [performance.now() - start] }
+}).pipe(Effect.provide(ConverterLive.layer({ size: 1 })))
+const result = await Effect.runPromise(mode === "pool" ? pool : mode === "worker" ? one : single)
+console.log(JSON.stringify({ ...result, maxRssKb: process.resourceUsage().maxRSS }))
+`
+
+interface Measure {
+  readonly pages: number
+  readonly ms: number
+  readonly rssMb: number
+}
+
+const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+const ours = (args: ReadonlyArray<string>): Measure => {
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", childCode, ...args], {
+    cwd: packageDir,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024
+  })
+  if (result.status !== 0) throw new Error(`measurement failed: ${result.stderr}`)
+  const line = result.stdout.trim().split("\n").pop() ?? ""
+  const parsed = JSON.parse(line) as { pages: number; times: Array<number>; maxRssKb: number }
+  return { pages: parsed.pages, ms: median(parsed.times), rssMb: parsed.maxRssKb / 1024 }
+}
+
+const pageCount = (file: string): number => {
+  const info = spawnSync("pdfinfo", [file], { encoding: "utf8" })
+  const match = /^Pages:\s+(\d+)/m.exec(info.stdout)
+  if (match === null) throw new Error(`pdfinfo failed on ${file}: ${info.stderr}`)
+  return Number(match[1])
+}
+
+/** pdftotext as a user runs it: process start included, the median of a few runs. */
+const pdftotext = (file: string, runs: number): Measure => {
+  const times: Array<number> = []
+  let rssKb = 0
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now()
+    const result = spawnSync("/usr/bin/time", ["-f", "%M", "pdftotext", "-q", file, "/dev/null"], {
+      encoding: "utf8"
+    })
+    times.push(performance.now() - start)
+    if (result.status !== 0) throw new Error(`pdftotext failed on ${file}: ${result.stderr}`)
+    rssKb = Math.max(rssKb, Number(result.stderr.trim().split("\n").pop()))
+  }
+  return { pages: pageCount(file), ms: median(times), rssMb: rssKb / 1024 }
+}
+
+/** Concatenates corpus pages with pdf-lib up to `pages` pages (cached in the temp directory). */
+const bigDocument = async (pages: number): Promise<string> => {
+  const path = Path.join(Os.tmpdir(), `pdf-transform-bench-${pages}-pages.pdf`)
+  if (existsSync(path)) return path
+  const output = await PDFDocument.create()
+  const sources = await Promise.all(files.map((file) => PDFDocument.load(readFileSync(file))))
+  while (output.getPageCount() < pages) {
+    for (const source of sources) {
+      const copied = await output.copyPages(source, source.getPageIndices())
+      for (const page of copied) if (output.getPageCount() < pages) output.addPage(page)
+    }
+  }
+  writeFileSync(path, await output.save())
+  return path
+}
+
+const rows: Array<ReadonlyArray<string>> = []
+const row = (name: string, mine: Measure, theirs: Measure) => {
+  const mineRate = mine.pages / (mine.ms / 1000)
+  const theirRate = theirs.pages / (theirs.ms / 1000)
+  rows.push([
+    name,
+    String(mine.pages),
+    mineRate.toFixed(1),
+    theirRate.toFixed(1),
+    (mineRate / theirRate).toFixed(2),
+    mine.rssMb.toFixed(0),
+    theirs.rssMb.toFixed(0)
+  ])
+}
+
+const main = async () => {
+  // Measure what ships: the compiled package.
+  const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-b", "tsconfig.src.json"], {
+    cwd: packageDir,
+    encoding: "utf8"
+  })
+  if (tsc.status !== 0) throw new Error(`build failed: ${tsc.stdout}${tsc.stderr}`)
+  console.log(`${Os.availableParallelism()} cores, Node ${process.version}; medians of ${repeats} runs`)
+  const single = new Map<string, Measure>()
+  for (const file of files) {
+    const theirs = pdftotext(file, repeats)
+    single.set(file, theirs)
+    row(Path.basename(file), ours(["single", file, String(repeats)]), theirs)
+  }
+  // The set: every file `poolCopies` times through the pool at once, against pdftotext running
+  // the same documents one after the other in a single process at a time.
+  const setTheirs: Measure = {
+    pages: [...single.values()].reduce((sum, m) => sum + m.pages, 0) * poolCopies,
+    ms: [...single.values()].reduce((sum, m) => sum + m.ms, 0) * poolCopies,
+    rssMb: Math.max(...[...single.values()].map((m) => m.rssMb))
+  }
+  row(`whole set x${poolCopies} (worker pool)`, ours(["pool", String(poolCopies), ...files]), setTheirs)
+  const big = await bigDocument(bigPages)
+  row(`${bigPages}-page document (1 worker)`, ours(["worker", big]), pdftotext(big, 1))
+
+  const header = [
+    "document",
+    "pages",
+    "ours p/s",
+    "pdftotext p/s",
+    "ratio",
+    "ours peak RSS MB",
+    "pdftotext peak RSS MB"
+  ]
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((r) => r[i]!.length)))
+  const format = (cells: ReadonlyArray<string>) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`
+  console.log(format(header))
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`)
+  for (const r of rows) console.log(format(r))
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

@@ -1,0 +1,204 @@
+/**
+ * Live implementations of the `Converter` service: a pool of worker threads (the default, so a
+ * server never stalls its event loop) and an in-process one (same engine, no threads) for
+ * scripts and tests.
+ *
+ * @since 0.1.0
+ */
+import * as NodeWorker from "@effect/platform-node/NodeWorker"
+import * as Worker from "@effect/platform/Worker"
+import type { WorkerError } from "@effect/platform/WorkerError"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { createRequire } from "node:module"
+import * as Os from "node:os"
+import * as WorkerThreads from "node:worker_threads"
+import * as Converter from "./Converter.js"
+import * as Engine from "./internal/engine.js"
+import { ConvertRequest } from "./internal/protocol.js"
+
+/**
+ * A document that takes longer than this is abandoned: ten minutes covers OCR of a few hundred
+ * scanned pages on a slow core, and still bounds a PDF built to make the parser loop.
+ *
+ * @since 0.1.0
+ * @category defaults
+ */
+export const defaultTimeout: Duration.Duration = Duration.minutes(10)
+
+/**
+ * Old-generation heap limit of a worker. V8's own limit grows with the machine's memory (about
+ * 4 GB on 24 GB) and lets garbage pile up: a 2,000-page document then peaks above 430 MB of
+ * RSS while its live data stays near 120 MB. At 512 MB the same document peaks near 300 MB.
+ *
+ * @since 0.1.0
+ * @category defaults
+ */
+export const defaultWorkerHeapMb = 512
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** Time limit per document when the call does not give one (default `defaultTimeout`). */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface PoolOptions extends Options {
+  /** Worker threads, each converting one document at a time (default: available cores). */
+  readonly size?: number | undefined
+  /** Heap limit of each worker in MB (default `defaultWorkerHeapMb`). */
+  readonly maxHeapMb?: number | undefined
+}
+
+const engineOptions = (options: Converter.ConvertOptions | undefined): Engine.EngineOptions => ({
+  ignorePdfErrors: options?.ignorePdfErrors ?? true,
+  ignoreOcrErrors: options?.ignoreOcrErrors ?? true,
+  filename: options?.filename,
+  password: options?.password === undefined ? undefined : Redacted.value(options.password),
+  onProgress: options?.onProgress ?? (() => Effect.void)
+})
+
+const withTimeout = (
+  layerTimeout: Duration.DurationInput,
+  options: Converter.ConvertOptions | undefined
+) =>
+<A>(effect: Effect.Effect<A, Engine.EngineError>): Effect.Effect<A, Converter.ConverterError> => {
+  const duration = Duration.decode(options?.timeout ?? layerTimeout)
+  return Effect.timeoutFail(effect, {
+    duration,
+    onTimeout: () => new Converter.ConversionTimeout({ timeoutMs: Duration.toMillis(duration) })
+  })
+}
+
+const fromEngine = (
+  convert: (pdf: Uint8Array, format: Engine.Format, options: Converter.ConvertOptions | undefined) => Effect.Effect<
+    Engine.EngineResult,
+    Converter.ConverterError
+  >
+): Converter.Service => ({
+  toMarkdown: (pdf, options) =>
+    Effect.map(convert(pdf, "markdown", options), (result) => ({
+      output: typeof result.output === "string" ? result.output : new TextDecoder().decode(result.output),
+      pages: result.pages,
+      warnings: result.warnings
+    })).pipe(Effect.withSpan("Converter.toMarkdown")),
+  toEpub: (pdf, options) =>
+    Effect.map(convert(pdf, "epub", options), (result) => ({
+      output: typeof result.output === "string" ? new TextEncoder().encode(result.output) : result.output,
+      pages: result.pages,
+      warnings: result.warnings
+    })).pipe(Effect.withSpan("Converter.toEpub"))
+})
+
+/**
+ * The engine on the caller's own thread: simplest, but a long document keeps the event loop
+ * busy between pages. Prefer `layer` in servers.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeInProcess = (options: Options = {}): Converter.Service =>
+  fromEngine((pdf, format, convertOptions) =>
+    Engine.convert(pdf, format, engineOptions(convertOptions)).pipe(
+      withTimeout(options.timeout ?? defaultTimeout, convertOptions)
+    )
+  )
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerInProcess = (options: Options = {}): Layer.Layer<Converter.Converter> =>
+  Layer.succeed(Converter.Converter, makeInProcess(options))
+
+const require = createRequire(import.meta.url)
+
+/**
+ * Run from TypeScript sources (tests, tsx) the worker is a `.ts` file that Node can only load
+ * after tsx's loader is registered in that thread (`--import` in a worker's `execArgv` is not
+ * honoured), so a small CommonJS bootstrap registers it first; from the build it is plain
+ * JavaScript.
+ */
+const spawnWorker = (maxHeapMb: number): WorkerThreads.Worker => {
+  const fromSource = import.meta.url.endsWith(".ts")
+  const url = new URL(`./internal/worker.${fromSource ? "ts" : "js"}`, import.meta.url)
+  // A worker inherits the caller's Node flags by default; some (`--input-type`, `--eval`) make
+  // no sense for it and stop it from starting.
+  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb }
+  if (!fromSource) return new WorkerThreads.Worker(url, { execArgv: [], resourceLimits })
+  const tsxApi = require.resolve("tsx/esm/api")
+  return new WorkerThreads.Worker(
+    `require(${JSON.stringify(tsxApi)}).register(); import(${JSON.stringify(url.href)})`,
+    { eval: true, execArgv: [], resourceLimits }
+  )
+}
+
+const isConverterError = (error: unknown): error is Engine.EngineError =>
+  typeof error === "object" && error !== null && "_tag" in error &&
+  (error._tag === "PdfPasswordRequired" || error._tag === "PdfInvalid" || error._tag === "PdfPageFailed" ||
+    error._tag === "OcrFailed")
+
+/**
+ * A pool of worker threads running the engine. A worker that cannot be reached or crashes is a
+ * defect (not a conversion error); interrupting a call (its time limit) interrupts the work in
+ * the worker, which destroys the document.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makePool = (
+  options: PoolOptions = {}
+): Effect.Effect<Converter.Service, WorkerError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const size = Math.max(1, options.size ?? Os.availableParallelism())
+    const pool = yield* Worker.makePoolSerialized<ConvertRequest>({ size, concurrency: 1 }).pipe(
+      Effect.provide(NodeWorker.layer(() => spawnWorker(options.maxHeapMb ?? defaultWorkerHeapMb)))
+    )
+    const timeout = options.timeout ?? defaultTimeout
+    return fromEngine((pdf, format, convertOptions) => {
+      const engine = engineOptions(convertOptions)
+      const request = new ConvertRequest({
+        pdf,
+        format,
+        ignorePdfErrors: engine.ignorePdfErrors,
+        ignoreOcrErrors: engine.ignoreOcrErrors,
+        ...(engine.filename !== undefined ? { filename: engine.filename } : {}),
+        ...(engine.password !== undefined ? { password: engine.password } : {})
+      })
+      return pool.execute(request).pipe(
+        Stream.runFoldEffect(
+          undefined as Engine.EngineResult | undefined,
+          (result, event) =>
+            event._tag === "Progress" ?
+              Effect.as(engine.onProgress({ pagesDone: event.pagesDone, pagesTotal: event.pagesTotal }), result) :
+              Effect.succeed<Engine.EngineResult>(event)
+        ),
+        Effect.flatMap((result) =>
+          result === undefined
+            ? Effect.dieMessage("The conversion worker ended without a result")
+            : Effect.succeed(result)
+        ),
+        Effect.catchAll((error) => isConverterError(error) ? Effect.fail(error) : Effect.die(error)),
+        withTimeout(timeout, convertOptions)
+      )
+    })
+  })
+
+/**
+ * The default live layer: a worker pool of `options.size` threads (default: available cores).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: PoolOptions = {}): Layer.Layer<Converter.Converter, WorkerError> =>
+  Layer.scoped(Converter.Converter, makePool(options))

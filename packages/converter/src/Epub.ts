@@ -1,0 +1,264 @@
+/**
+ * Builds an EPUB 3 book from the document model: one XHTML file per chapter, nav.xhtml and a
+ * toc.ncx for older readers, PNG figures, zipped with `mimetype` first and stored.
+ *
+ * @since 0.1.0
+ */
+import * as Fflate from "fflate"
+import * as Crypto from "node:crypto"
+import type * as Document from "./Document.js"
+
+// XML 1.0 forbids these code points; a single one makes the whole file unreadable.
+const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
+
+/**
+ * Escapes text for XML content and attribute values, removing characters XML cannot carry.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const escapeXml = (text: string): string =>
+  text.replace(xmlInvalid, "").replace(
+    /[&<>"']/g,
+    (c) => c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "\"" ? "&quot;" : "&apos;"
+  )
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** The book's unique identifier; by default a UUID derived from the content, so builds repeat. */
+  readonly identifier?: string | undefined
+  /** `dcterms:modified`; by default now. */
+  readonly modified?: Date | undefined
+}
+
+interface Chapter {
+  readonly file: string
+  readonly title: string
+  readonly blocks: ReadonlyArray<Document.Block>
+}
+
+interface TocEntry {
+  readonly level: number
+  readonly title: string
+  readonly href: string
+}
+
+interface TocNode {
+  readonly entry: TocEntry
+  readonly children: Array<TocNode>
+}
+
+const rtlLanguages = new Set(["ar", "he", "fa", "ur"])
+
+/**
+ * Chapters start at the top-level headings when there are at least two of them (the outline's
+ * first level when the PDF has one, since the layout turned it into headings).
+ */
+const splitChapters = (document: Document.Document): Array<Chapter> => {
+  const headings = document.blocks.filter((block): block is Document.Heading => block._tag === "Heading")
+  const top = Math.min(...headings.map((heading) => heading.level))
+  const splitAt = headings.filter((heading) => heading.level === top).length >= 2 ? top : undefined
+  const groups: Array<Array<Document.Block>> = [[]]
+  for (const block of document.blocks) {
+    if (block._tag === "Heading" && block.level === splitAt && groups[groups.length - 1]!.some(hasContent)) {
+      groups.push([])
+    }
+    groups[groups.length - 1]!.push(block)
+  }
+  return groups.map((blocks, index) => {
+    const heading = blocks.find((block): block is Document.Heading => block._tag === "Heading")
+    return {
+      file: `chapter-${String(index + 1).padStart(3, "0")}.xhtml`,
+      title: heading?.text ?? document.title,
+      blocks
+    }
+  })
+}
+
+const hasContent = (block: Document.Block): boolean => block._tag !== "PageBreak"
+
+const xhtml = (language: string, title: string, body: string): string => {
+  const dir = rtlLanguages.has(language) ? " dir=\"rtl\"" : ""
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="${language}" xml:lang="${language}"${dir}>
+<head>
+<meta charset="UTF-8"/>
+<title>${escapeXml(title) || "Untitled"}</title>
+</head>
+<body>
+${body}
+</body>
+</html>
+`
+}
+
+interface Image {
+  readonly file: string
+  readonly png: Uint8Array
+}
+
+const renderChapter = (
+  chapter: Chapter,
+  toc: Array<TocEntry>,
+  images: Array<Image>,
+  language: string
+): string => {
+  const parts: Array<string> = []
+  let headingId = 0
+  for (const block of chapter.blocks) {
+    switch (block._tag) {
+      case "Heading": {
+        const id = `h${++headingId}`
+        const level = Math.max(1, Math.min(6, block.level))
+        const text = escapeXml(block.text)
+        if (text.trim() === "") break
+        parts.push(`<h${level} id="${id}">${text}</h${level}>`)
+        toc.push({ level, title: block.text, href: `${chapter.file}#${id}` })
+        break
+      }
+      case "Paragraph":
+        parts.push(`<p>${escapeXml(block.text)}</p>`)
+        break
+      case "List": {
+        const tag = block.ordered ? "ol" : "ul"
+        const start = block.ordered && block.start !== 1 ? ` start="${block.start}"` : ""
+        parts.push(`<${tag}${start}>${block.items.map((item) => `<li>${escapeXml(item)}</li>`).join("")}</${tag}>`)
+        break
+      }
+      case "Table":
+        parts.push(
+          `<table><tbody>${
+            block.rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeXml(cell)}</td>`).join("")}</tr>`).join("")
+          }</tbody></table>`
+        )
+        break
+      case "Figure": {
+        const file = `images/figure-${String(images.length + 1).padStart(4, "0")}.png`
+        images.push({ file, png: block.png })
+        parts.push(`<figure><img src="${file}" alt="" width="${block.width}" height="${block.height}"/></figure>`)
+        break
+      }
+      case "PageBreak":
+        break
+    }
+  }
+  if (parts.length === 0) parts.push(`<p>${escapeXml(chapter.title)}</p>`)
+  return xhtml(language, chapter.title, parts.join("\n"))
+}
+
+const buildTree = (entries: ReadonlyArray<TocEntry>): Array<TocNode> => {
+  const roots: Array<TocNode> = []
+  const stack: Array<TocNode> = []
+  for (const entry of entries) {
+    const node: TocNode = { entry, children: [] }
+    while (stack.length > 0 && stack[stack.length - 1]!.entry.level >= entry.level) stack.pop()
+    if (stack.length === 0) roots.push(node)
+    else stack[stack.length - 1]!.children.push(node)
+    stack.push(node)
+  }
+  return roots
+}
+
+const navList = (nodes: ReadonlyArray<TocNode>): string =>
+  `<ol>${
+    nodes.map((node) =>
+      `<li><a href="${escapeXml(node.entry.href)}">${escapeXml(node.entry.title) || "Untitled"}</a>${
+        node.children.length > 0 ? navList(node.children) : ""
+      }</li>`
+    ).join("")
+  }</ol>`
+
+const ncxPoints = (nodes: ReadonlyArray<TocNode>, counter: { value: number }): string =>
+  nodes.map((node) => {
+    const order = ++counter.value
+    return `<navPoint id="np${order}" playOrder="${order}"><navLabel><text>${
+      escapeXml(node.entry.title) || "Untitled"
+    }</text></navLabel><content src="${escapeXml(node.entry.href)}"/>${ncxPoints(node.children, counter)}</navPoint>`
+  }).join("")
+
+const contentIdentifier = (document: Document.Document): string => {
+  const hash = Crypto.createHash("sha256")
+  hash.update(document.title)
+  for (const block of document.blocks) {
+    if (block._tag === "Paragraph" || block._tag === "Heading") hash.update(block.text)
+    else if (block._tag === "List") hash.update(block.items.join("\n"))
+  }
+  const hex = hash.digest("hex")
+  // Shaped as a version 5 UUID (name-based) so epubcheck accepts the urn:uuid form.
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
+  return `urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${
+    hex.slice(20, 32)
+  }`
+}
+
+/**
+ * The book as EPUB 3 bytes.
+ *
+ * @since 0.1.0
+ * @category rendering
+ */
+export const build = (document: Document.Document, options: Options = {}): Uint8Array => {
+  const language = document.language
+  const identifier = options.identifier ?? contentIdentifier(document)
+  const modified = (options.modified ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z")
+  const title = document.title.trim() === "" ? "Untitled" : document.title
+  const chapters = splitChapters(document)
+  const toc: Array<TocEntry> = []
+  const images: Array<Image> = []
+  const files: Fflate.Zippable = {}
+  // The OCF container requires `mimetype` first and uncompressed, so readers can sniff the type.
+  files["mimetype"] = [Fflate.strToU8("application/epub+zip"), { level: 0 }]
+  files["META-INF/container.xml"] = Fflate.strToU8(`<?xml version="1.0" encoding="UTF-8"?>
+<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+<rootfiles>
+<rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>
+</rootfiles>
+</container>
+`)
+  for (const chapter of chapters) {
+    files[`OEBPS/${chapter.file}`] = Fflate.strToU8(renderChapter(chapter, toc, images, language))
+  }
+  const tocEntries = toc.length > 0
+    ? toc
+    : chapters.map((chapter) => ({ level: 1, title: chapter.title, href: chapter.file }))
+  const tree = buildTree(tocEntries)
+  files["OEBPS/nav.xhtml"] = Fflate.strToU8(
+    xhtml(language, title, `<nav epub:type="toc" id="toc"><h1>${escapeXml(title)}</h1>${navList(tree)}</nav>`)
+  )
+  files["OEBPS/toc.ncx"] = Fflate.strToU8(`<?xml version="1.0" encoding="UTF-8"?>
+<ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1" xml:lang="${language}">
+<head><meta name="dtb:uid" content="${escapeXml(identifier)}"/></head>
+<docTitle><text>${escapeXml(title)}</text></docTitle>
+<navMap>${ncxPoints(tree, { value: 0 })}</navMap>
+</ncx>
+`)
+  for (const image of images) files[`OEBPS/${image.file}`] = [image.png, { level: 0 }]
+  const rtl = rtlLanguages.has(language)
+  files["OEBPS/content.opf"] = Fflate.strToU8(`<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid" xml:lang="${language}">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+<dc:identifier id="uid">${escapeXml(identifier)}</dc:identifier>
+<dc:title>${escapeXml(title)}</dc:title>
+<dc:language>${language}</dc:language>
+<meta property="dcterms:modified">${modified}</meta>
+</metadata>
+<manifest>
+<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>
+${
+    chapters.map((chapter, i) => `<item id="c${i + 1}" href="${chapter.file}" media-type="application/xhtml+xml"/>`)
+      .join("\n")
+  }
+${images.map((image, i) => `<item id="img${i + 1}" href="${image.file}" media-type="image/png"/>`).join("\n")}
+</manifest>
+<spine toc="ncx"${rtl ? " page-progression-direction=\"rtl\"" : ""}>
+${chapters.map((_, i) => `<itemref idref="c${i + 1}"/>`).join("\n")}
+</spine>
+</package>
+`)
+  return Fflate.zipSync(files, { level: 6 })
+}

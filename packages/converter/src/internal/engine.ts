@@ -1,0 +1,153 @@
+/**
+ * The conversion itself, independent of where it runs (in-process or in a worker thread):
+ * pages read one at a time, OCR where a page is a scan, layout, then Markdown or EPUB.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Scope from "effect/Scope"
+import type * as Converter from "../Converter.js"
+import { OcrFailed } from "../Converter.js"
+import type * as Document from "../Document.js"
+import * as Epub from "../Epub.js"
+import * as Markdown from "../Markdown.js"
+import type { OrderedPage } from "./layout.js"
+import { hasText, layoutDocument, orderPage } from "./layout.js"
+import * as Ocr from "./ocr.js"
+import * as Pdf from "./pdf.js"
+
+/** The output formats. */
+export type Format = "markdown" | "epub"
+
+/** Options once defaults are applied and secrets unwrapped (they may cross a thread boundary). */
+export interface EngineOptions {
+  readonly ignorePdfErrors: boolean
+  readonly ignoreOcrErrors: boolean
+  readonly filename: string | undefined
+  readonly password: string | undefined
+  readonly onProgress: (progress: Converter.Progress) => Effect.Effect<void>
+}
+
+/** Errors the engine can end with (the time limit is applied by the caller). */
+export type EngineError = Exclude<Converter.ConverterError, Converter.ConversionTimeout>
+
+/** A page whose text layer is empty and which is mostly covered by an image is a scan. */
+const scanCoverage = 0.5
+
+/**
+ * pdf.js keeps parsed fonts for the whole document; dropping them now and then bounds memory on
+ * long documents (a font used again is parsed again, which costs little at this interval).
+ */
+const cleanupEvery = 100
+
+/** Reads and lays out the whole document; warnings collect what was skipped. */
+export const readDocument = (
+  pdf: Uint8Array,
+  options: EngineOptions,
+  format: Format
+): Effect.Effect<
+  { readonly document: Document.Document; readonly warnings: Array<Converter.ConversionWarning> },
+  EngineError
+> =>
+  Effect.scoped(Effect.gen(function*() {
+    const open = yield* Pdf.open(pdf, options.password)
+    const total = Pdf.pageCount(open)
+    const outline = yield* Pdf.outline(open)
+    const title = yield* Pdf.title(open)
+    const scope = yield* Effect.scope
+    const warnings: Array<Converter.ConversionWarning> = []
+    // Only the lines in reading order are kept per page, not pdf.js's items: bounded memory.
+    const pages: Array<OrderedPage> = []
+    const heights = new Map<number, number>()
+    let ocr: Ocr.Ocr | undefined
+    let lenient: Pdf.OpenDocument | null | undefined
+    const ocrFailure = (page: number, reason: string) =>
+      Effect.gen(function*() {
+        const error = new OcrFailed({ page, reason })
+        if (!options.ignoreOcrErrors) return yield* Effect.fail(error)
+        warnings.push(error)
+      })
+    yield* options.onProgress({ pagesDone: 0, pagesTotal: total })
+    for (let n = 1; n <= total; n++) {
+      let read = yield* Effect.either(Effect.scoped(Pdf.readPage(open, n, { figures: format === "epub" })))
+      if (Either.isLeft(read)) {
+        if (!options.ignorePdfErrors) return yield* Effect.fail(read.left)
+        warnings.push(read.left)
+        // The page is reported either way; a lenient parse may still recover some of its text.
+        lenient ??= yield* Pdf.open(pdf, options.password, { lenient: true }).pipe(
+          Scope.extend(scope),
+          Effect.orElseSucceed(() => null)
+        )
+        if (lenient !== null) {
+          read = yield* Effect.either(Effect.scoped(Pdf.readPage(lenient, n, { figures: false })))
+        }
+      }
+      if (Either.isLeft(read)) {
+        pages.push({ page: n, height: 0, items: [] })
+      } else {
+        const content = read.right
+        heights.set(n, content.height)
+        let items = content.items
+        if (!hasText(content.items) && content.imageCoverage >= scanCoverage) {
+          if (ocr === undefined) {
+            const started = yield* Effect.either(Ocr.make.pipe(Scope.extend(scope)))
+            if (Either.isRight(started)) ocr = started.right
+            else yield* ocrFailure(n, started.left)
+          }
+          if (ocr !== undefined) {
+            const engine = ocr
+            const recognised = yield* Effect.either(
+              Effect.scoped(Pdf.renderPng(open, n)).pipe(
+                Effect.mapError((error) =>
+                  `rendering failed: ${error instanceof Error ? error.message : String(error)}`
+                ),
+                Effect.flatMap(({ png, scale }) =>
+                  Effect.map(engine.recognize(png), (words) =>
+                    words.map((word) => ({
+                      text: word.text,
+                      x: word.x / scale,
+                      y: word.y / scale,
+                      width: word.width / scale,
+                      size: word.size / scale,
+                      rtl: false
+                    })))
+                )
+              )
+            )
+            if (Either.isRight(recognised)) items = recognised.right
+            else yield* ocrFailure(n, recognised.left)
+          }
+        }
+        pages.push(
+          orderPage({ page: n, width: content.width, height: content.height, items, figures: content.figures })
+        )
+      }
+      if (n % cleanupEvery === 0) yield* Pdf.cleanup(open)
+      yield* options.onProgress({ pagesDone: n, pagesTotal: total })
+    }
+    const document = layoutDocument({
+      pages,
+      outline: Pdf.outlineTopDown(outline, heights),
+      title,
+      filename: options.filename
+    })
+    return { document, warnings }
+  }))
+
+/** A finished conversion in one of the formats. */
+export interface EngineResult {
+  readonly output: string | Uint8Array
+  readonly pages: number
+  readonly warnings: ReadonlyArray<Converter.ConversionWarning>
+}
+
+/** Converts to the format asked. */
+export const convert = (
+  pdf: Uint8Array,
+  format: Format,
+  options: EngineOptions
+): Effect.Effect<EngineResult, EngineError> =>
+  Effect.map(readDocument(pdf, options, format), ({ document, warnings }) => ({
+    output: format === "markdown" ? Markdown.render(document) : Epub.build(document),
+    pages: document.pages,
+    warnings
+  }))

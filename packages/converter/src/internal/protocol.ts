@@ -1,0 +1,33 @@
+/**
+ * The messages between the caller and a conversion worker: one request per document, answered
+ * by a stream of progress events and a final result.
+ */
+import * as Schema from "effect/Schema"
+import { OcrFailed, PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
+
+/** Pages done so far. */
+export class ProgressEvent extends Schema.TaggedClass<ProgressEvent>()("Progress", {
+  pagesDone: Schema.Number,
+  pagesTotal: Schema.Number
+}) {}
+
+/** The finished conversion. */
+export class DoneEvent extends Schema.TaggedClass<DoneEvent>()("Done", {
+  output: Schema.Union(Schema.String, Schema.Uint8ArrayFromSelf),
+  pages: Schema.Number,
+  warnings: Schema.Array(Schema.Union(PdfPageFailed, OcrFailed))
+}) {}
+
+/** Convert one document; the PDF bytes are structured-cloned into the worker. */
+export class ConvertRequest extends Schema.TaggedRequest<ConvertRequest>()("Convert", {
+  failure: Schema.Union(PdfPasswordRequired, PdfInvalid, PdfPageFailed, OcrFailed),
+  success: Schema.Union(ProgressEvent, DoneEvent),
+  payload: {
+    pdf: Schema.Uint8ArrayFromSelf,
+    format: Schema.Literal("markdown", "epub"),
+    ignorePdfErrors: Schema.Boolean,
+    ignoreOcrErrors: Schema.Boolean,
+    filename: Schema.optional(Schema.String),
+    password: Schema.optional(Schema.String)
+  }
+}) {}

@@ -1,0 +1,178 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import type { Document } from "../src/index.js"
+import type { PageText, TextItem } from "../src/internal/layout.js"
+import * as Layout from "../src/internal/layout.js"
+
+/** A text item whose width follows its length, as with a fixed-pitch font half an em wide. */
+const item = (text: string, x: number, y: number, size = 10, rtl = false): TextItem => ({
+  text,
+  x,
+  y,
+  width: text.length * size * 0.5,
+  size,
+  rtl
+})
+
+const page = (items: ReadonlyArray<TextItem>, number = 1, width = 600, height = 800): PageText => ({
+  page: number,
+  width,
+  height,
+  items,
+  figures: []
+})
+
+const layout = (pages: ReadonlyArray<PageText>, outline: ReadonlyArray<Layout.OutlineEntry> = []) =>
+  Layout.layoutDocument({ pages, outline, title: undefined, filename: "test" })
+
+const contentBlocks = (document: Document.Document) => document.blocks.filter((block) => block._tag !== "PageBreak")
+
+/** Body lines at 12 pt leading starting at `y`, one per text. */
+const bodyLines = (texts: ReadonlyArray<string>, x: number, y: number, size = 10) =>
+  texts.map((text, i) => item(text, x, y + i * size * 1.2, size))
+
+describe("layout rules", () => {
+  it.effect("the most common size is the body; larger sizes become heading levels by size", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        item("Big Title", 50, 60, 24),
+        item("Section One", 50, 100, 16),
+        ...bodyLines(["Plain text that makes up the body of the page", "and goes on for a second line."], 50, 130),
+        item("Section Two", 50, 200, 16),
+        ...bodyLines(["More body text follows here, long enough to count", "as the running text size."], 50, 230)
+      ])])
+      const blocks = contentBlocks(document)
+      assert.deepStrictEqual(blocks.map((block) => block._tag), [
+        "Heading",
+        "Heading",
+        "Paragraph",
+        "Heading",
+        "Paragraph"
+      ])
+      assert.deepStrictEqual(blocks[0], { _tag: "Heading", level: 1, text: "Big Title" })
+      assert.deepStrictEqual(blocks[1], { _tag: "Heading", level: 2, text: "Section One" })
+      assert.deepStrictEqual(blocks[3], { _tag: "Heading", level: 2, text: "Section Two" })
+    }))
+
+  it.effect("the outline wins over font sizes, and missing outline titles are inserted", () =>
+    Effect.sync(() => {
+      const document = layout(
+        [page([
+          item("Large Banner", 50, 60, 24),
+          item("1 Introduction", 50, 100, 10),
+          ...bodyLines(["Body text of the introduction."], 50, 130)
+        ])],
+        [
+          { title: "1 Introduction", level: 1, page: 1, top: 90 },
+          { title: "1.1 Hidden", level: 2, page: 1, top: 300 }
+        ]
+      )
+      const headings = contentBlocks(document).filter((block) => block._tag === "Heading")
+      assert.deepStrictEqual(headings, [
+        { _tag: "Heading", level: 1, text: "1 Introduction" },
+        { _tag: "Heading", level: 2, text: "1.1 Hidden" }
+      ])
+    }))
+
+  it.effect("hyphenation at line ends is rejoined, real line breaks become spaces", () =>
+    Effect.sync(() => {
+      assert.strictEqual(Layout.joinLines("an exam-", "ple of text"), "an example of text")
+      assert.strictEqual(Layout.joinLines("ends here", "next"), "ends here next")
+      assert.strictEqual(Layout.joinLines("Jean-", "Paul"), "Jean- Paul")
+      assert.strictEqual(Layout.joinLines("日本", "語"), "日本語")
+      const blocks = contentBlocks(
+        layout([page(bodyLines(["This paragraph is hyphen-", "ated across lines."], 50, 100))])
+      )
+      assert.deepStrictEqual(blocks, [{ _tag: "Paragraph", text: "This paragraph is hyphenated across lines." }])
+    }))
+
+  it.effect("bullets and numbers become lists, with continuation lines joined", () =>
+    Effect.sync(() => {
+      const blocks = contentBlocks(layout([page([
+        ...bodyLines(["Things to know:"], 50, 100),
+        item("• first point", 50, 112),
+        item("• second point that wraps", 50, 124),
+        item("onto another line", 60, 136),
+        item("1. one", 50, 160),
+        item("2. two", 50, 172)
+      ])]))
+      assert.deepStrictEqual(blocks, [
+        { _tag: "Paragraph", text: "Things to know:" },
+        { _tag: "List", ordered: false, start: 0, items: ["first point", "second point that wraps onto another line"] },
+        { _tag: "List", ordered: true, start: 1, items: ["one", "two"] }
+      ])
+    }))
+
+  it.effect("repeated running heads and page numbers are removed", () =>
+    Effect.sync(() => {
+      const pages = [1, 2, 3, 4].map((n) =>
+        page([
+          item("Journal of Examples", 200, 30),
+          ...bodyLines([`Body of page ${n} with words.`], 50, 300),
+          item(String(n), 300, 780)
+        ], n)
+      )
+      const text = contentBlocks(layout(pages)).map((block) => block._tag === "Paragraph" ? block.text : block._tag)
+      assert.deepStrictEqual(text, [
+        "Body of page 1 with words.",
+        "Body of page 2 with words.",
+        "Body of page 3 with words.",
+        "Body of page 4 with words."
+      ])
+    }))
+
+  it.effect("two columns are read left column first, lines spanning both stay in place", () =>
+    Effect.sync(() => {
+      const left = bodyLines(["left one", "left two", "left three", "left four", "left five."], 50, 200)
+      const right = bodyLines(["right one", "right two", "right three", "right four", "right five."], 320, 200)
+      const items = [
+        item("A title line spanning both columns of the page", 60, 100, 10),
+        // Same baselines on both sides, interleaved the way a content stream may give them.
+        ...left.flatMap((l, i) => [l, right[i]!]),
+        item("A footer note that also spans the whole width of the page, really", 60, 600, 10)
+      ]
+      const blocks = contentBlocks(layout([page(items)])).map((block) => block._tag === "Paragraph" ? block.text : "")
+      assert.deepStrictEqual(blocks, [
+        "A title line spanning both columns of the page",
+        "left one left two left three left four left five.",
+        "right one right two right three right four right five.",
+        "A footer note that also spans the whole width of the page, really"
+      ])
+    }))
+
+  it.effect("right-to-left lines are read from the right; presentation forms become base letters", () =>
+    Effect.sync(() => {
+      // Visual order left to right: the last word of the sentence is leftmost.
+      const items = [
+        item("ﺍﻟﻌﺮﺑﻴﺔ", 100, 100, 20, true),
+        item("ﺍﻟﺨﻄﻮﻁ", 175, 100, 20, true),
+        item("ﺍﻧﻮﺍﻉ", 240, 100, 20, true)
+      ]
+      const [block] = contentBlocks(layout([page(items)]))
+      assert.deepStrictEqual(block, { _tag: "Paragraph", text: "انواع الخطوط العربية" })
+      assert.isFalse(/[\uFB50-\uFDFF\uFE70-\uFEFF]/u.test(block && block._tag === "Paragraph" ? block.text : ""))
+    }))
+
+  it.effect("rows of three or more aligned cells become a table", () =>
+    Effect.sync(() => {
+      const row = (y: number, cells: ReadonlyArray<string>) => cells.map((cell, i) => item(cell, 50 + i * 150, y))
+      const blocks = contentBlocks(layout([page([
+        ...row(100, ["Name", "Size", "Kind"]),
+        ...row(112, ["alpha", "10", "text"]),
+        ...row(124, ["beta", "20", "image"])
+      ])]))
+      assert.deepStrictEqual(blocks, [{
+        _tag: "Table",
+        rows: [["Name", "Size", "Kind"], ["alpha", "10", "text"], ["beta", "20", "image"]]
+      }])
+    }))
+
+  it.effect("the language follows the dominant script", () =>
+    Effect.sync(() => {
+      assert.strictEqual(Layout.detectLanguage("Hello world"), "en")
+      assert.strictEqual(Layout.detectLanguage("日本語テスト"), "ja")
+      assert.strictEqual(Layout.detectLanguage("我们都是黑体字"), "zh")
+      assert.strictEqual(Layout.detectLanguage("انواع الخطوط العربية"), "ar")
+      assert.strictEqual(Layout.detectLanguage(""), "en")
+    }))
+})

@@ -1,0 +1,30 @@
+/**
+ * Where the shared corpus lives (outside the repository), and the external tools the corpus
+ * tests compare against. The tools are installed by CI, so their absence is a failure.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+
+/** `../shared/corpus/` relative to the repository root. */
+export const corpusDir = fileURLToPath(new URL("../../../../../shared/corpus/", import.meta.url))
+
+/** Whether the corpus is here; when it is not, the corpus tests are skipped with a note. */
+export const corpusExists = existsSync(corpusDir)
+
+if (!corpusExists) {
+  console.log(`Corpus not found at ${corpusDir}: the corpus tests are skipped.`)
+}
+
+/** A corpus file's path, e.g. `corpusFile("text/tracemonkey.pdf")`. */
+export const corpusFile = (name: string): string => `${corpusDir}${name}`
+
+/** A corpus file's bytes. */
+export const readCorpus = (name: string): Uint8Array => new Uint8Array(readFileSync(corpusFile(name)))
+
+/** pdftotext's reading of a file (UTF-8); throws when poppler-utils is missing. */
+export const pdftotext = (path: string): string =>
+  execFileSync("pdftotext", ["-enc", "UTF-8", path, "-"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+
+/** The epubcheck jar as Debian installs it. */
+export const epubcheckJar = "/usr/share/java/epubcheck.jar"
