@@ -41,6 +41,15 @@ export const defaultTimeout: Duration.Duration = Duration.minutes(10)
 export const defaultWorkerHeapMb = 512
 
 /**
+ * Conversion threads run at nice +10 relative to the caller (Linux): a server's event loop keeps
+ * answering while every core converts.
+ *
+ * @since 0.1.0
+ * @category defaults
+ */
+export const defaultWorkerNiceness = 10
+
+/**
  * @since 0.1.0
  * @category models
  */
@@ -56,6 +65,11 @@ export interface Options {
 export interface PoolOptions extends Options {
   /** Worker threads, each converting one document at a time (default: available cores). */
   readonly size?: number | undefined
+  /**
+   * How much lower than the caller's the workers' thread priority is on Linux (default
+   * `defaultWorkerNiceness`; 0 keeps the same priority), so request handling preempts conversions.
+   */
+  readonly niceness?: number | undefined
   /** Heap limit of each worker in MB (default `defaultWorkerHeapMb`). */
   readonly maxHeapMb?: number | undefined
 }
@@ -129,17 +143,18 @@ const require = createRequire(import.meta.url)
  * honoured), so a small CommonJS bootstrap registers it first; from the build it is plain
  * JavaScript.
  */
-const spawnWorker = (maxHeapMb: number): WorkerThreads.Worker => {
+const spawnWorker = (maxHeapMb: number, niceness: number): WorkerThreads.Worker => {
   const fromSource = import.meta.url.endsWith(".ts")
   const url = new URL(`./internal/worker.${fromSource ? "ts" : "js"}`, import.meta.url)
   // A worker inherits the caller's Node flags by default; some (`--input-type`, `--eval`) make
   // no sense for it and stop it from starting.
   const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb }
-  if (!fromSource) return new WorkerThreads.Worker(url, { execArgv: [], resourceLimits })
+  const workerData = { niceness }
+  if (!fromSource) return new WorkerThreads.Worker(url, { execArgv: [], resourceLimits, workerData })
   const tsxApi = require.resolve("tsx/esm/api")
   return new WorkerThreads.Worker(
     `require(${JSON.stringify(tsxApi)}).register(); import(${JSON.stringify(url.href)})`,
-    { eval: true, execArgv: [], resourceLimits }
+    { eval: true, execArgv: [], resourceLimits, workerData }
   )
 }
 
@@ -162,7 +177,9 @@ export const makePool = (
   Effect.gen(function*() {
     const size = Math.max(1, options.size ?? Os.availableParallelism())
     const pool = yield* Worker.makePoolSerialized<ConvertRequest>({ size, concurrency: 1 }).pipe(
-      Effect.provide(NodeWorker.layer(() => spawnWorker(options.maxHeapMb ?? defaultWorkerHeapMb)))
+      Effect.provide(NodeWorker.layer(() =>
+        spawnWorker(options.maxHeapMb ?? defaultWorkerHeapMb, options.niceness ?? defaultWorkerNiceness)
+      ))
     )
     const timeout = options.timeout ?? defaultTimeout
     return fromEngine((pdf, format, convertOptions) => {
@@ -188,7 +205,9 @@ export const makePool = (
             ? Effect.dieMessage("The conversion worker ended without a result")
             : Effect.succeed(result)
         ),
-        Effect.catchAll((error) => isConverterError(error) ? Effect.fail(error) : Effect.die(error)),
+        Effect.catchAll((error) =>
+          isConverterError(error) ? Effect.fail(error) : Effect.die(error)
+        ),
         withTimeout(timeout, convertOptions)
       )
     })

@@ -9,9 +9,31 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
 import * as Stream from "effect/Stream"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as WorkerThreads from "node:worker_threads"
 import * as Engine from "./engine.js"
 import type { EngineError } from "./engine.js"
 import { ConvertRequest, DoneEvent, ProgressEvent } from "./protocol.js"
+
+/**
+ * Conversions are batch work next to a server answering requests on the main thread: on Linux the
+ * worker lowers its own thread's priority (nice is per thread there, and threads it starts, such
+ * as OCR's, inherit it), so that with every core busy, request handling still runs first.
+ */
+const lowerPriority = (data: unknown): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const niceness = typeof data === "object" && data !== null && "niceness" in data &&
+        typeof data.niceness === "number" ?
+      data.niceness :
+      0
+    if (niceness <= 0 || process.platform !== "linux") return
+    yield* Effect.try(() => {
+      // /proc/thread-self -> "<pid>/task/<tid>": the id setpriority(2) takes for one thread.
+      const tid = Number(Fs.readlinkSync("/proc/thread-self").split("/").pop())
+      Os.setPriority(tid, Math.min(19, Os.getPriority(tid) + niceness))
+    }).pipe(Effect.catchAll((error) => Effect.logDebug("could not lower the worker's priority", error)))
+  })
 
 const convert = (request: ConvertRequest) =>
   Stream.unwrapScoped(Effect.gen(function*() {
@@ -32,4 +54,7 @@ const convert = (request: ConvertRequest) =>
 
 const Main = WorkerRunner.layerSerialized(ConvertRequest, { Convert: convert })
 
-WorkerRunner.launch(Layer.provide(Main, NodeWorkerRunner.layer)).pipe(NodeRuntime.runMain)
+WorkerRunner.launch(Layer.provide(Main, NodeWorkerRunner.layer)).pipe(
+  Effect.zipLeft(lowerPriority(WorkerThreads.workerData), { concurrent: true }),
+  NodeRuntime.runMain
+)
