@@ -13,6 +13,7 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
 import * as Path from "node:path"
+import * as PerfHooks from "node:perf_hooks"
 import { fileURLToPath } from "node:url"
 
 const pollers = Number(process.env["BENCH_POLLERS"] ?? 200)
@@ -100,10 +101,15 @@ interface RoundResult {
   readonly completed: number
   readonly liveConverted: number
   readonly liveFailed: number
+  readonly generatorLagP99Ms: number
 }
 
 const round = async (pdfURL: string, livePdfs: ReadonlyArray<string>): Promise<RoundResult> => {
   const deadline = performance.now() + seconds * 1000
+  // The generator shares the machine's cores: when its own event loop lags, a latency it measures
+  // includes that lag, so it is reported next to the latencies.
+  const ownDelay = PerfHooks.monitorEventLoopDelay({ resolution: 10 })
+  ownDelay.enable()
   const latencies: Array<number> = []
   let requests = 0
   let errors = 0
@@ -165,8 +171,18 @@ const round = async (pdfURL: string, livePdfs: ReadonlyArray<string>): Promise<R
     ...Array.from({ length: pollers }, (_, i) => poller(i)),
     ...(live ? [liveLoop(0), liveLoop(1)] : [])
   ])
+  ownDelay.disable()
   const sorted = Float64Array.from(latencies).sort()
-  return { requests, resultLatencies: sorted, errors, errorKinds, completed, liveConverted, liveFailed }
+  return {
+    requests,
+    resultLatencies: sorted,
+    errors,
+    errorKinds,
+    completed,
+    liveConverted,
+    liveFailed,
+    generatorLagP99Ms: ownDelay.percentile(99) / 1e6
+  }
 }
 
 const main = async () => {
@@ -216,7 +232,8 @@ const main = async () => {
     const result = await round(pdfURL, livePdfs)
     const after = rssOf(child.pid!)
     results.push({ before, after, result })
-    const { completed, errorKinds, errors, liveConverted, liveFailed, requests, resultLatencies } = result
+    const { completed, errorKinds, errors, generatorLagP99Ms, liveConverted, liveFailed, requests, resultLatencies } =
+      result
     const kinds = [...errorKinds].map(([kind, n]) => `${kind} x${n}`).join(", ")
     console.log(
       `${name}: ${(requests / seconds).toFixed(0)} requests/s (${requests} requests, ${errors} errors${
@@ -226,7 +243,8 @@ const main = async () => {
           percentile(resultLatencies, 99).toFixed(2)
         } ms, ` +
         `max ${percentile(resultLatencies, 100).toFixed(2)} ms; ${completed} simulated tasks ended; ` +
-        `live: ${liveConverted} converted, ${liveFailed} failed; RSS ${mib(before)} -> ${mib(after)}`
+        `live: ${liveConverted} converted, ${liveFailed} failed; RSS ${mib(before)} -> ${mib(after)}; ` +
+        `load generator's own event-loop lag p99 ${generatorLagP99Ms.toFixed(1)} ms`
     )
   }
   const second = results[1]!
