@@ -176,3 +176,45 @@ describe("layout rules", () => {
       assert.strictEqual(Layout.detectLanguage(""), "en")
     }))
 })
+
+describe("paragraphs across page ends", () => {
+  const paragraph = (text: string): Document.Block => ({ _tag: "Paragraph", text })
+  const pageBreak = (page: number): Document.Block => ({ _tag: "PageBreak", page })
+
+  it("joins a paragraph cut by a page end when it goes on in lower case", () => {
+    const merged = Layout.mergeSplitParagraphs([
+      pageBreak(1),
+      paragraph("It was cold, and"),
+      pageBreak(2),
+      paragraph("she was trembling."),
+      paragraph("Next one.")
+    ])
+    assert.deepStrictEqual(merged, [
+      pageBreak(1),
+      paragraph("It was cold, and she was trembling."),
+      pageBreak(2),
+      paragraph("Next one.")
+    ])
+  })
+
+  it("rejoins a word hyphenated across the page end", () => {
+    const merged = Layout.mergeSplitParagraphs([paragraph("a long sen-"), pageBreak(2), paragraph("tence goes on")])
+    assert.deepStrictEqual(merged[0], paragraph("a long sentence goes on"))
+  })
+
+  it("keeps paragraphs apart after a finished sentence, a capital, or a heading in between", () => {
+    const blocks: ReadonlyArray<Document.Block> = [
+      paragraph("The end."),
+      pageBreak(2),
+      paragraph("lower case after a full stop"),
+      pageBreak(3),
+      paragraph("Capital letter after a page end"),
+      paragraph("no stop, same page"),
+      paragraph("lower case on the same page is the layout's call"),
+      paragraph("no stop"),
+      { _tag: "Heading", level: 2, text: "Title" },
+      paragraph("lower after a heading")
+    ]
+    assert.deepStrictEqual(Layout.mergeSplitParagraphs(blocks), blocks)
+  })
+})

@@ -506,16 +506,46 @@ export const layoutDocument = (input: LayoutInput): Document.Document => {
     const missing = matched.missing.get(page.page) ?? []
     blocks.push(...pageBlocks(page, body, levels, matched.lines, missing))
   }
-  const text = blocks.map((block) =>
+  const merged = mergeSplitParagraphs(blocks)
+  const text = merged.map((block) =>
     block._tag === "Paragraph" || block._tag === "Heading"
       ? block.text
       : block._tag === "List"
       ? block.items.join(" ")
       : ""
   ).join(" ")
-  const firstHeading = blocks.find((block): block is Document.Heading => block._tag === "Heading")
+  const firstHeading = merged.find((block): block is Document.Heading => block._tag === "Heading")
   const title = [input.title, input.filename, firstHeading?.text].map((t) => t?.trim() ?? "").find((t) => t !== "")
-  return { title: title ?? "Untitled", language: detectLanguage(text), blocks, pages: input.pages.length }
+  return { title: title ?? "Untitled", language: detectLanguage(text), blocks: merged, pages: input.pages.length }
+}
+
+/**
+ * A paragraph cut by a page end or by a figure goes on in the next paragraph: when the
+ * first does not end a sentence and the next starts in lower case, they are one paragraph. The
+ * page breaks and figures in between stay, after it.
+ */
+export const mergeSplitParagraphs = (blocks: ReadonlyArray<Document.Block>): Array<Document.Block> => {
+  const out: Array<Document.Block> = []
+  let open: { index: number; text: string; interrupted: boolean } | undefined
+  for (const block of blocks) {
+    if (block._tag === "PageBreak" || block._tag === "Figure") {
+      out.push(block)
+      if (open !== undefined) open.interrupted = true
+      continue
+    }
+    // Only across a page end or a figure: within a page, the gaps already told paragraphs apart.
+    if (
+      block._tag === "Paragraph" && open !== undefined && open.interrupted && !endsSentence(open.text) &&
+      lowerStart.test(block.text)
+    ) {
+      open.text = joinLines(open.text, block.text)
+      out[open.index] = { _tag: "Paragraph", text: open.text }
+      continue
+    }
+    out.push(block)
+    open = block._tag === "Paragraph" ? { index: out.length - 1, text: block.text, interrupted: false } : undefined
+  }
+  return out
 }
 
 const pageBlocks = (
