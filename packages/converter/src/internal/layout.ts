@@ -114,12 +114,8 @@ const segmentGap = 1.2
 /** Gaps wider than this many font sizes are word spaces. */
 const spaceGap = 0.12
 
-const dominantSize = (items: ReadonlyArray<TextItem>): number => {
-  const weights = new Map<number, number>()
-  for (const item of items) {
-    const key = Math.round(item.size * 2) / 2
-    weights.set(key, (weights.get(key) ?? 0) + item.text.length)
-  }
+/** The key with the largest weight (0 when there is none): the most common font size. */
+const heaviest = (weights: ReadonlyMap<number, number>): number => {
   let best = 0
   let bestWeight = -1
   for (const [size, weight] of weights) {
@@ -129,6 +125,15 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
     }
   }
   return best
+}
+
+const dominantSize = (items: ReadonlyArray<TextItem>): number => {
+  const weights = new Map<number, number>()
+  for (const item of items) {
+    const key = Math.round(item.size * 2) / 2
+    weights.set(key, (weights.get(key) ?? 0) + item.text.length)
+  }
+  return heaviest(weights)
 }
 
 const makeLine = (items: ReadonlyArray<TextItem>): Line => {
@@ -377,15 +382,7 @@ export const bodySize = (pages: ReadonlyArray<OrderedPage>): number => {
       weights.set(item.line.size, (weights.get(item.line.size) ?? 0) + item.line.text.length)
     }
   }
-  let best = 0
-  let bestWeight = -1
-  for (const [size, weight] of weights) {
-    if (weight > bestWeight) {
-      best = size
-      bestWeight = weight
-    }
-  }
-  return best
+  return heaviest(weights)
 }
 
 /** A line set this much larger than the body, short, and with letters, is a heading. */
