@@ -53,7 +53,8 @@ describe.skipIf(!corpusExists)("corpus", () => {
             epubs.set(name, path)
           }), { concurrency: "unbounded" })
         assert.strictEqual(epubs.size, convertible.length)
-      }), 300_000)
+        // About 3 minutes alone on 2 cores (TAMReview is read by OCR); CI runs other files beside it.
+      }), 900_000)
 
     it.effect("every EPUB passes epubcheck with 0 errors and 0 warnings", () =>
       Effect.sync(() => {
@@ -77,14 +78,27 @@ describe.skipIf(!corpusExists)("corpus", () => {
           const reference = latinWords(words(dehyphenate(pdftotext(corpusFile(name)))))
           const ours = words(stripMarkdown(markdownOf(name)))
           const share = recall(reference, ours)
-          // TAMReview sets its body in subset Calibri/Cambria fonts without a ToUnicode map: pdf.js
-          // and pdftotext both read glyph ids, not letters (pdftotext prints U+01E1 for a comma).
-          // What is comparable there is the title page, figures and references, and its footer
-          // (one line on each of 23 pages) is removed as a running footer.
-          const target = name === "text/TAMReview.pdf" ? 0.6 : 0.98
+          // TAMReview sets its body in subset Calibri/Cambria fonts without a ToUnicode map: pdftotext
+          // reads glyph ids, not letters (U+01E1 for a comma), so its comparable words are the title
+          // page, figure labels, references and the footer "Sprouts - http://sprouts.aisnet.org/9-37"
+          // on 22 pages, which we remove as a running footer. We read those pages by OCR: of its 1,342
+          // words we miss 159, 149 of them the footer's (recall 0.88; 0.62 without the OCR).
+          const target = name === "text/TAMReview.pdf" ? 0.86 : 0.98
           assert.isAtLeast(share, target, `${name}: word recall ${share.toFixed(4)} against pdftotext`)
         }
       }), 60_000)
+
+    it.effect("TAMReview: pages whose fonts have no Unicode mapping are read by OCR", () =>
+      Effect.sync(() => {
+        const text = markdownOf("text/TAMReview.pdf").toLowerCase().replace(/\s+/g, " ")
+        const count = (phrase: string) => text.split(phrase).length - 1
+        // The cover and the title of page 2 have a text layer (6 times "technology acceptance", no
+        // "perceived usefulness"); the body of pages 2-22 is readable only in the rendering.
+        assert.isAtLeast(count("technology acceptance"), 25)
+        assert.isAtLeast(count("perceived usefulness"), 40)
+        assert.isAtLeast(count("perceived ease of use"), 30)
+        assert.include(text, "fred davis proposed the technology acceptance model")
+      }))
 
     it.effect("CJK and Arabic text comes out as text, without presentation forms", () =>
       Effect.sync(() => {

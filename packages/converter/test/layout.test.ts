@@ -218,3 +218,57 @@ describe("paragraphs across page ends", () => {
     assert.deepStrictEqual(Layout.mergeSplitParagraphs(blocks), blocks)
   })
 })
+
+describe("text layer quality", () => {
+  /** A page of `text` repeated on lines of 10 pt until it has at least `length` characters. */
+  const pageOf = (text: string, length = 600): Array<TextItem> =>
+    Array.from({ length: Math.ceil(length / text.length) }, (_, i) => item(text, 50, 60 + i * 12))
+
+  const prose = "The attitude of a user toward a system was a major determinant of whether it will be used."
+  // What pdf.js reads from TAMReview's body: C0 control codes for glyph ids, a few ASCII marks.
+  const controlCodes = "\u0002\u0003\u0004\u0005\u0003\u0006\u0004\u0007\b \u0004\u000e \u000f \u0010 %\u0004\u0004$ 1"
+  // What pdftotext prints for the same glyphs: Latin Extended-B, Greek numeral signs, punctuation.
+  const extendedB = "ǣǡ ȋȌ ͳͻ͹Ͳǯǡ Ǥ ǡ ȋ Ȍ ǡ the"
+  const punctuation = "!\" # !\"$ % & % ' ( ) * !\" +"
+
+  it.effect("prose, Arabic, CJK, tables of numbers and math are text", () =>
+    Effect.sync(() => {
+      for (
+        const text of [
+          prose,
+          "انواع الخطوط العربية وأشكالها في الكتابة",
+          "我们都是黑体字，这是一个测试。",
+          "1,234.56   7,890.12   -3.4%   (12)   0.05",
+          "∀x ∈ A: f(x) ≤ g(x) + ∑ αᵢ·xᵢ − √(β²)"
+        ]
+      ) {
+        assert.isFalse(Layout.isJunkTextLayer(pageOf(text)), text)
+      }
+    }))
+
+  it.effect("control codes, Latin Extended-B and Greek numeral signs, or bare punctuation are junk", () =>
+    Effect.sync(() => {
+      for (const text of [controlCodes, extendedB, punctuation]) {
+        assert.isTrue(Layout.isJunkTextLayer(pageOf(text)), JSON.stringify(text))
+      }
+      // A few running heads in real text do not save a page of junk.
+      assert.isTrue(Layout.isJunkTextLayer([item(prose, 50, 40), ...pageOf(controlCodes, 2000)]))
+    }))
+
+  it.effect("a short page is not judged, nor an empty one", () =>
+    Effect.sync(() => {
+      assert.isFalse(Layout.isJunkTextLayer(pageOf(controlCodes, 100)))
+      assert.isFalse(Layout.isJunkTextLayer([]))
+    }))
+
+  it.effect("OCR replaces a junk layer only when it reads a reasonable amount of words", () =>
+    Effect.sync(() => {
+      const junk = pageOf(controlCodes, 1000)
+      assert.isTrue(Layout.isBetterReading(pageOf(prose, 1000), junk))
+      // A figure's label, a part of the page, or specks read as marks are not the page.
+      assert.isFalse(Layout.isBetterReading([item("Figure 1: Perceived usefulness", 50, 60)], junk))
+      assert.isFalse(Layout.isBetterReading(pageOf(prose, 150), junk))
+      assert.isFalse(Layout.isBetterReading(pageOf(punctuation, 1000), junk))
+      assert.isFalse(Layout.isBetterReading(pageOf(prose, 1000), pageOf(prose, 1000)))
+    }))
+})

@@ -1,6 +1,7 @@
 /**
  * The conversion itself, independent of where it runs (in-process or in a worker thread):
- * pages read one at a time, OCR where a page is a scan, layout, then Markdown or EPUB.
+ * pages read one at a time, OCR where a page is a scan or its text layer is unreadable, layout,
+ * then Markdown or EPUB.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -10,8 +11,8 @@ import { OcrFailed } from "../Converter.js"
 import type * as Document from "../Document.js"
 import * as Epub from "../Epub.js"
 import * as Markdown from "../Markdown.js"
-import type { OrderedPage } from "./layout.js"
-import { hasText, layoutDocument, orderPage } from "./layout.js"
+import type { OrderedPage, TextItem } from "./layout.js"
+import { hasText, isBetterReading, isJunkTextLayer, layoutDocument, orderPage } from "./layout.js"
 import * as Ocr from "./ocr.js"
 import * as Pdf from "./pdf.js"
 
@@ -66,6 +67,36 @@ export const readDocument = (
         if (!options.ignoreOcrErrors) return yield* Effect.fail(error)
         warnings.push(error)
       })
+    /** The page read by OCR in PDF units, or undefined when OCR failed (and that is tolerated). */
+    const recognise = (page: number) =>
+      Effect.gen(function*() {
+        if (ocr === undefined) {
+          const started = yield* Effect.either(Ocr.make.pipe(Scope.extend(scope)))
+          if (Either.isRight(started)) ocr = started.right
+          else yield* ocrFailure(page, started.left)
+        }
+        if (ocr === undefined) return undefined
+        const engine = ocr
+        const recognised = yield* Effect.either(
+          Effect.scoped(Pdf.renderPng(open, page)).pipe(
+            Effect.mapError((error) => `rendering failed: ${error instanceof Error ? error.message : String(error)}`),
+            Effect.flatMap(({ png, scale }) =>
+              Effect.map(engine.recognize(png), (words) =>
+                words.map((word): TextItem => ({
+                  text: word.text,
+                  x: word.x / scale,
+                  y: word.y / scale,
+                  width: word.width / scale,
+                  size: word.size / scale,
+                  rtl: false
+                })))
+            )
+          )
+        )
+        if (Either.isRight(recognised)) return recognised.right
+        yield* ocrFailure(page, recognised.left)
+        return undefined
+      })
     yield* options.onProgress({ pagesDone: 0, pagesTotal: total })
     for (let n = 1; n <= total; n++) {
       let read = yield* Effect.either(Effect.scoped(Pdf.readPage(open, n, { figures: format === "epub" })))
@@ -88,34 +119,12 @@ export const readDocument = (
         heights.set(n, content.height)
         let items = content.items
         if (!hasText(content.items) && content.imageCoverage >= scanCoverage) {
-          if (ocr === undefined) {
-            const started = yield* Effect.either(Ocr.make.pipe(Scope.extend(scope)))
-            if (Either.isRight(started)) ocr = started.right
-            else yield* ocrFailure(n, started.left)
-          }
-          if (ocr !== undefined) {
-            const engine = ocr
-            const recognised = yield* Effect.either(
-              Effect.scoped(Pdf.renderPng(open, n)).pipe(
-                Effect.mapError((error) =>
-                  `rendering failed: ${error instanceof Error ? error.message : String(error)}`
-                ),
-                Effect.flatMap(({ png, scale }) =>
-                  Effect.map(engine.recognize(png), (words) =>
-                    words.map((word) => ({
-                      text: word.text,
-                      x: word.x / scale,
-                      y: word.y / scale,
-                      width: word.width / scale,
-                      size: word.size / scale,
-                      rtl: false
-                    })))
-                )
-              )
-            )
-            if (Either.isRight(recognised)) items = recognised.right
-            else yield* ocrFailure(n, recognised.left)
-          }
+          items = (yield* recognise(n)) ?? items
+        } else if (isJunkTextLayer(content.items)) {
+          // Glyphs without a Unicode mapping: what pdf.js reads is not text, but the page renders
+          // and can be read like a scan. The layer stays when OCR does no better.
+          const recognised = yield* recognise(n)
+          if (recognised !== undefined && isBetterReading(recognised, content.items)) items = recognised
         }
         pages.push(
           orderPage({ page: n, width: content.width, height: content.height, items, figures: content.figures })
