@@ -19,6 +19,7 @@ import * as Os from "node:os"
 import * as WorkerThreads from "node:worker_threads"
 import * as Converter from "./Converter.js"
 import * as Engine from "./internal/engine.js"
+import { useReplacingOnTimeout } from "./internal/pooled.js"
 import { ConvertRequest } from "./internal/protocol.js"
 
 /**
@@ -165,8 +166,9 @@ const isConverterError = (error: unknown): error is Engine.EngineError =>
 
 /**
  * A pool of worker threads running the engine. A worker that cannot be reached or crashes is a
- * defect (not a conversion error); interrupting a call (its time limit) interrupts the work in
- * the worker, which destroys the document.
+ * defect (not a conversion error); interrupting a call interrupts the work in the worker, which
+ * destroys the document. A call over its time limit also replaces its worker: a PDF that traps
+ * pdf.js in synchronous code never yields to the interruption, and would keep the worker for good.
  *
  * @since 0.1.0
  * @category constructors
@@ -192,23 +194,28 @@ export const makePool = (
         ...(engine.filename !== undefined ? { filename: engine.filename } : {}),
         ...(engine.password !== undefined ? { password: engine.password } : {})
       })
-      return pool.execute(request).pipe(
-        Stream.runFoldEffect(
-          undefined as Engine.EngineResult | undefined,
-          (result, event) =>
-            event._tag === "Progress" ?
-              Effect.as(engine.onProgress({ pagesDone: event.pagesDone, pagesTotal: event.pagesTotal }), result) :
-              Effect.succeed<Engine.EngineResult>(event)
-        ),
-        Effect.flatMap((result) =>
-          result === undefined
-            ? Effect.dieMessage("The conversion worker ended without a result")
-            : Effect.succeed(result)
-        ),
-        Effect.catchAll((error) =>
-          isConverterError(error) ? Effect.fail(error) : Effect.die(error)
-        ),
-        withTimeout(timeout, convertOptions)
+      const convertOn = (worker: Worker.SerializedWorker<ConvertRequest>) =>
+        worker.execute(request).pipe(
+          Stream.runFoldEffect(
+            undefined as Engine.EngineResult | undefined,
+            (result, event) =>
+              event._tag === "Progress" ?
+                Effect.as(engine.onProgress({ pagesDone: event.pagesDone, pagesTotal: event.pagesTotal }), result) :
+                Effect.succeed<Engine.EngineResult>(event)
+          ),
+          Effect.flatMap((result) =>
+            result === undefined
+              ? Effect.dieMessage("The conversion worker ended without a result")
+              : Effect.succeed(result)
+          ),
+          Effect.catchAll((error) =>
+            isConverterError(error) ? Effect.fail(error) : Effect.die(error)
+          ),
+          withTimeout(timeout, convertOptions)
+        )
+      return useReplacingOnTimeout(pool.backing, convertOn, (error) => error._tag === "ConversionTimeout").pipe(
+        // Spawning a replacement worker can fail only as a defect of the installation.
+        Effect.catchTag("WorkerError", (error) => Effect.die(error))
       )
     })
   })
