@@ -7,8 +7,27 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Converter } from "@pdf-transform/converter/Converter"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import * as PerfHooks from "node:perf_hooks"
 import * as Server from "../src/Server.js"
 import * as SimulatedConverter from "../src/SimulatedConverter.js"
+
+// The server's own event-loop delay (beyond the 5 ms sampling interval) and utilisation, every 10 s on stderr.
+if (process.env["BENCH_SERVER_STATS"] === "1") {
+  const delay = PerfHooks.monitorEventLoopDelay({ resolution: 5 })
+  const lagOf = (nanos: number) => Math.max(0, nanos / 1e6 - 5).toFixed(1)
+  delay.enable()
+  let elu = PerfHooks.performance.eventLoopUtilization()
+  setInterval(() => {
+    const now = PerfHooks.performance.eventLoopUtilization(elu)
+    elu = PerfHooks.performance.eventLoopUtilization()
+    console.error(
+      `server loop: delay p50 ${lagOf(delay.percentile(50))} p99 ${lagOf(delay.percentile(99))} max ${
+        lagOf(delay.max)
+      } ms, utilisation ${(now.utilization * 100).toFixed(0)}%`
+    )
+    delay.reset()
+  }, 10_000).unref()
+}
 
 const key = process.env["BENCH_KEY"] ?? "bench-key"
 const useLive = process.env["BENCH_LIVE"] !== "0"
@@ -16,7 +35,11 @@ const useLive = process.env["BENCH_LIVE"] !== "0"
 const routing = Layer.scoped(
   Converter,
   Effect.gen(function*() {
-    const simulated = SimulatedConverter.make({ duration: "3 seconds", progressSteps: 6 })
+    const simulated = SimulatedConverter.make({
+      duration: "3 seconds",
+      jitter: Number(process.env["BENCH_JITTER"] ?? 0.5),
+      progressSteps: 6
+    })
     if (!useLive) return simulated
     const live = yield* ConverterLive.makePool({ size: 1 }).pipe(Effect.orDie)
     const pick = (filename: string | undefined) => filename?.startsWith("live-") === true ? live : simulated

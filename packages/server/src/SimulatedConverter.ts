@@ -22,6 +22,13 @@ import { buildEpub } from "./internal/epub.js"
 export interface Options {
   /** How long one conversion takes (default 2 s). */
   readonly duration?: Duration.DurationInput | undefined
+  /**
+   * Spread of the durations, a fraction in [0, 1): each conversion takes a duration drawn uniformly
+   * from `duration * (1 - jitter)` to `duration * (1 + jitter)` (default 0: every one takes
+   * `duration`). Real conversions vary; identical durations make tasks submitted together end
+   * together, a thundering herd no real workload has.
+   */
+  readonly jitter?: number | undefined
   /** Progress reports during a conversion, evenly spaced; also the page count (default 4). */
   readonly progressSteps?: number | undefined
   /** Probability in [0, 1] that a conversion fails (default 0). */
@@ -38,6 +45,7 @@ export interface Options {
  */
 export const defaults = {
   duration: Duration.seconds(2),
+  jitter: 0,
   progressSteps: 4,
   failureRate: 0,
   failureReason: "Simulated conversion failure"
@@ -52,15 +60,20 @@ export const make = (options: Options = {}): ConverterModule.Service => {
   const steps = Math.max(1, Math.floor(options.progressSteps ?? defaults.progressSteps))
   const failureRate = Math.min(1, Math.max(0, options.failureRate ?? defaults.failureRate))
   const failureReason = options.failureReason ?? defaults.failureReason
-  const stepDelay = Duration.millis(Duration.toMillis(duration) / steps)
+  const jitter = Math.min(0.99, Math.max(0, options.jitter ?? defaults.jitter))
+  const stepMillis = Duration.toMillis(duration) / steps
+  const stepDelay: Effect.Effect<Duration.Duration> = jitter === 0
+    ? Effect.succeed(Duration.millis(stepMillis))
+    : Effect.map(Random.nextRange(1 - jitter, 1 + jitter), (factor) => Duration.millis(Math.round(stepMillis * factor)))
 
   const work = (pdf: Uint8Array, convertOptions: ConverterModule.ConvertOptions | undefined) =>
     Effect.gen(function*() {
       const fails = failureRate > 0 && (yield* Random.next) < failureRate
       // A failing task fails halfway, as a real one would after reading some pages.
       const failAt = fails ? Math.ceil(steps / 2) : steps + 1
+      const delay = yield* stepDelay
       for (let page = 1; page <= steps; page++) {
-        yield* Effect.sleep(stepDelay)
+        yield* Effect.sleep(delay)
         if (page === failAt) return yield* new PdfInvalid({ reason: failureReason })
         if (convertOptions?.onProgress !== undefined) {
           yield* convertOptions.onProgress({ pagesDone: page, pagesTotal: steps })
@@ -71,7 +84,7 @@ export const make = (options: Options = {}): ConverterModule.Service => {
         title,
         paragraphs: [
           `This is a simulated conversion of a ${pdf.byteLength}-byte PDF.`,
-          `It took ${Duration.format(duration)} in ${steps} steps.`
+          `It took ${Duration.format(Duration.millis(Math.round(Duration.toMillis(delay) * steps)))} in ${steps} steps.`
         ]
       }
     })
