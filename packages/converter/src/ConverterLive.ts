@@ -80,6 +80,7 @@ const engineOptions = (options: Converter.ConvertOptions | undefined): Engine.En
   ignoreOcrErrors: options?.ignoreOcrErrors ?? true,
   filename: options?.filename,
   password: options?.password === undefined ? undefined : Redacted.value(options.password),
+  transferBytes: false,
   onProgress: options?.onProgress ?? (() => Effect.void)
 })
 

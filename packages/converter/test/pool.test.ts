@@ -35,6 +35,17 @@ describe.skipIf(!corpusExists)("worker pool", () => {
         }),
       30_000
     )
+
+    it.effect("the caller's bytes stay intact (the worker hands pdf.js its own copy)", () =>
+      Effect.gen(function*() {
+        const converter = yield* Converter.Converter
+        const pdf = readCorpus("text/tracemonkey.pdf")
+        const original = Uint8Array.from(pdf)
+        const first = yield* converter.toMarkdown(pdf)
+        assert.deepStrictEqual(pdf, original)
+        const second = yield* converter.toEpub(pdf)
+        assert.strictEqual(second.pages, first.pages)
+      }), 30_000)
   })
 
   // One worker, so the caller keeps a core of the two: what is measured is whether the
@@ -90,6 +101,18 @@ describe.skipIf(!corpusExists)("worker pool", () => {
         assert.strictEqual(result.pages, 17)
         assert.include(result.output, "# 1\\. Introduction")
         assert.strictEqual(seen[seen.length - 1], 17)
+      }), 30_000)
+
+    it.effect("the caller's bytes stay intact (pdf.js gets a copy in process)", () =>
+      Effect.gen(function*() {
+        const converter = yield* Converter.Converter
+        const pdf = readCorpus("text/shared-mime-info-spec.pdf")
+        const original = Uint8Array.from(pdf)
+        yield* converter.toMarkdown(pdf)
+        assert.strictEqual(pdf.byteLength, original.byteLength)
+        assert.deepStrictEqual(pdf, original)
+        const again = yield* converter.toMarkdown(pdf)
+        assert.strictEqual(again.pages, 17)
       }), 30_000)
   })
 })

@@ -25,6 +25,17 @@ export interface EngineOptions {
   readonly ignoreOcrErrors: boolean
   readonly filename: string | undefined
   readonly password: string | undefined
+  /**
+   * Whether the PDF bytes may be handed to pdf.js, which detaches them: true only where nobody
+   * else reads them (a worker's private copy). Otherwise pdf.js gets a copy.
+   */
+  readonly transferBytes: boolean
+  /**
+   * A full garbage collection, run with pdf.js's cache cleanup every `cleanupEvery` pages where
+   * available (conversion workers). V8 lets the garbage of page reading pile up well past the
+   * live heap: on a 2,000-page document peak RSS varied 381-434 MB without it, 379-380 with it.
+   */
+  readonly collectGarbage?: (() => void) | undefined
   readonly onProgress: (progress: Converter.Progress) => Effect.Effect<void>
 }
 
@@ -50,7 +61,7 @@ export const readDocument = (
   EngineError
 > =>
   Effect.scoped(Effect.gen(function*() {
-    const open = yield* Pdf.open(pdf, options.password)
+    const open = yield* Pdf.open(pdf, options.password, { lenient: false, transfer: options.transferBytes })
     const total = Pdf.pageCount(open)
     const outline = yield* Pdf.outline(open)
     const title = yield* Pdf.title(open)
@@ -104,7 +115,9 @@ export const readDocument = (
         if (!options.ignorePdfErrors) return yield* Effect.fail(read.left)
         warnings.push(read.left)
         // The page is reported either way; a lenient parse may still recover some of its text.
-        lenient ??= yield* Pdf.open(pdf, options.password, { lenient: true }).pipe(
+        // The bytes come back from pdf.js: the first parse may have been given the only copy.
+        lenient ??= yield* Pdf.data(open).pipe(
+          Effect.flatMap((bytes) => Pdf.open(bytes, options.password, { lenient: true, transfer: true })),
           Scope.extend(scope),
           Effect.orElseSucceed(() => null)
         )
@@ -130,7 +143,10 @@ export const readDocument = (
           orderPage({ page: n, width: content.width, height: content.height, items, figures: content.figures })
         )
       }
-      if (n % cleanupEvery === 0) yield* Pdf.cleanup(open)
+      if (n % cleanupEvery === 0) {
+        yield* Pdf.cleanup(open)
+        if (options.collectGarbage !== undefined) yield* Effect.sync(options.collectGarbage)
+      }
       yield* options.onProgress({ pagesDone: n, pagesTotal: total })
     }
     const document = layoutDocument({

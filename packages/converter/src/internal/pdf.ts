@@ -59,20 +59,23 @@ const openError = (error: unknown): PdfPasswordRequired | PdfInvalid => {
  * Opens the PDF; the document is destroyed when the scope closes, whatever happened. Unless
  * `lenient`, pdf.js is told to stop at errors so a damaged page fails visibly instead of yielding
  * silent partial text; a lenient copy then salvages what it can of the pages that failed.
+ *
+ * pdf.js detaches the buffer it is given. With `transfer` it gets `bytes` themselves (they are
+ * unusable afterwards: for bytes nobody else reads, such as a worker's private copy); otherwise a
+ * copy, so the caller's bytes stay usable. On a 40 MB document that copy is 40 MB of peak memory.
  */
 export const open = (
   bytes: Uint8Array,
   password: string | undefined,
-  options: { readonly lenient: boolean } = { lenient: false }
+  options: { readonly lenient: boolean; readonly transfer?: boolean | undefined } = { lenient: false }
 ): Effect.Effect<OpenDocument, PdfPasswordRequired | PdfInvalid, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
         const pdfjs = await loadPdfJs()
         const task = pdfjs.getDocument({
-          // pdf.js transfers (detaches) the buffer it is given, and refuses Node's Buffer: it gets
-          // a copy of its own, so the caller's bytes stay usable.
-          data: new Uint8Array(bytes),
+          // pdf.js refuses Node's Buffer; a copy is a plain Uint8Array.
+          data: options.transfer === true && !Buffer.isBuffer(bytes) ? bytes : new Uint8Array(bytes),
           cMapUrl,
           cMapPacked: true,
           standardFontDataUrl,
@@ -103,6 +106,13 @@ export const open = (
       () => new PdfInvalid({ reason: "The document has no pages" })
     )
   )
+
+/** The document's bytes, from pdf.js (a copy): what a lenient second parse reads. */
+export const data = (open: OpenDocument): Effect.Effect<Uint8Array, PdfInvalid> =>
+  Effect.tryPromise({
+    try: () => open.document.getData(),
+    catch: (error) => new PdfInvalid({ reason: describe(error) })
+  })
 
 /** The title from the document information dictionary, when it has a usable one. */
 export const title = (open: OpenDocument): Effect.Effect<string | undefined> =>

@@ -11,6 +11,8 @@ import * as Mailbox from "effect/Mailbox"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
+import * as V8 from "node:v8"
+import * as Vm from "node:vm"
 import * as WorkerThreads from "node:worker_threads"
 import * as Engine from "./engine.js"
 import type { EngineError } from "./engine.js"
@@ -35,6 +37,29 @@ const lowerPriority = (data: unknown): Effect.Effect<void> =>
     }).pipe(Effect.catchAll((error) => Effect.logDebug("could not lower the worker's priority", error)))
   })
 
+/**
+ * A function that runs a full garbage collection, or why there is none. Node offers one only under
+ * `--expose-gc`, a V8 flag that is process-wide and cannot be given to a worker: it is switched on
+ * just long enough to read `gc` from a fresh context, then off again.
+ */
+const garbageCollector: { readonly collect: () => void } | { readonly unavailable: unknown } = (() => {
+  try {
+    V8.setFlagsFromString("--expose-gc")
+    const gc: unknown = Vm.runInNewContext("gc")
+    return typeof gc === "function" ? { collect: () => void gc() } : { unavailable: "gc is not a function" }
+  } catch (error) {
+    return { unavailable: error }
+  } finally {
+    V8.setFlagsFromString("--no-expose-gc")
+  }
+})()
+const collectGarbage = "collect" in garbageCollector ? garbageCollector.collect : undefined
+
+/** Without a collector the worker only holds more garbage between V8's own collections. */
+const reportCollector: Effect.Effect<void> = "unavailable" in garbageCollector
+  ? Effect.logDebug("no garbage collector function in the conversion worker", garbageCollector.unavailable)
+  : Effect.void
+
 const convert = (request: ConvertRequest) =>
   Stream.unwrapScoped(Effect.gen(function*() {
     const events = yield* Mailbox.make<ProgressEvent | DoneEvent, EngineError>()
@@ -43,6 +68,9 @@ const convert = (request: ConvertRequest) =>
       ignoreOcrErrors: request.ignoreOcrErrors,
       filename: request.filename,
       password: request.password,
+      // The request's bytes are this worker's own structured clone.
+      transferBytes: true,
+      collectGarbage,
       onProgress: (progress) => Effect.asVoid(events.offer(new ProgressEvent(progress)))
     }).pipe(
       Effect.flatMap((result) => events.offer(new DoneEvent({ ...result, warnings: [...result.warnings] }))),
@@ -55,6 +83,6 @@ const convert = (request: ConvertRequest) =>
 const Main = WorkerRunner.layerSerialized(ConvertRequest, { Convert: convert })
 
 WorkerRunner.launch(Layer.provide(Main, NodeWorkerRunner.layer)).pipe(
-  Effect.zipLeft(lowerPriority(WorkerThreads.workerData), { concurrent: true }),
+  Effect.zipLeft(Effect.zip(lowerPriority(WorkerThreads.workerData), reportCollector), { concurrent: true }),
   NodeRuntime.runMain
 )
