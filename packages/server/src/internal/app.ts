@@ -22,6 +22,7 @@ import { fetchTarget, resolveTarget } from "./addresses.js"
 import type { AuthResult, KeyIdentity } from "./auth.js"
 import { makeKeyRing } from "./auth.js"
 import { contentDisposition, sanitizeFilename } from "./disposition.js"
+import * as Gate from "./gate.js"
 import { fail, failureResponse, HttpFailure, jsonResponse, pathOf, queryOf, readBody } from "./http.js"
 import * as Limiter from "./limiter.js"
 import { openApiDocument } from "./openapi.js"
@@ -92,7 +93,7 @@ export const makeApp = (
     const limiter = Limiter.make(options.limiter)
     const tasks = new TaskStore({ maxEntries: options.maxTasks, maxBytes: options.maxStoredOutputBytes })
     const files = new FileStore({ maxEntries: options.uploads.maxFiles, maxBytes: options.uploads.maxTotalBytes })
-    const conversions = yield* Effect.makeSemaphore(options.maxConcurrentConversions)
+    const conversions = Gate.make(options.maxConcurrentConversions)
     // Background conversions belong to the server's scope: closing it interrupts them.
     const runInBackground = yield* FiberSet.makeRuntime<never, void, never>()
     const publicBase = options.publicUrl.href.replace(/\/+$/, "")
@@ -234,7 +235,7 @@ export const makeApp = (
 
       return fetchPdf.pipe(
         Effect.flatMap((pdf) =>
-          conversions.withPermits(1)(convert(pdf))
+          conversions.withPermit(convert(pdf))
         ),
         Effect.matchCauseEffect({
           onSuccess: (output) =>
