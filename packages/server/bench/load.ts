@@ -35,7 +35,7 @@ const corpus = new URL("../../../../shared/corpus/text/", import.meta.url)
 
 let host = ""
 let port = 0
-// One keep-alive connection per poller (and per live slot), made lazily, closed after each round.
+// One keep-alive connection per poller (closed after each round) and per live slot (kept across rounds).
 const connect = () => new Connection(host, port, `authorization: Bearer ${key}\r\n`)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -173,7 +173,9 @@ const round = async (
     while (performance.now() < deadline && livePdfs.length > 0) {
       try {
         if (slot.task === undefined) {
-          const n = slot.next++
+          const n = slot.next
+          // The slots take turns through the list: slot 0 the even entries, slot 1 the odd ones.
+          slot.next += slots.length
           slot.task = await submit(slot.connection, "markdown", livePdfs[n % livePdfs.length]!, `live-${n}`)
         }
         await sleep(250)

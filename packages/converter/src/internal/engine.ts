@@ -33,7 +33,7 @@ export interface EngineOptions {
   /**
    * A full garbage collection, run with pdf.js's cache cleanup every `cleanupEvery` pages where
    * available (conversion workers). V8 lets the garbage of page reading pile up well past the
-   * live heap: on a 2,000-page document peak RSS varied 381-434 MB without it, 379-380 with it.
+   * live heap: on a 2,000-page document peak RSS varied 381-434 MB without it, 370-372 with it.
    */
   readonly collectGarbage?: (() => void) | undefined
   readonly onProgress: (progress: Converter.Progress) => Effect.Effect<void>
