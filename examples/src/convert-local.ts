@@ -5,8 +5,8 @@
  *
  *   tsx src/convert-local.ts [--to markdown|epub] [--out DIR] [file.pdf ...]
  *
- * With no file it converts the corpus' tracemonkey.pdf when ../shared/corpus is present, else a
- * small PDF made on the spot. (The CLI package will replace this with `pdf-transform convert`.)
+ * With no file it converts the repository corpus' tracemonkey.pdf. (The CLI package will replace this
+ * with `pdf-transform convert`.)
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -19,7 +19,6 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import { smallPdf } from "./smallPdf.js"
 
 const args = process.argv.slice(2)
 const flag = (name: string): string | undefined => {
@@ -29,12 +28,11 @@ const flag = (name: string): string | undefined => {
 const format = Contract.Format.literals.find((f) => f === (flag("--to") ?? "markdown"))
 const outDir = Path.resolve(flag("--out") ?? "out")
 const files = args.filter((arg, i) => !arg.startsWith("--") && !args[i - 1]?.startsWith("--"))
-const corpusDefault = fileURLToPath(new URL("../../../shared/corpus/text/tracemonkey.pdf", import.meta.url))
+const corpusDefault = fileURLToPath(new URL("../../corpus/text/tracemonkey.pdf", import.meta.url))
 
 const inputs = (): ReadonlyArray<Uploader.UploadFile> => {
   if (files.length > 0) return files.map((file) => ({ name: Path.basename(file), bytes: Fs.readFileSync(file) }))
-  if (Fs.existsSync(corpusDefault)) return [{ name: "tracemonkey.pdf", bytes: Fs.readFileSync(corpusDefault) }]
-  return [{ name: "hello.pdf", bytes: smallPdf("Hello from pdf-transform", "Converted locally, with no account.") }]
+  return [{ name: "tracemonkey.pdf", bytes: Fs.readFileSync(corpusDefault) }]
 }
 
 /** Written to a temporary name, then renamed: an output is whole or absent. */

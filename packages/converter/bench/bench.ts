@@ -11,11 +11,7 @@ import * as Path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { PDFDocument } from "pdf-lib"
 
-const corpus = fileURLToPath(new URL("../../../../shared/corpus/", import.meta.url))
-if (!existsSync(corpus)) {
-  console.log(`Corpus not found at ${corpus}: nothing to measure.`)
-  process.exit(0)
-}
+const corpus = fileURLToPath(new URL("../../../corpus/", import.meta.url))
 const files = ["tracemonkey.pdf", "pdkids.pdf", "TAMReview.pdf", "shared-mime-info-spec.pdf"].map((name) =>
   Path.join(corpus, "text", name)
 )

@@ -6,7 +6,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { Converter, ConverterLive } from "../src/index.js"
 import * as Pdf from "../src/internal/pdf.js"
-import { corpusExists, corpusFile, epubcheckJar, pdftotext, readCorpus } from "./support/corpus.js"
+import { corpusFile, epubcheckJar, pdftotext, readCorpus } from "./support/corpus.js"
 import { dehyphenate, latinWords, recall, stripMarkdown, words } from "./support/words.js"
 
 const textFiles = ["text/tracemonkey.pdf", "text/pdkids.pdf", "text/TAMReview.pdf", "text/shared-mime-info-spec.pdf"]
@@ -33,7 +33,7 @@ const headings = (text: string): Array<string> =>
 
 const headingKey = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
-describe.skipIf(!corpusExists)("corpus", () => {
+describe("corpus", () => {
   // Real time: conversions take it, and the pool's workers run outside any TestClock.
   layer(ConverterLive.layer(), { timeout: 30_000, excludeTestServices: true })("through the worker pool", (it) => {
     it.effect("every text, script and scanned file converts to Markdown and to EPUB", () =>

@@ -3,9 +3,9 @@ import { Effect } from "effect"
 import { monitorEventLoopDelay, performance } from "node:perf_hooks"
 import type { Converter as ConverterTypes } from "../src/index.js"
 import { Converter, ConverterLive } from "../src/index.js"
-import { corpusExists, readCorpus } from "./support/corpus.js"
+import { readCorpus } from "./support/corpus.js"
 
-describe.skipIf(!corpusExists)("worker pool", () => {
+describe("worker pool", () => {
   // Real time: the workers are threads of their own, outside any TestClock.
   layer(ConverterLive.layer({ size: 2 }), { timeout: 30_000, excludeTestServices: true })("pool", (it) => {
     it.effect("progress (pages done / total) flows from the worker to the caller", () =>

@@ -31,7 +31,7 @@ const live = process.env["BENCH_LIVE"] !== "0"
 const simulatedJitter = Number(process.env["BENCH_JITTER"] ?? 0.5)
 const key = Crypto.randomBytes(16).toString("hex")
 const here = Path.dirname(fileURLToPath(import.meta.url))
-const corpus = new URL("../../../../shared/corpus/text/", import.meta.url)
+const corpus = new URL("../../../corpus/text/", import.meta.url)
 
 let host = ""
 let port = 0

@@ -19,10 +19,6 @@ import { corpusUrl } from "./utils.js"
 
 const apiKey = "e2e-key"
 const useLive = process.env["PDF_TRANSFORM_E2E_CONVERTER"] !== "simulated"
-const corpusPresent = Fs.existsSync(corpusUrl)
-if (!corpusPresent) {
-  console.warn(`E2E corpus tests skipped: ${corpusUrl.pathname} is absent`)
-}
 console.info(`E2E converter: ${useLive ? "live (ConverterLive.layer, worker threads)" : "simulated"}`)
 
 const liveConverter: Layer.Layer<Converter> = ConverterLive.layer({ size: 2 }).pipe(Layer.orDie)
@@ -83,7 +79,7 @@ const convertFile = (path: string, format: "markdown" | "epub") =>
     return yield* collect(client.download(completed))
   }).pipe(Effect.catchTag("DownloadFailed", Effect.die))
 
-describe.skipIf(!corpusPresent)("e2e: corpus conversions", () => {
+describe("e2e: corpus conversions", () => {
   it.live(
     "tracemonkey.pdf to Markdown and shared-mime-info-spec.pdf to EPUB, downloaded",
     () =>

@@ -77,4 +77,4 @@ export const fakePdf = (size = 256): Uint8Array => {
   return bytes
 }
 
-export const corpusUrl = new URL("../../../../shared/corpus/", import.meta.url)
+export const corpusUrl = new URL("../../../corpus/", import.meta.url)

@@ -1,20 +1,13 @@
 /**
- * Where the shared corpus lives (outside the repository), and the external tools the corpus
+ * Where the corpus lives (`corpus/` at the repository root), and the external tools the corpus
  * tests compare against. The tools are installed by CI, so their absence is a failure.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
-/** `../shared/corpus/` relative to the repository root. */
-export const corpusDir = fileURLToPath(new URL("../../../../../shared/corpus/", import.meta.url))
-
-/** Whether the corpus is here; when it is not, the corpus tests are skipped with a note. */
-export const corpusExists = existsSync(corpusDir)
-
-if (!corpusExists) {
-  console.log(`Corpus not found at ${corpusDir}: the corpus tests are skipped.`)
-}
+/** `corpus/` at the repository root. */
+export const corpusDir = fileURLToPath(new URL("../../../../corpus/", import.meta.url))
 
 /** A corpus file's path, e.g. `corpusFile("text/tracemonkey.pdf")`. */
 export const corpusFile = (name: string): string => `${corpusDir}${name}`
