@@ -10,6 +10,7 @@ import type { ConfigError } from "effect/ConfigError"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
@@ -99,6 +100,26 @@ export const task = <F extends Format>(format: F, sessionId: SessionId): Task<F>
 })
 
 /**
+ * Whether polling stops at this status: `completed` or `failed`.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isTerminal: (status: Status) => status is CompletedStatus | FailedStatus = internal.isTerminal
+
+/**
+ * What a terminal status means for its task: the `CompletedTask` to download, or
+ * `ConversionFailed` with the reason ("no details" when the server gave none).
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const completion: <F extends Format>(
+  task: { readonly format: F; readonly sessionId: SessionId },
+  status: CompletedStatus | FailedStatus
+) => Either.Either<CompletedTask<F>, ConversionFailed> = internal.completion
+
+/**
  * How to wait for a task. Every figure has a default taken from the contract's example settings.
  *
  * @since 0.1.0
@@ -129,7 +150,7 @@ export interface PollOptions {
  * @category options
  */
 export interface SubmitRetryOptions {
-  /** Attempts in all, the first included (default 5). */
+  /** Attempts in all, the first included (default 8). */
   readonly maxAttempts?: number | undefined
   /** Total time the retries may take; a server delay past it fails now (default 60 s). */
   readonly deadline?: Duration.DurationInput | undefined
@@ -216,10 +237,15 @@ export type AwaitError = WatchError | ConversionFailed
  * @category models
  */
 export interface Service {
-  /** Submits a conversion. Retried only where the contract proves no task was created. */
+  /**
+   * Submits a conversion. Retried only where the contract proves no task was created; `retry`
+   * overrides the client's retry options for this call (`{ maxAttempts: 1 }` hands every 429 to
+   * the caller, as a batch with its own rate gate wants).
+   */
   readonly submit: <F extends Format>(
     format: F,
-    request: ConversionRequestInput
+    request: ConversionRequestInput,
+    retry?: SubmitRetryOptions
   ) => Effect.Effect<Task<F>, SubmitError>
   /** One poll of the result endpoint. */
   readonly status: <F extends Format>(task: Task<F>) => Effect.Effect<Status, StatusError>

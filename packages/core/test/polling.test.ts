@@ -48,6 +48,36 @@ const linearTimeline = (seconds: number): FakeServer.Timeline => [
   { after: Duration.seconds(seconds), status: { state: "completed" as const } }
 ]
 
+describe("completion", () => {
+  const task = PdfTransformClient.task("epub", Contract.SessionId.make("s-1"))
+
+  it("turns a completed status into the task to download, a failed one into ConversionFailed", () => {
+    const done = PdfTransformClient.completion(task, {
+      success: true,
+      state: "completed",
+      data: { downloadURL: "https://files.example.com/out.epub" }
+    })
+    assert.deepStrictEqual(
+      done,
+      Either.right({
+        format: "epub" as const,
+        sessionId: task.sessionId,
+        downloadURL: "https://files.example.com/out.epub"
+      })
+    )
+    const failed = PdfTransformClient.completion(task, { success: false, state: "failed", error: "  ", progress: 40 })
+    assert.isTrue(Either.isLeft(failed))
+    if (Either.isLeft(failed)) {
+      assert.strictEqual(failed.left._tag, "ConversionFailed")
+      assert.strictEqual(failed.left.reason, "no details")
+      assert.strictEqual(failed.left.progress, 40)
+      assert.strictEqual(failed.left.sessionId, "s-1")
+    }
+    assert.isFalse(PdfTransformClient.isTerminal({ success: true, state: "processing" }))
+    assert.isFalse(PdfTransformClient.isTerminal({ state: "queued" }))
+  })
+})
+
 describe("awaitCompletion", () => {
   it.effect("processing, with and without progress, going backwards: keeps polling, reports the highest", () =>
     Effect.gen(function*() {

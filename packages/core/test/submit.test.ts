@@ -53,6 +53,26 @@ describe("submit", () => {
       }
     }))))
 
+  it.effect("a call's own retry options override the client's: maxAttempts 1 hands the first 429 back at once", () =>
+    Effect.gen(function*() {
+      const client = yield* PdfTransformClient.PdfTransformClient
+      yield* enqueue({ _tag: "RateLimited", reason: "rate_exceeded", retryAfterMs: 500 })
+      const refused = yield* Effect.either(client.submit("markdown", { pdfURL }, { maxAttempts: 1 }))
+      assert.isTrue(Either.isLeft(refused) && refused.left._tag === "RateLimited")
+      if (Either.isLeft(refused) && refused.left._tag === "RateLimited") {
+        assert.strictEqual(refused.left.reason, "rate_exceeded")
+        assert.strictEqual(refused.left.retryAfterMs, 500)
+      }
+      assert.lengthOf(yield* submits, 1)
+      // Without the override the client's default retries the same 429 after its hint.
+      yield* enqueue({ _tag: "RateLimited", reason: "rate_exceeded", retryAfterMs: 500 })
+      const fiber = yield* Effect.fork(client.submit("markdown", { pdfURL }))
+      yield* TestClock.adjust("500 millis")
+      const task = yield* Fiber.join(fiber)
+      assert.strictEqual(task.sessionId, "task-1")
+      assert.lengthOf(yield* submits, 3)
+    }).pipe(Effect.provide(makeLayer())))
+
   it.effect("refuses an invalid request before sending anything", () =>
     Effect.gen(function*() {
       const client = yield* PdfTransformClient.PdfTransformClient

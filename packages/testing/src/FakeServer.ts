@@ -33,6 +33,15 @@ export interface Options {
    * tasks through the fake turn it off so the log does not dominate memory.
    */
   readonly recordRequests?: boolean | undefined
+  /**
+   * Tasks in flight allowed per fake (default: no limit). A task is in flight from its submit until
+   * its timeline reaches `completed` or `failed`. A submit beyond the limit answers 429
+   * `concurrency_exceeded` and creates nothing; while a limit is set, every submit answer (200 and
+   * 429) announces it as `RateLimit-Policy: "conc";q=N;qu="concurrent-requests"` and
+   * `RateLimit: "conc";r=<free>`, as the reference server does. Scripted submit steps other than
+   * `Accept` take precedence; an `Accept` step refused for concurrency stays queued.
+   */
+  readonly concurrencyLimit?: number | undefined
 }
 
 /**
@@ -259,6 +268,10 @@ export interface Service {
   readonly enqueueDownload: (sessionId: string, ...steps: ReadonlyArray<DownloadStep>) => Effect.Effect<void>
   /** Replaces the timeline of a task (still measured from its creation); for an id not yet created, used when it is. */
   readonly setTimeline: (sessionId: string, timeline: Timeline) => Effect.Effect<void>
+  /** Changes the tasks-in-flight limit (see `Options.concurrencyLimit`); `undefined` lifts it. */
+  readonly setConcurrencyLimit: (limit: number | undefined) => Effect.Effect<void>
+  /** Tasks in flight now (Clock time), by the rule of `Options.concurrencyLimit`. */
+  readonly inFlight: Effect.Effect<number>
   /** Every request received, in order. */
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>
   /** The tasks actually created, in order of creation. */

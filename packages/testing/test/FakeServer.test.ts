@@ -327,6 +327,45 @@ describe("FakeServer", () => {
       ))
   })
 
+  describe("tasks in flight", () => {
+    const twoSeconds: FakeServer.Timeline = [{ after: "2 seconds", status: { state: "completed" } }]
+
+    it.effect("refuses a submit beyond the limit with 429 concurrency_exceeded and announces the policy", () =>
+      withServer((server, client) =>
+        Effect.gen(function*() {
+          const first = yield* client.execute(submitRequest("markdown", validBody))
+          assert.strictEqual(first.status, 200)
+          assert.strictEqual(first.headers["ratelimit-policy"], "\"conc\";q=2;qu=\"concurrent-requests\"")
+          assert.strictEqual(first.headers["ratelimit"], "\"conc\";r=1")
+          assert.strictEqual((yield* client.execute(submitRequest("markdown", validBody))).status, 200)
+          const refused = yield* client.execute(submitRequest("markdown", validBody))
+          assert.strictEqual(refused.status, 429)
+          assert.deepStrictEqual(yield* refused.json, { error: "rate_limited", reason: "concurrency_exceeded" })
+          assert.strictEqual(refused.headers["ratelimit"], "\"conc\";r=0")
+          assert.lengthOf(yield* server.tasks, 2)
+          assert.strictEqual(yield* server.inFlight, 2)
+          // Both end at 2 s: the slots are free again.
+          yield* TestClock.adjust("2 seconds")
+          assert.strictEqual(yield* server.inFlight, 0)
+          assert.strictEqual((yield* client.execute(submitRequest("markdown", validBody))).status, 200)
+        }), { concurrencyLimit: 2, defaultTimeline: twoSeconds }))
+
+    it.effect("the limit can change mid-run; a refused Accept step stays queued for the next submit", () =>
+      withServer((server, client) =>
+        Effect.gen(function*() {
+          assert.strictEqual((yield* client.execute(submitRequest("markdown", validBody))).status, 200)
+          yield* server.enqueueSubmit({ _tag: "Accept", sessionId: "scripted" })
+          assert.strictEqual((yield* client.execute(submitRequest("markdown", validBody))).status, 429)
+          yield* server.setConcurrencyLimit(3)
+          const accepted = yield* submitted(yield* client.execute(submitRequest("markdown", validBody)))
+          assert.strictEqual(accepted.sessionID, "scripted")
+          yield* server.setConcurrencyLimit(undefined)
+          const free = yield* client.execute(submitRequest("markdown", validBody))
+          assert.strictEqual(free.status, 200)
+          assert.isUndefined(free.headers["ratelimit-policy"])
+        }), { concurrencyLimit: 1, defaultTimeline: twoSeconds }))
+  })
+
   describe("faults", () => {
     it.effect("ServerError: 503 text/html by default, or the given status; no task", () =>
       withServer((server, client) =>

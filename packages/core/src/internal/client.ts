@@ -270,8 +270,27 @@ const classifyResult = (exchange: Exchange): PollOutcome => {
   return { _tag: "Invalid", error: decoded.left, completedLike: state === "completed" }
 }
 
-const isTerminal = (status: Client.Status): status is Contract.CompletedStatus | Contract.FailedStatus =>
+/** Whether polling stops at this status: completed or failed. */
+export const isTerminal = (status: Client.Status): status is Contract.CompletedStatus | Contract.FailedStatus =>
   status.state === "completed" || status.state === "failed"
+
+/** What a terminal status means for its task: the completed task, or `ConversionFailed`. */
+export const completion = <F extends Contract.Format>(
+  task: { readonly format: F; readonly sessionId: Contract.SessionId },
+  status: Contract.CompletedStatus | Contract.FailedStatus
+): Either.Either<Client.CompletedTask<F>, ConversionFailed> => {
+  if (status.state === "completed") {
+    return Either.right({ format: task.format, sessionId: task.sessionId, downloadURL: status.data.downloadURL })
+  }
+  return Either.left(
+    new ConversionFailed({
+      format: task.format,
+      sessionId: task.sessionId,
+      reason: status.error.trim() === "" ? "no details" : status.error,
+      ...(status.progress === undefined ? {} : { progress: status.progress })
+    })
+  )
+}
 
 // ---------------------------------------------------------------------------------------------
 // The service.
@@ -292,11 +311,16 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
     )
     const requestTimeout = Duration.decode(options.requestTimeout ?? defaults.requestTimeout)
     const idleTimeout = Duration.decode(options.downloadIdleTimeout ?? defaults.downloadIdleTimeout)
-    const retry = options.submitRetry
-    const maxAttempts = Math.max(1, retry?.maxAttempts ?? defaults.submitRetry.maxAttempts)
-    const submitDeadlineMs = millis(retry?.deadline ?? defaults.submitRetry.deadline)
-    const initialBackoffMs = millis(retry?.initialBackoff ?? defaults.submitRetry.initialBackoff)
-    const maxBackoffMs = millis(retry?.maxBackoff ?? defaults.submitRetry.maxBackoff)
+    /** The submit retry figures: the call's own over the client's over the defaults. */
+    const retryPlan = (call: Client.SubmitRetryOptions | undefined) => {
+      const retry = { ...options.submitRetry, ...call }
+      return {
+        maxAttempts: Math.max(1, retry.maxAttempts ?? defaults.submitRetry.maxAttempts),
+        deadlineMs: millis(retry.deadline ?? defaults.submitRetry.deadline),
+        initialBackoffMs: millis(retry.initialBackoff ?? defaults.submitRetry.initialBackoff),
+        maxBackoffMs: millis(retry.maxBackoff ?? defaults.submitRetry.maxBackoff)
+      }
+    }
 
     const exchange = (
       client: HttpClient.HttpClient,
@@ -319,17 +343,19 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
       )
 
     /** Jittered exponential backoff for retries the server gave no delay for. */
-    const backoff = (attempt: number): Effect.Effect<number> =>
+    const backoff = (plan: ReturnType<typeof retryPlan>, attempt: number): Effect.Effect<number> =>
       Effect.map(
         Random.nextRange(0.8, 1.2),
-        (jitter) => Math.round(Math.min(maxBackoffMs, initialBackoffMs * 2 ** (attempt - 1)) * jitter)
+        (jitter) => Math.round(Math.min(plan.maxBackoffMs, plan.initialBackoffMs * 2 ** (attempt - 1)) * jitter)
       )
 
     const submit = <F extends Contract.Format>(
       format: F,
-      input: Contract.ConversionRequestInput
+      input: Contract.ConversionRequestInput,
+      retryOptions?: Client.SubmitRetryOptions
     ): Effect.Effect<Client.Task<F>, Client.SubmitError> =>
       Effect.gen(function*() {
+        const plan = retryPlan(retryOptions)
         const request = yield* Schema.decodeUnknown(Contract.ConversionRequest)(input).pipe(
           Effect.mapError((e) => new InvalidRequest({ operation: "submit", problem: formatParseError(e) }))
         )
@@ -351,7 +377,7 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
             }
             if (f._tag === "Malformed") return yield* new InvalidRequest({ operation: "submit", problem: f.reason })
             failure = new TransportError({ operation: "submit", reason: f.reason, sent: false, cause: f.cause })
-            delay = yield* backoff(attempt)
+            delay = yield* backoff(plan, attempt)
           } else {
             const answer = result.right
             if (answer.status >= 200 && answer.status < 300) {
@@ -385,9 +411,9 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
             })
             // A quota comes back in hours: without a hint that fits the deadline, waiting is pointless.
             if (reason === "quota_exceeded" && Option.isNone(hint)) return yield* failure
-            delay = Option.isSome(hint) ? hint.value : yield* backoff(attempt)
+            delay = Option.isSome(hint) ? hint.value : yield* backoff(plan, attempt)
           }
-          if (attempt >= maxAttempts || now + delay > started + submitDeadlineMs) return yield* failure
+          if (attempt >= plan.maxAttempts || now + delay > started + plan.deadlineMs) return yield* failure
           yield* Effect.logDebug("submit rejected, retrying").pipe(
             Effect.annotateLogs({ format, attempt, delayMs: delay, error: failure._tag })
           )
@@ -568,18 +594,7 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
               Option.isSome(error) ? Effect.fail(error.value) : Effect.dieMessage("poller ended")
             )
           )
-          if (current.state === "completed" && "data" in current) {
-            return { format: task.format, sessionId: task.sessionId, downloadURL: current.data.downloadURL }
-          }
-          if (current.state === "failed") {
-            const reason = "error" in current && current.error.trim() !== "" ? current.error : "no details"
-            return yield* new ConversionFailed({
-              format: task.format,
-              sessionId: task.sessionId,
-              reason,
-              ...(current.progress === undefined ? {} : { progress: current.progress })
-            })
-          }
+          if (isTerminal(current)) return yield* completion(task, current)
         }
       }).pipe(
         Effect.withSpan("PdfTransformClient.awaitCompletion", {

@@ -236,6 +236,9 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
     const resultQueues = new Map<string, Array<FakeServer.StatusStep>>()
     const downloadQueues = new Map<string, Array<FakeServer.DownloadStep>>()
     const pendingTimelines = new Map<string, FakeServer.Timeline>()
+    let concurrencyLimit = options.concurrencyLimit
+    /** Tasks that may still be in flight; pruned as their timelines reach a terminal step. */
+    const live = new Set<string>()
     let taskCounter = 0
     let signatureCounter = 0
 
@@ -284,6 +287,31 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
       return sessionId
     }
 
+    const inFlightAt = (now: number): number => {
+      let count = 0
+      for (const sessionId of live) {
+        const record = tasks.get(sessionId)
+        const state = record === undefined ? "completed" : stepAt(record, now).underlying.state
+        if (state === "completed" || state === "failed") live.delete(sessionId)
+        else count++
+      }
+      return count
+    }
+
+    /** The answer headers of a submit: the configured ones, then the concurrency policy. */
+    const submitHeaders = (inFlight: number): Record<string, string> => {
+      if (concurrencyLimit === undefined) return acceptHeaders
+      const join = (first: string | undefined, second: string) => first === undefined ? second : `${first}, ${second}`
+      return {
+        ...acceptHeaders,
+        "ratelimit-policy": join(
+          acceptHeaders["ratelimit-policy"],
+          `"conc";q=${concurrencyLimit};qu="concurrent-requests"`
+        ),
+        "ratelimit": join(acceptHeaders["ratelimit"], `"conc";r=${Math.max(0, concurrencyLimit - inFlight)}`)
+      }
+    }
+
     const submit = (
       format: Contract.Format,
       request: HttpClientRequest.HttpClientRequest,
@@ -291,7 +319,9 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
       now: number
     ): Outcome => {
       const step = submitQueue[submitIndex]
-      if (step !== undefined) submitIndex++
+      const scripted = step !== undefined && step._tag !== "Accept"
+      // An Accept step (or none) is subject to the concurrency limit; a refused one stays queued.
+      if (scripted) submitIndex++
       const handle = (): Reply => {
         const denied = authenticate(request)
         if (denied) return denied
@@ -300,11 +330,17 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
           return errorJson(400, "invalid_request", ParseResult.TreeFormatter.formatErrorSync(decoded.left))
         }
         if (step?._tag === "RateLimited") return rateLimited(step)
+        const inFlight = inFlightAt(now)
+        if (concurrencyLimit !== undefined && inFlight >= concurrencyLimit) {
+          return json(429, { error: "rate_limited", reason: "concurrency_exceeded" }, submitHeaders(inFlight))
+        }
+        if (!scripted && step !== undefined) submitIndex++
         const sessionId = createTask(format, body, now, step)
+        live.add(sessionId)
         return json(
           200,
           Schema.encodeSync(Contract.SubmittedTask)({ success: true, sessionID: Contract.SessionId.make(sessionId) }),
-          acceptHeaders
+          submitHeaders(inFlight + 1)
         )
       }
       return step?._tag === "Fault" ? withFault(step.fault, handle) : reply(handle())
@@ -531,6 +567,11 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
           }
           tasks.set(sessionId, { ...record, task: { ...record.task, timeline }, steps: toTimedSteps(timeline) })
         }),
+      setConcurrencyLimit: (limit) =>
+        Effect.sync(() => {
+          concurrencyLimit = limit
+        }),
+      inFlight: Effect.map(Clock.currentTimeMillis, inFlightAt),
       requests: Effect.sync(() => requests.slice()),
       tasks: Effect.sync(() => Array.from(tasks.values(), (record) => record.task))
     }
