@@ -1,0 +1,263 @@
+/**
+ * Converts a whole collection as one pipeline: every job uploaded when local, submitted under a
+ * concurrency gate that follows the service's hints and a rate gate shared by every submitter,
+ * polled to its end, and downloaded to the output folder whole or not at all, with each step in
+ * a journal so that a batch killed at any moment and started again never pays twice.
+ *
+ * @since 0.1.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
+import * as Gate from "@pdf-transform/core/Gate"
+import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import * as Uploader from "@pdf-transform/core/Uploader"
+import * as Effect from "effect/Effect"
+import * as Mailbox from "effect/Mailbox"
+import * as Stream from "effect/Stream"
+import { type JournalFailed, OutputFailed } from "./BatchError.js"
+import type { BatchEvent } from "./BatchEvent.js"
+import * as Concurrency from "./internal/concurrency.js"
+import { type BatchContext, makeStop, type Settings } from "./internal/context.js"
+import * as runJob from "./internal/job.js"
+import * as Names from "./internal/names.js"
+import type * as Job from "./Job.js"
+import * as Journal from "./Journal.js"
+import * as Output from "./Output.js"
+import * as RateGate from "./RateGate.js"
+
+/**
+ * @since 0.1.0
+ * @category options
+ */
+export interface Options {
+  /** The folder the outputs are written to (created when missing). */
+  readonly outputDirectory: string
+  /** Most tasks in flight at once (default 4). The service's hints may lower it, never raise it. */
+  readonly concurrency?: number | undefined
+  /** Most downloads at once (default 4); a download never holds a conversion slot. */
+  readonly downloadConcurrency?: number | undefined
+  /** Most uploads of local sources at once (default 2). */
+  readonly uploadConcurrency?: number | undefined
+  /** Submits of one job refused with a retryable 429 (or not sent) before it fails (default 20). */
+  readonly maxSubmitAttempts?: number | undefined
+  /** Submit again the jobs an earlier run left ambiguous, accepting that some may be billed twice (default false). */
+  readonly resubmitAmbiguous?: boolean | undefined
+  /** Submit again the jobs whose task failed at the service in an earlier run (default false). */
+  readonly retryFailed?: boolean | undefined
+  /** How each task is polled (default: the client's). */
+  readonly poll?: PdfTransformClient.PollOptions | undefined
+  /** When this completes, the batch submits nothing more and follows its running tasks to the end. */
+  readonly stop?: Effect.Effect<void> | undefined
+}
+
+/**
+ * Every default of the batch, with its reason.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults = {
+  /** A few tasks at once: polite to a service whose limits are unknown until it answers. */
+  concurrency: 4,
+  /** Downloads are short next to conversions; a few at once keep up with many tasks. */
+  downloadConcurrency: 4,
+  /** Uploads read a whole file into memory (for now): two bound the memory they take. */
+  uploadConcurrency: 2,
+  /** Rate limits pass; twenty refusals of one job (about ten minutes of backoff) say they will not. */
+  maxSubmitAttempts: 20,
+  resubmitAmbiguous: false,
+  retryFailed: false
+} as const
+
+/**
+ * The final events of a batch, by kind.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Summary {
+  readonly completed: ReadonlyArray<Extract<BatchEvent, { readonly _tag: "Completed" }>>
+  readonly failed: ReadonlyArray<Extract<BatchEvent, { readonly _tag: "Failed" }>>
+  readonly skipped: ReadonlyArray<Extract<BatchEvent, { readonly _tag: "Skipped" }>>
+  readonly ambiguous: ReadonlyArray<Extract<BatchEvent, { readonly _tag: "Ambiguous" }>>
+  readonly notAttempted: ReadonlyArray<Extract<BatchEvent, { readonly _tag: "NotAttempted" }>>
+  readonly stopped: Extract<BatchEvent, { readonly _tag: "Stopped" }> | undefined
+  readonly journalProblems: ReadonlyArray<Extract<BatchEvent, { readonly _tag: "JournalProblem" }>>
+}
+
+/**
+ * A summary of nothing yet.
+ *
+ * @since 0.1.0
+ * @category summary
+ */
+export const emptySummary: Summary = {
+  completed: [],
+  failed: [],
+  skipped: [],
+  ambiguous: [],
+  notAttempted: [],
+  stopped: undefined,
+  journalProblems: []
+}
+
+/**
+ * Adds one event to a summary (events other than final ones, `Stopped` and `JournalProblem`
+ * leave it as it is).
+ *
+ * @since 0.1.0
+ * @category summary
+ */
+export const summarize = (summary: Summary, event: BatchEvent): Summary => {
+  switch (event._tag) {
+    case "Completed":
+      return { ...summary, completed: [...summary.completed, event] }
+    case "Failed":
+      return { ...summary, failed: [...summary.failed, event] }
+    case "Skipped":
+      return { ...summary, skipped: [...summary.skipped, event] }
+    case "Ambiguous":
+      return { ...summary, ambiguous: [...summary.ambiguous, event] }
+    case "NotAttempted":
+      return { ...summary, notAttempted: [...summary.notAttempted, event] }
+    case "Stopped":
+      return { ...summary, stopped: event }
+    case "JournalProblem":
+      return { ...summary, journalProblems: [...summary.journalProblems, event] }
+    default:
+      return summary
+  }
+}
+
+/**
+ * What a batch needs from its context. An `Uploader` is optional: without one, local sources fail
+ * with `UploaderMissing` and URLs still convert.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Requirements = PdfTransformClient.PdfTransformClient | Journal.Journal | FileSystem.FileSystem | Path.Path
+
+const settingsOf = (options: Options): Settings => ({
+  outputDirectory: options.outputDirectory,
+  concurrency: Math.max(1, Math.floor(options.concurrency ?? defaults.concurrency)),
+  downloadConcurrency: Math.max(1, Math.floor(options.downloadConcurrency ?? defaults.downloadConcurrency)),
+  uploadConcurrency: Math.max(1, Math.floor(options.uploadConcurrency ?? defaults.uploadConcurrency)),
+  maxSubmitAttempts: Math.max(1, Math.floor(options.maxSubmitAttempts ?? defaults.maxSubmitAttempts)),
+  resubmitAmbiguous: options.resubmitAmbiguous ?? defaults.resubmitAmbiguous,
+  retryFailed: options.retryFailed ?? defaults.retryFailed,
+  poll: options.poll
+})
+
+/**
+ * Converts every job and reports what happens as a stream of events (each job's in order; jobs
+ * interleave). One failed job never stops the others; a refused API key or a spent quota stops
+ * new submits (`Stopped`) and the jobs not yet submitted end as `NotAttempted`. Interrupting the
+ * stream stops new submits at once: a submit already sent is recorded before the interruption
+ * takes effect, and every task started is in the journal for the next run.
+ *
+ * The stream fails only when the journal cannot be written (`JournalFailed`: nothing could be
+ * promised any more), the output folder cannot be prepared (`OutputFailed`), or the input fails.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const convert = <E = never, R = never>(
+  jobs: Stream.Stream<Job.Job, E, R> | Iterable<Job.Job>,
+  options: Options
+): Stream.Stream<BatchEvent, E | JournalFailed | OutputFailed, R | Requirements> =>
+  Stream.unwrapScoped(Effect.gen(function*() {
+    const settings = settingsOf(options)
+    const fs = yield* FileSystem.FileSystem
+    yield* fs.makeDirectory(settings.outputDirectory, { recursive: true }).pipe(
+      Effect.mapError((cause) => new OutputFailed({ path: settings.outputDirectory, reason: cause.message }))
+    )
+    yield* Output.removeStale(settings.outputDirectory)
+    const journal = yield* Journal.Journal
+    const names = yield* Names.make(settings.outputDirectory)
+    for (const record of journal.recovered.jobs.values()) {
+      if (record.output !== undefined) names.reserve(record.output)
+    }
+    const mailbox = yield* Mailbox.make<BatchEvent, E | JournalFailed>({ capacity: 4096 })
+    const emit = (event: BatchEvent) => Effect.asVoid(mailbox.offer(event))
+    const concurrency = Concurrency.make(settings.concurrency)
+    // Once stopped, jobs waiting for a slot are let through at once, to find the batch stopped.
+    const stop = yield* makeStop(emit, concurrency.gate.resize(Number.MAX_SAFE_INTEGER))
+    const ctx: BatchContext = {
+      settings,
+      client: yield* PdfTransformClient.PdfTransformClient,
+      uploader: yield* Effect.serviceOption(Uploader.Uploader),
+      journal,
+      names,
+      concurrency,
+      rateGate: RateGate.make(),
+      downloads: Gate.make(settings.downloadConcurrency),
+      uploads: Gate.make(settings.uploadConcurrency),
+      stop,
+      seen: new Map(),
+      emit
+    }
+    if (options.stop !== undefined) {
+      yield* Effect.forkScoped(Effect.zipRight(options.stop, stop.stop("stopped by request")))
+    }
+    // Jobs pulled ahead of the gate: enough to keep every slot, upload and download busy, and
+    // few enough that waiting jobs stay a short queue.
+    const pull = settings.concurrency * 2 + settings.downloadConcurrency + settings.uploadConcurrency
+    const input: Stream.Stream<Job.Job, E, R> = Stream.StreamTypeId in jobs ? jobs : Stream.fromIterable(jobs)
+    const pipeline = Effect.zipRight(
+      Effect.forEach(
+        journal.recovered.problems,
+        (problem) => emit({ _tag: "JournalProblem", line: problem.line, problem: problem.problem }),
+        { discard: true }
+      ),
+      input.pipe(
+        Stream.zipWithIndex,
+        Stream.mapEffect(([job, index]) => runJob.run(ctx, job, index), { concurrency: pull, unordered: true }),
+        Stream.runDrain
+      )
+    )
+    yield* Effect.forkScoped(Mailbox.into(pipeline, mailbox))
+    return Mailbox.toStream(mailbox)
+  }))
+
+/**
+ * Runs a batch to its end and answers its summary.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const run = <E = never, R = never>(
+  jobs: Stream.Stream<Job.Job, E, R> | Iterable<Job.Job>,
+  options: Options
+): Effect.Effect<Summary, E | JournalFailed | OutputFailed, R | Requirements> =>
+  Effect.suspend(() => {
+    // Appended in place: a summary of ten thousand jobs should not copy its arrays per event.
+    const summary = {
+      ...emptySummary,
+      completed: [] as Array<Summary["completed"][number]>,
+      failed: [] as Array<Summary["failed"][number]>,
+      skipped: [] as Array<Summary["skipped"][number]>,
+      ambiguous: [] as Array<Summary["ambiguous"][number]>,
+      notAttempted: [] as Array<Summary["notAttempted"][number]>,
+      journalProblems: [] as Array<Summary["journalProblems"][number]>
+    }
+    return Stream.runForEach(convert(jobs, options), (event) =>
+      Effect.sync(() => {
+        switch (event._tag) {
+          case "Completed":
+            return void summary.completed.push(event)
+          case "Failed":
+            return void summary.failed.push(event)
+          case "Skipped":
+            return void summary.skipped.push(event)
+          case "Ambiguous":
+            return void summary.ambiguous.push(event)
+          case "NotAttempted":
+            return void summary.notAttempted.push(event)
+          case "Stopped":
+            return void (summary.stopped = event)
+          case "JournalProblem":
+            return void summary.journalProblems.push(event)
+        }
+      })).pipe(Effect.as<Summary>(summary))
+  })

@@ -1,0 +1,112 @@
+/**
+ * What a batch reports as it runs: one stream of events per batch, each job's in order.
+ *
+ * Every job gets `Queued` first and exactly one final event: `Completed`, `Failed`, `Skipped`,
+ * `Ambiguous` or `NotAttempted`.
+ *
+ * @since 0.1.0
+ */
+import type * as Contract from "@pdf-transform/core/Contract"
+import type * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import * as Data from "effect/Data"
+import type { JobError } from "./BatchError.js"
+
+/**
+ * Which job an event is about.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface JobInfo {
+  /** Position of the job in the input, from 0. */
+  readonly index: number
+  /** The source as a person reads it: the path, the URL, or the output name for bytes. */
+  readonly name: string
+  /**
+   * The job's journal key: a digest of the source, the format and the request options (empty when
+   * the job could not be read or is invalid).
+   */
+  readonly key: string
+  readonly format: Contract.Format
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type BatchEvent = Data.TaggedEnum<{
+  /** The job entered the pipeline. */
+  Queued: { readonly job: JobInfo }
+  /** A local source was uploaded; `pdfURL` is what will be submitted. */
+  Uploaded: { readonly job: JobInfo; readonly pdfURL: string; readonly bytes: number }
+  /** The service accepted the task (or, `resumed`, the journal knew it from an earlier run). */
+  Submitted: { readonly job: JobInfo; readonly sessionId: Contract.SessionId; readonly resumed: boolean }
+  /** A poll saw the task's progress rise (0..100). */
+  Progress: { readonly job: JobInfo; readonly sessionId: Contract.SessionId; readonly progress: number }
+  /** The output is on disk, whole. */
+  Completed: {
+    readonly job: JobInfo
+    readonly sessionId: Contract.SessionId
+    readonly output: string
+    readonly bytes: number
+  }
+  /** The job failed; the others go on. */
+  Failed: { readonly job: JobInfo; readonly error: JobError; readonly sessionId?: Contract.SessionId | undefined }
+  /**
+   * Nothing to do: the journal says the job is done (`completed`, with its output) or failed for
+   * good (`failed`), or an identical job came earlier in this batch (`duplicate`).
+   */
+  Skipped: {
+    readonly job: JobInfo
+    readonly previous: "completed" | "failed" | "duplicate"
+    readonly output?: string | undefined
+    readonly reason?: string | undefined
+  }
+  /**
+   * A submit was sent and no answer came (now, or in a run that ended during it): a task may
+   * exist and be billed. Never resubmitted unless the batch is told to (`resubmitAmbiguous`).
+   */
+  Ambiguous: { readonly job: JobInfo; readonly reason: string }
+  /** The batch stopped submitting before this job (see `Stopped`). */
+  NotAttempted: { readonly job: JobInfo; readonly reason: string }
+  /**
+   * No new submits from now on: nothing else can succeed (`error`: the key was refused, or the
+   * quota is spent), or the caller asked (`options.stop`). Tasks already running are followed to
+   * the end. Sent once.
+   */
+  Stopped: {
+    readonly reason: string
+    readonly error?: PdfTransformClient.SubmitError | PdfTransformClient.StatusError | undefined
+  }
+  /** A journal line that could not be read; it is kept in the file and otherwise ignored. */
+  JournalProblem: { readonly line: number; readonly problem: string }
+}>
+
+/**
+ * Constructors, `$is` and `$match` for `BatchEvent`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const BatchEvent = Data.taggedEnum<BatchEvent>()
+
+/**
+ * The events that end a job.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Final = Extract<
+  BatchEvent,
+  { readonly _tag: "Completed" | "Failed" | "Skipped" | "Ambiguous" | "NotAttempted" }
+>
+
+/**
+ * Whether the event ends its job.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isFinal = (event: BatchEvent): event is Final =>
+  event._tag === "Completed" || event._tag === "Failed" || event._tag === "Skipped" ||
+  event._tag === "Ambiguous" || event._tag === "NotAttempted"

@@ -1,0 +1,175 @@
+/**
+ * The batch's durable memory: what was submitted, under which sessionID, and how each job ended,
+ * so that a batch killed at any moment and started again never submits a job twice and never
+ * loses an output.
+ *
+ * A service, so that another store (SQL, a cluster) can replace the file without touching the
+ * pipeline. Its one promise: when `append` succeeds, the entry survives a crash.
+ *
+ * @since 0.1.0
+ */
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
+import type * as Contract from "@pdf-transform/core/Contract"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import type { JournalFailed } from "./BatchError.js"
+import * as entries from "./internal/journalEntry.js"
+import * as file from "./internal/journalFile.js"
+
+/**
+ * Why a job failed, as the journal keeps it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Failure {
+  /** The error's tag, e.g. `ConversionFailed`. */
+  readonly tag: string
+  readonly message: string
+  /** Whether the task is over at the service (failed there, or unknown to it): polling it again is pointless. */
+  readonly taskEnded: boolean
+}
+
+/**
+ * One journal entry. A job's entries, in order: `submitting` (on disk before the submit is
+ * sent), then `submitted` (its sessionID, as soon as the answer arrives) or `rejected` (the
+ * answer proved no task was created) or `ambiguous` (no answer: a task may exist), then
+ * `completed` (the output is on disk) or `failed`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Entry =
+  | {
+    readonly state: "submitting"
+    readonly key: string
+    readonly name: string
+    readonly format: Contract.Format
+    readonly output: string
+  }
+  | { readonly state: "submitted"; readonly key: string; readonly sessionId: Contract.SessionId }
+  | { readonly state: "rejected"; readonly key: string; readonly reason: string }
+  | { readonly state: "ambiguous"; readonly key: string; readonly reason: string }
+  | {
+    readonly state: "completed"
+    readonly key: string
+    readonly sessionId: Contract.SessionId
+    readonly output: string
+    readonly bytes: number
+  }
+  | {
+    readonly state: "failed"
+    readonly key: string
+    readonly sessionId?: Contract.SessionId | undefined
+    readonly failure: Failure
+  }
+
+/**
+ * What the journal says of one job: its last state, and what earlier entries established (the
+ * output path it writes to, its sessionID).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface JobRecord {
+  readonly key: string
+  readonly state: Entry["state"]
+  readonly output?: string | undefined
+  readonly sessionId?: Contract.SessionId | undefined
+  readonly reason?: string | undefined
+  readonly failure?: Failure | undefined
+}
+
+/**
+ * A journal line that could not be read. Reported, kept in the file, and otherwise ignored.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Problem {
+  /** Line number, from 1. */
+  readonly line: number
+  readonly problem: string
+}
+
+/**
+ * What earlier runs left.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Recovered {
+  readonly jobs: ReadonlyMap<string, JobRecord>
+  readonly problems: ReadonlyArray<Problem>
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface Service {
+  /** What the journal held when it was opened. */
+  readonly recovered: Recovered
+  /** Appends an entry; when the effect succeeds the entry is durable. */
+  readonly append: (entry: Entry) => Effect.Effect<void, JournalFailed>
+  /** Where the journal lives, for messages ("memory" for the in-memory one). */
+  readonly location: string
+}
+
+/**
+ * @since 0.1.0
+ * @category tags
+ */
+export class Journal extends Context.Tag("@pdf-transform/stream/Journal")<Journal, Service>() {}
+
+/**
+ * A journal in memory: everything a file journal does but survive the process. For tests, and
+ * for batches that need no resume.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeMemory = (initial: ReadonlyArray<Entry> = []): Service => {
+  const jobs = new Map<string, JobRecord>()
+  for (const entry of initial) jobs.set(entry.key, entries.fold(jobs.get(entry.key), entry))
+  return {
+    recovered: { jobs: new Map(jobs), problems: [] },
+    append: (entry) => Effect.sync(() => void jobs.set(entry.key, entries.fold(jobs.get(entry.key), entry))),
+    location: "memory"
+  }
+}
+
+/**
+ * An in-memory journal (see `makeMemory`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerMemory: Layer.Layer<Journal> = Layer.sync(Journal, () => makeMemory())
+
+/**
+ * A journal in a file of JSON lines, append-only. Entries appended together (by many jobs at the
+ * same moment) are written and fsync'd together, so durability costs one `fsync` per batch of
+ * entries rather than one per entry. The file and its folder are created when missing. One batch
+ * at a time per file.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const makeFile: (path: string) => Effect.Effect<
+  Service,
+  JournalFailed,
+  FileSystem.FileSystem | Path.Path | Scope.Scope
+> = file.make
+
+/**
+ * The file journal as a layer (see `makeFile`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerFile = (path: string): Layer.Layer<Journal, JournalFailed, FileSystem.FileSystem | Path.Path> =>
+  Layer.scoped(Journal, file.make(path))

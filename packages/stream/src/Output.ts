@@ -1,0 +1,108 @@
+/**
+ * Outputs on disk are whole or absent: written to a temporary file beside the target, fsync'd,
+ * then renamed over it (and the folder fsync'd), so a crash, a full disk or a truncated download
+ * never leaves a short file under the output's name.
+ *
+ * @since 0.1.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import type * as Contract from "@pdf-transform/core/Contract"
+import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import type { DownloadFailed } from "@pdf-transform/core/PdfTransformError"
+import * as Effect from "effect/Effect"
+import * as Random from "effect/Random"
+import * as Stream from "effect/Stream"
+import { OutputFailed } from "./BatchError.js"
+import { syncDirectory } from "./internal/files.js"
+
+/**
+ * The suffix of temporary files; `removeStale` deletes files that end with it.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const temporarySuffix = ".pdf-transform.part"
+
+/**
+ * Writes a stream of chunks to `path` atomically and answers the number of bytes written. On any
+ * failure or interruption the temporary file is removed and `path` is left as it was.
+ *
+ * @since 0.1.0
+ * @category writing
+ */
+export const writeAtomically = <E, R>(
+  path: string,
+  chunks: Stream.Stream<Uint8Array, E, R>
+): Effect.Effect<number, E | OutputFailed, R | FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const paths = yield* Path.Path
+    const failed = (cause: { readonly message: string }) => new OutputFailed({ path, reason: cause.message })
+    const directory = paths.dirname(paths.resolve(path))
+    const id = (yield* Random.nextInt).toString(16).replace("-", "")
+    const temporary = paths.join(directory, `.${paths.basename(path)}.${id}${temporarySuffix}`)
+
+    const write = Effect.scoped(Effect.gen(function*() {
+      const file = yield* fs.open(temporary, { flag: "wx" }).pipe(Effect.mapError(failed))
+      let written = 0
+      yield* Stream.runForEach(chunks, (chunk) => {
+        written += chunk.length
+        return Effect.mapError(file.writeAll(chunk), failed)
+      })
+      yield* Effect.mapError(file.sync, failed)
+      return written
+    }))
+
+    const written = yield* write.pipe(
+      Effect.onExit((exit) => exit._tag === "Success" ? Effect.void : Effect.ignore(fs.remove(temporary)))
+    )
+    yield* fs.rename(temporary, path).pipe(
+      Effect.mapError(failed),
+      Effect.tapError(() => Effect.ignore(fs.remove(temporary)))
+    )
+    yield* syncDirectory(fs, directory).pipe(Effect.mapError(failed))
+    return written
+  })
+
+/**
+ * Downloads a completed task straight to `path`, whole or absent (see `writeAtomically`).
+ *
+ * @since 0.1.0
+ * @category writing
+ */
+export const download = <F extends Contract.Format>(
+  completed: PdfTransformClient.CompletedTask<F>,
+  path: string
+): Effect.Effect<
+  number,
+  DownloadFailed | OutputFailed,
+  PdfTransformClient.PdfTransformClient | FileSystem.FileSystem | Path.Path
+> =>
+  Effect.flatMap(
+    PdfTransformClient.PdfTransformClient,
+    (client) => writeAtomically(path, client.download(completed))
+  )
+
+/**
+ * Deletes the temporary files a killed run left in `directory` (only names ending in
+ * `temporarySuffix`); answers how many it removed. A missing directory has none.
+ *
+ * @since 0.1.0
+ * @category writing
+ */
+export const removeStale = (
+  directory: string
+): Effect.Effect<number, OutputFailed, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const paths = yield* Path.Path
+    const failed = (cause: { readonly message: string }) => new OutputFailed({ path: directory, reason: cause.message })
+    if (!(yield* fs.exists(directory).pipe(Effect.mapError(failed)))) return 0
+    const names = yield* fs.readDirectory(directory).pipe(Effect.mapError(failed))
+    const stale = names.filter((name) => name.endsWith(temporarySuffix))
+    yield* Effect.forEach(stale, (name) => fs.remove(paths.join(directory, name)), { discard: true }).pipe(
+      Effect.mapError(failed)
+    )
+    return stale.length
+  })

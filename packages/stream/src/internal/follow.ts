@@ -1,0 +1,95 @@
+/**
+ * A submitted task to its end: polled with core's progress-aware polling (rising progress
+ * reported), then, with the conversion slot already given back, downloaded under its own bound
+ * straight to its output path, whole or absent; every outcome written to the journal.
+ */
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
+import type * as Contract from "@pdf-transform/core/Contract"
+import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import type { JobError, JournalFailed } from "../BatchError.js"
+import type { Final, JobInfo } from "../BatchEvent.js"
+import * as Output from "../Output.js"
+import type { BatchContext } from "./context.js"
+
+/** Polls until the task is terminal; answers the completed task or why it is not one. */
+export const awaitEnd = <F extends Contract.Format>(
+  ctx: BatchContext,
+  job: JobInfo,
+  task: PdfTransformClient.Task<F>
+): Effect.Effect<Either.Either<PdfTransformClient.CompletedTask<F>, PdfTransformClient.AwaitError>> =>
+  Effect.suspend(() => {
+    let highest = -1
+    return ctx.client.watch(task, ctx.settings.poll).pipe(
+      Stream.tap((status) => {
+        const progress = status.progress
+        if (PdfTransformClient.isTerminal(status) || progress === undefined || progress <= highest) return Effect.void
+        highest = progress
+        return ctx.emit({ _tag: "Progress", job, sessionId: task.sessionId, progress })
+      }),
+      Stream.runLast,
+      Effect.flatMap((last) =>
+        Option.isSome(last) && PdfTransformClient.isTerminal(last.value) ?
+          Effect.succeed(PdfTransformClient.completion(task, last.value)) :
+          Effect.dieMessage("a watch ended before a terminal status")
+      ),
+      Effect.catchAll((error) => Effect.succeed(Either.left(error)))
+    )
+  })
+
+/** Whether the task is over at the service, so a later run has nothing to poll. */
+const taskEnded = (error: JobError): boolean => error._tag === "ConversionFailed" || error._tag === "TaskNotFound"
+
+/** Records and reports a failure of a task that was submitted. */
+export const failed = (
+  ctx: BatchContext,
+  job: JobInfo,
+  sessionId: Contract.SessionId,
+  error: JobError
+): Effect.Effect<Final, JournalFailed> =>
+  Effect.gen(function*() {
+    yield* ctx.journal.append({
+      state: "failed",
+      key: job.key,
+      sessionId,
+      failure: { tag: error._tag, message: error.message, taskEnded: taskEnded(error) }
+    })
+    if (error._tag === "Unauthenticated") yield* ctx.stop.stop("the service refused the API key", error)
+    return { _tag: "Failed", job, error, sessionId }
+  })
+
+/** Downloads a completed task to `output` (under the download bound) and records the result. */
+export const deliver = <F extends Contract.Format>(
+  ctx: BatchContext,
+  job: JobInfo,
+  completed: PdfTransformClient.CompletedTask<F>,
+  output: string
+): Effect.Effect<Final, JournalFailed, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const written = yield* ctx.downloads.withPermit(
+      Effect.either(Output.writeAtomically(output, ctx.client.download(completed)))
+    )
+    if (Either.isLeft(written)) return yield* failed(ctx, job, completed.sessionId, written.left)
+    yield* ctx.journal.append({
+      state: "completed",
+      key: job.key,
+      sessionId: completed.sessionId,
+      output,
+      bytes: written.right
+    })
+    return { _tag: "Completed", job, sessionId: completed.sessionId, output, bytes: written.right }
+  })
+
+/** A task's whole life after its submit: its end, then its output. */
+export const settle = <F extends Contract.Format>(
+  ctx: BatchContext,
+  job: JobInfo,
+  task: PdfTransformClient.Task<F>,
+  ended: Either.Either<PdfTransformClient.CompletedTask<F>, PdfTransformClient.AwaitError>,
+  output: string
+): Effect.Effect<Final, JournalFailed, FileSystem.FileSystem | Path.Path> =>
+  Either.isLeft(ended) ? failed(ctx, job, task.sessionId, ended.left) : deliver(ctx, job, ended.right, output)

@@ -1,0 +1,174 @@
+/**
+ * One job from `Queued` to its final event: identify it, ask the journal what earlier runs did,
+ * then skip it, resume its task, report it ambiguous, or upload, submit and follow it.
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { type JournalFailed, SourceUnreadable, UploaderMissing } from "../BatchError.js"
+import type { Final, JobInfo } from "../BatchEvent.js"
+import type * as Job from "../Job.js"
+import type * as Journal from "../Journal.js"
+import type { BatchContext } from "./context.js"
+import { awaitEnd, settle } from "./follow.js"
+import { display, type Identified, identify } from "./keys.js"
+import * as metrics from "./metrics.js"
+import { sourceName } from "./names.js"
+import { submitAndFollow } from "./submit.js"
+
+type Effects<A> = Effect.Effect<A, JournalFailed, FileSystem.FileSystem | Path.Path>
+
+const outcomes: Record<Final["_tag"], string> = {
+  Completed: "completed",
+  Failed: "failed",
+  Skipped: "skipped",
+  Ambiguous: "ambiguous",
+  NotAttempted: "not_attempted"
+}
+
+/** Reads a local source whole, for the upload. */
+const readSource = (path: string) =>
+  Effect.flatMap(
+    FileSystem.FileSystem,
+    (fs) => Effect.mapError(fs.readFile(path), (cause) => new SourceUnreadable({ path, reason: cause.message }))
+  )
+
+/** The output path a job writes to: the one the journal gave it, else a new claim. */
+const outputPath = (ctx: BatchContext, job: Job.Job, info: JobInfo, record: Journal.JobRecord | undefined) =>
+  Effect.gen(function*() {
+    if (record?.output !== undefined && ctx.names.reserve(record.output)) return record.output
+    const paths = yield* Path.Path
+    return yield* ctx.names.claim(sourceName(job, paths, `document-${info.key.slice(0, 8)}`), job.format)
+  })
+
+/** The `pdfURL` to submit: the URL itself, or the upload's answer. */
+const pdfUrl = (ctx: BatchContext, job: Job.Job, info: JobInfo, identified: Identified) =>
+  Effect.gen(function*() {
+    const source = identified.source
+    if (source._tag === "Remote") return source.url
+    if (Option.isNone(ctx.uploader)) return yield* new UploaderMissing({ source: info.name })
+    const uploader = ctx.uploader.value
+    const paths = yield* Path.Path
+    return yield* ctx.uploads.withPermit(Effect.gen(function*() {
+      const bytes = source._tag === "Bytes" ? source.bytes : yield* readSource(source.path)
+      const name = source._tag === "File" ? paths.basename(source.path) : `${job.outputName ?? "document"}.pdf`
+      const url = yield* uploader.upload({ name, bytes })
+      yield* ctx.emit({ _tag: "Uploaded", job: info, pdfURL: url, bytes: bytes.length })
+      return url
+    }))
+  })
+
+/** Uploads (when needed), submits and follows a job that no earlier run submitted. */
+const fresh = (
+  ctx: BatchContext,
+  job: Job.Job,
+  info: JobInfo,
+  identified: Identified,
+  record: Journal.JobRecord | undefined
+): Effects<Final> =>
+  Effect.gen(function*() {
+    const reason = ctx.stop.reason()
+    if (reason !== undefined) return { _tag: "NotAttempted", job: info, reason }
+    const prepared = yield* Effect.either(
+      Effect.all([outputPath(ctx, job, info, record), pdfUrl(ctx, job, info, identified)])
+    )
+    if (Either.isLeft(prepared)) return { _tag: "Failed", job: info, error: prepared.left }
+    const [output, pdfURL] = prepared.right
+    const result = yield* submitAndFollow(
+      ctx,
+      { ...info, format: job.format },
+      { ...identified.request, pdfURL },
+      output,
+      (task) => Effect.map(awaitEnd(ctx, info, task), (ended) => ({ task, ended }))
+    )
+    switch (result._tag) {
+      case "Done":
+        return yield* settle(ctx, info, result.value.task, result.value.ended, output)
+      case "Failed":
+        return { _tag: "Failed", job: info, error: result.error }
+      case "NotAttempted":
+      case "Ambiguous":
+        return { ...result, job: info }
+    }
+  })
+
+/** Follows a task an earlier run submitted: it is running at the service already, so it takes no gate slot. */
+const resume = (
+  ctx: BatchContext,
+  job: Job.Job,
+  info: JobInfo,
+  record: Journal.JobRecord & { readonly sessionId: PdfTransformClient.Task["sessionId"] }
+): Effects<Final> =>
+  Effect.gen(function*() {
+    const output = yield* Effect.either(outputPath(ctx, job, info, record))
+    if (Either.isLeft(output)) return { _tag: "Failed", job: info, error: output.left, sessionId: record.sessionId }
+    const task = PdfTransformClient.task(job.format, record.sessionId)
+    yield* Effect.annotateCurrentSpan("sessionId", task.sessionId)
+    yield* ctx.emit({ _tag: "Submitted", job: info, sessionId: task.sessionId, resumed: true })
+    const ended = yield* ctx.concurrency.tracking(awaitEnd(ctx, info, task))
+    return yield* settle(ctx, info, task, ended, output.right)
+  })
+
+/** What to do with a job, given what the journal says of it. */
+const decide = (ctx: BatchContext, job: Job.Job, info: JobInfo, identified: Identified): Effects<Final> => {
+  const first = ctx.seen.get(info.key)
+  if (first !== undefined) {
+    return Effect.succeed({
+      _tag: "Skipped",
+      job: info,
+      previous: "duplicate",
+      reason: `same document, format and options as ${first}`
+    })
+  }
+  ctx.seen.set(info.key, info.name)
+  const record = ctx.journal.recovered.jobs.get(info.key)
+  const { resubmitAmbiguous, retryFailed } = ctx.settings
+  switch (record?.state) {
+    case undefined:
+    case "rejected":
+      return fresh(ctx, job, info, identified, record)
+    case "completed":
+      return Effect.succeed({ _tag: "Skipped", job: info, previous: "completed", output: record.output })
+    case "submitting":
+    case "ambiguous":
+      if (resubmitAmbiguous) return fresh(ctx, job, info, identified, record)
+      return Effect.succeed({
+        _tag: "Ambiguous",
+        job: info,
+        reason: record.reason ?? "an earlier run ended while its submit was in flight"
+      })
+    case "submitted":
+    case "failed": {
+      const sessionId = record.sessionId
+      const ended = record.failure?.taskEnded === true
+      if (record.state === "failed" && ended && !retryFailed) {
+        return Effect.succeed({ _tag: "Skipped", job: info, previous: "failed", reason: record.failure?.message })
+      }
+      if (sessionId !== undefined && !ended) return resume(ctx, job, info, { ...record, sessionId })
+      return fresh(ctx, job, info, identified, record)
+    }
+  }
+}
+
+/** Runs one job and reports its events; only a journal failure escapes (it stops the batch). */
+export const run = (ctx: BatchContext, job: Job.Job, index: number): Effects<void> => {
+  const name = display(job, index)
+  return Effect.gen(function*() {
+    const identified = yield* Effect.either(identify(job))
+    const info: JobInfo = {
+      index,
+      name,
+      key: Either.isRight(identified) ? identified.right.key : "",
+      format: job.format
+    }
+    yield* ctx.emit({ _tag: "Queued", job: info })
+    const final = Either.isRight(identified) ?
+      yield* decide(ctx, job, info, identified.right) :
+      { _tag: "Failed" as const, job: info, error: identified.left }
+    yield* metrics.jobEnded(outcomes[final._tag])
+    yield* ctx.emit(final)
+  }).pipe(Effect.withSpan("Batch.job", { attributes: { name, index, format: job.format } }))
+}

@@ -1,0 +1,45 @@
+/** The batch's metrics, as Effect `Metric`s (exported to whatever metrics layer the application runs). */
+import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
+
+/** Tasks of the batch the service is running now. */
+export const inFlightGauge = Metric.gauge("pdf_transform_batch_in_flight", {
+  description: "Tasks submitted (or resumed) by a batch and not yet seen finished"
+})
+
+/** Jobs waiting for a free slot of the concurrency gate. */
+export const waitingGauge = Metric.gauge("pdf_transform_batch_waiting", {
+  description: "Jobs waiting for the concurrency gate"
+})
+
+/** The concurrency gate's current size. */
+export const concurrencyLimitGauge = Metric.gauge("pdf_transform_batch_concurrency_limit", {
+  description: "Tasks a batch allows in flight now (follows the service's hints)"
+})
+
+/** Jobs ended, by outcome (`completed`, `failed`, `skipped`, `ambiguous`, `not_attempted`). */
+export const jobsCounter = Metric.counter("pdf_transform_batch_jobs", {
+  description: "Jobs a batch ended, by outcome",
+  incremental: true
+})
+
+/** 429 answers to submits, by reason. */
+export const rateLimitedCounter = Metric.counter("pdf_transform_batch_rate_limited", {
+  description: "Submits refused with 429, by reason",
+  incremental: true
+})
+
+let inFlightNow = 0
+
+export const inFlight = (delta: number): Effect.Effect<void> =>
+  Effect.suspend(() => Metric.set(inFlightGauge, inFlightNow += delta))
+
+export const waiting = (count: number): Effect.Effect<void> => Metric.set(waitingGauge, count)
+
+export const concurrencyLimit = (limit: number): Effect.Effect<void> => Metric.set(concurrencyLimitGauge, limit)
+
+export const jobEnded = (outcome: string): Effect.Effect<void> =>
+  Metric.increment(Metric.tagged(jobsCounter, "outcome", outcome))
+
+export const rateLimited = (reason: string): Effect.Effect<void> =>
+  Metric.increment(Metric.tagged(rateLimitedCounter, "reason", reason))

@@ -1,0 +1,143 @@
+/**
+ * One job's submit, under both gates: wait out any shared pause, take a slot of the concurrency
+ * gate, write `submitting` to the journal, send, write what the answer proved, and keep the slot
+ * while `follow` waits for the task to end.
+ *
+ * The journal write, the POST and the write of its answer are one uninterruptible step, so an
+ * interrupted batch never leaves a task it created unrecorded; only a killed process can leave a
+ * `submitting` entry without its answer (reported as ambiguous on restart).
+ */
+import type * as Contract from "@pdf-transform/core/Contract"
+import type * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Random from "effect/Random"
+import type { JobError, JournalFailed } from "../BatchError.js"
+import type { JobInfo } from "../BatchEvent.js"
+import * as RateGate from "../RateGate.js"
+import type { BatchContext } from "./context.js"
+import * as metrics from "./metrics.js"
+
+export type SubmitResult<A> =
+  | { readonly _tag: "Done"; readonly value: A }
+  | { readonly _tag: "NotAttempted"; readonly reason: string }
+  | { readonly _tag: "Failed"; readonly error: JobError }
+  | { readonly _tag: "Ambiguous"; readonly reason: string }
+
+type Step<A> =
+  | SubmitResult<A>
+  | { readonly _tag: "Retry"; readonly error: JobError }
+
+/** Backoff when the service gave no delay: 1 s doubling to 30 s, jittered by ±20%. */
+const backoff = (attempt: number): Effect.Effect<number> =>
+  Effect.map(Random.nextRange(0.8, 1.2), (jitter) => Math.round(Math.min(30_000, 1_000 * 2 ** (attempt - 1)) * jitter))
+
+/** Waits until no shared pause is in force, or the batch stops. */
+const passRateGate = (ctx: BatchContext) => Effect.raceFirst(ctx.rateGate.pass, Deferred.await(ctx.stop.signal))
+
+export const submitAndFollow = <F extends Contract.Format, A, E, R>(
+  ctx: BatchContext,
+  job: JobInfo & { readonly format: F },
+  request: Contract.ConversionRequestInput,
+  output: string,
+  follow: (task: PdfTransformClient.Task<F>) => Effect.Effect<A, E, R>
+): Effect.Effect<SubmitResult<A>, E | JournalFailed, R> =>
+  Effect.gen(function*() {
+    const { client, concurrency, journal, rateGate } = ctx
+    const stopped = (): Option.Option<SubmitResult<A>> => {
+      const reason = ctx.stop.reason()
+      return reason === undefined ? Option.none() : Option.some({ _tag: "NotAttempted", reason })
+    }
+
+    /** Pauses every submitter until `delay` from now (the service's hint, else a backoff). */
+    const pauseAll = (hint: number | undefined, attempt: number) =>
+      Effect.gen(function*() {
+        const delay = hint ?? (yield* backoff(attempt))
+        yield* rateGate.pauseUntil((yield* Clock.currentTimeMillis) + delay)
+      })
+
+    /** What a refused submit means: retry, fail, or stop the batch. Runs with the slot held. */
+    const refused = (error: PdfTransformClient.SubmitError, attempt: number): Effect.Effect<Step<A>, JournalFailed> =>
+      Effect.gen(function*() {
+        const rejected = journal.append({ state: "rejected", key: job.key, reason: error._tag })
+        switch (error._tag) {
+          case "RateLimited": {
+            yield* rejected
+            yield* metrics.rateLimited(error.reason ?? "unspecified")
+            if (error.reason === "quota_exceeded") {
+              yield* ctx.stop.stop("the service's quota is spent", error)
+              return { _tag: "Failed", error }
+            }
+            if (error.reason === "concurrency_exceeded") {
+              yield* concurrency.exceeded(error.rateLimit)
+              // None of ours will end to free a slot: the service is full of other work. Wait.
+              if (concurrency.inFlight() === 0) yield* pauseAll(error.retryAfterMs, attempt)
+            } else {
+              yield* concurrency.observe(error.rateLimit, false)
+              yield* pauseAll(error.retryAfterMs, attempt)
+            }
+            return { _tag: "Retry", error }
+          }
+          case "Unauthenticated":
+            yield* rejected
+            yield* ctx.stop.stop("the service refused the API key", error)
+            return { _tag: "Failed", error }
+          case "TransportError":
+            // Nothing reached the service (the client only fails this way before sending).
+            yield* rejected
+            yield* pauseAll(undefined, attempt)
+            return { _tag: "Retry", error }
+          case "InvalidRequest":
+            yield* rejected
+            return { _tag: "Failed", error }
+          case "UnexpectedResponse":
+            if (error.status < 500) {
+              yield* rejected
+              return { _tag: "Failed", error }
+            }
+            break
+          case "SubmitOutcomeUnknown":
+          case "InvalidResponse":
+            break
+        }
+        // The service may have created (and will bill) a task we cannot name: never resubmitted blindly.
+        yield* journal.append({ state: "ambiguous", key: job.key, reason: error.message })
+        return { _tag: "Ambiguous", reason: error.message }
+      })
+
+    const attemptOnce = (attempt: number) =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          // Again with the slot held: a pause may have begun while this job waited for the slot.
+          yield* restore(passRateGate(ctx))
+          const stop = stopped()
+          if (Option.isSome(stop)) return stop.value
+          yield* journal.append({ state: "submitting", key: job.key, name: job.name, format: job.format, output })
+          const answer = yield* Effect.either(client.submit(job.format, request, { maxAttempts: 1 }))
+          if (Either.isLeft(answer)) return yield* refused(answer.left, attempt)
+          const task = answer.right
+          yield* journal.append({ state: "submitted", key: job.key, sessionId: task.sessionId })
+          yield* concurrency.observe(task.rateLimit, true)
+          const exhausted = RateGate.exhaustedUntil(task.rateLimit, yield* Clock.currentTimeMillis)
+          if (Option.isSome(exhausted)) yield* rateGate.pauseUntil(exhausted.value)
+          yield* Effect.annotateCurrentSpan("sessionId", task.sessionId)
+          yield* ctx.emit({ _tag: "Submitted", job, sessionId: task.sessionId, resumed: false })
+          const value = yield* restore(concurrency.tracking(follow(task)))
+          return { _tag: "Done", value } satisfies Step<A>
+        })
+      )
+
+    for (let attempt = 1, priority = false;; attempt++) {
+      yield* passRateGate(ctx)
+      const stop = stopped()
+      if (Option.isSome(stop)) return stop.value
+      const step: Step<A> = yield* concurrency.gate.withPermit(attemptOnce(attempt), { priority })
+      if (step._tag !== "Retry") return step
+      if (attempt >= ctx.settings.maxSubmitAttempts) return { _tag: "Failed", error: step.error }
+      // A job sent back keeps its place ahead of jobs that have not tried yet.
+      priority = true
+    }
+  })

@@ -1,0 +1,151 @@
+/**
+ * The pipeline end to end over the real client and FakeServer, under TestClock: events, outputs
+ * on disk, names, and one job's failure leaving the others alone.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { PdfTransformClient } from "@pdf-transform/core"
+import { FakeServer } from "@pdf-transform/testing"
+import { Effect, Layer, Redacted } from "effect"
+import { Batch, Job, Journal } from "../src/index.js"
+import * as H from "./support/harness.js"
+
+describe("Batch.convert", () => {
+  it.effect("uploads local files, submits, reports rising progress, and writes each output whole", () => {
+    const h = H.make({ server: { defaultTimeline: H.linear(4) } })
+    return Effect.gen(function*() {
+      const [a, b] = H.pdfs(h.memory, 2)
+      const all = yield* H.events(
+        Batch.convert([Job.file(a!, "markdown"), Job.url("https://example.com/papers/c.pdf", "epub")], {
+          outputDirectory: H.outDir
+        })
+      )
+      // Each job's events in order.
+      const first = all.filter((e) => "job" in e && e.job.index === 0).map((e) => e._tag).join(" ")
+      assert.match(first, /^Queued Uploaded Submitted (Progress )+Completed$/)
+      // Progress as the polls saw it: only rising values of the timeline (polling may skip some).
+      const progress = H.ofTag(all, "Progress").filter((e) => e.job.index === 0).map((e) => e.progress)
+      assert.isTrue(progress.every((p, i) => [25, 50, 75].includes(p) && (i === 0 || p > progress[i - 1]!)))
+      const second = all.filter((e) => "job" in e && e.job.index === 1).map((e) => e._tag)
+      assert.strictEqual(second[0], "Queued")
+      assert.notInclude(second, "Uploaded")
+      const completed = H.ofTag(all, "Completed")
+      assert.sameMembers(completed.map((e) => e.output), ["/out/doc-0.md", "/out/c.epub"])
+      const markdown = completed.find((e) => e.output === "/out/doc-0.md")!
+      assert.strictEqual(h.memory.text("/out/doc-0.md"), `# ${markdown.sessionId}\n`)
+      assert.strictEqual(markdown.bytes, h.memory.files.get("/out/doc-0.md")!.length)
+      assert.deepStrictEqual(h.uploads.names, ["doc-0.pdf"])
+      // The URL went to the service as is; the upload's URL for the file.
+      const sent = (yield* H.submits).map((r) => (r.body as { pdfURL: string }).pdfURL)
+      assert.sameMembers(sent, ["https://files.example.test/1/doc-0.pdf", "https://example.com/papers/c.pdf"])
+      assert.isUndefined(b === undefined ? undefined : h.memory.files.get(`/out/doc-1.md`))
+      // No temporary file left behind.
+      assert.deepStrictEqual([...h.memory.files.keys()].filter((p) => p.startsWith("/out/")).sort(), [
+        "/out/c.epub",
+        "/out/doc-0.md"
+      ])
+    }).pipe(Effect.provide(h.layer))
+  })
+
+  it.effect("one failed document does not stop the others", () => {
+    const h = H.make({ server: { defaultTimeline: H.linear(2) } })
+    return Effect.gen(function*() {
+      const server = yield* FakeServer.FakeServer
+      yield* server.enqueueSubmit(
+        { _tag: "Accept" },
+        { _tag: "Accept", timeline: [{ after: "1 second", status: { state: "failed", error: "corrupt PDF" } }] }
+      )
+      const files = H.pdfs(h.memory, 5)
+      const summary = yield* Effect.fork(
+        Batch.run(files.map((f) => Job.file(f, "markdown")), { outputDirectory: H.outDir, concurrency: 1 })
+      ).pipe(Effect.flatMap((fiber) => H.drive(fiber)))
+      assert.strictEqual(summary.completed.length, 4)
+      assert.strictEqual(summary.failed.length, 1)
+      const failure = summary.failed[0]!
+      assert.strictEqual(failure.job.name, files[1])
+      assert.strictEqual(failure.error._tag, "ConversionFailed")
+      assert.include(failure.error.message, "corrupt PDF")
+      assert.isFalse(h.memory.files.has("/out/doc-1.md"))
+    }).pipe(Effect.provide(h.layer))
+  })
+
+  it.effect("names: from the source, collisions resolved, never outside the output folder", () => {
+    const h = H.make()
+    return Effect.gen(function*() {
+      const [a] = H.pdfs(h.memory, 1, "/in/a")
+      const [b] = H.pdfs(h.memory, 1, "/in/b")
+      h.memory.files.set("/out/existing.md", new TextEncoder().encode("mine"))
+      const summary = yield* Effect.fork(
+        Batch.run([
+          Job.file(a!, "markdown"),
+          Job.file(b!, "markdown"),
+          Job.url("https://example.com/x.pdf", "markdown", { outputName: "../../etc/passwd" }),
+          Job.url("https://example.com/y.pdf", "markdown", { outputName: "existing" }),
+          Job.url("https://example.com/", "markdown"),
+          Job.url("https://example.com/z.pdf", "markdown", { outputName: "..\u0000.md" })
+        ], { outputDirectory: H.outDir })
+      ).pipe(Effect.flatMap((fiber) => H.drive(fiber)))
+      const outputs = summary.completed.map((e) => [e.job.index, e.output] as const).sort((x, y) => x[0] - y[0])
+      assert.deepStrictEqual(outputs.map(([, output]) => output), [
+        "/out/doc-0.md",
+        "/out/doc-0-2.md",
+        "/out/_.._etc_passwd.md",
+        "/out/existing-2.md",
+        "/out/example.com.md",
+        "/out/_.md"
+      ])
+      assert.strictEqual(h.memory.text("/out/existing.md"), "mine")
+    }).pipe(Effect.provide(h.layer))
+  })
+
+  it.effect("the same document twice in one batch is converted once", () => {
+    const h = H.make()
+    return Effect.gen(function*() {
+      const [a] = H.pdfs(h.memory, 1)
+      h.memory.files.set("/in/copy.pdf", h.memory.files.get(a!)!)
+      const all = yield* H.events(
+        Batch.convert([Job.file(a!, "markdown"), Job.file("/in/copy.pdf", "markdown"), Job.file(a!, "epub")], {
+          outputDirectory: H.outDir
+        })
+      )
+      assert.strictEqual(H.ofTag(all, "Completed").length, 2)
+      const skipped = H.ofTag(all, "Skipped")
+      assert.strictEqual(skipped.length, 1)
+      assert.strictEqual(skipped[0]!.previous, "duplicate")
+      assert.strictEqual(skipped[0]!.job.name, "/in/copy.pdf")
+      assert.strictEqual((yield* H.submits).length, 2)
+    }).pipe(Effect.provide(h.layer))
+  })
+
+  it.effect("bad input: a missing file, invalid options, no Uploader: typed failures, nothing sent for them", () => {
+    const h = H.make()
+    const withoutUploader = Layer.mergeAll(
+      PdfTransformClient.layer({
+        apiKey: Redacted.make(FakeServer.defaultApiKey),
+        baseUrl: H.baseUrl,
+        poll: { jitter: false }
+      }).pipe(Layer.provideMerge(FakeServer.layer({ baseUrl: H.baseUrl }))),
+      Journal.layerMemory,
+      h.memory.layer
+    )
+    return Effect.gen(function*() {
+      const [a] = H.pdfs(h.memory, 1)
+      const summary = yield* Effect.fork(
+        Batch.run([
+          Job.file("/in/missing.pdf", "markdown"),
+          Job.url("https://example.com/a.pdf", "markdown", { request: { model: "other" as "gundam" } }),
+          Job.file(a!, "markdown"),
+          Job.url("ftp://example.com/b.pdf", "markdown"),
+          Job.url("https://example.com/ok.pdf", "markdown")
+        ], { outputDirectory: H.outDir })
+      ).pipe(Effect.flatMap((fiber) => H.drive(fiber)))
+      const byIndex = new Map(summary.failed.map((e) => [e.job.index, e.error._tag]))
+      assert.deepStrictEqual(
+        [...byIndex.entries()].sort((x, y) => x[0] - y[0]),
+        [[0, "SourceUnreadable"], [1, "InvalidRequest"], [2, "UploaderMissing"], [3, "InvalidRequest"]]
+      )
+      assert.deepStrictEqual(summary.completed.map((e) => e.job.index), [4])
+      const sent = (yield* H.submits).map((r) => (r.body as { pdfURL: string }).pdfURL)
+      assert.deepStrictEqual(sent, ["https://example.com/ok.pdf"])
+    }).pipe(Effect.provide(withoutUploader))
+  })
+})

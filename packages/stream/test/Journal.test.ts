@@ -1,0 +1,145 @@
+/**
+ * The file journal: entries survive a reopen, a job's state is its last word, entries appended
+ * together are written together, unreadable lines are reported (never dropped, never fatal), and
+ * a failed write is an error for every later append.
+ */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import { assert, describe, it } from "@effect/vitest"
+import { Contract } from "@pdf-transform/core"
+import { Effect, Either, Layer } from "effect"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { Journal } from "../src/index.js"
+import * as MemoryFs from "./support/MemoryFs.js"
+
+const path = "/state/journal.jsonl"
+const sid = Contract.SessionId.make
+
+/** Opens the journal at `path` on `memory` for the length of `use`. */
+const withJournal = <A, E>(memory: MemoryFs.MemoryFs, use: (journal: Journal.Service) => Effect.Effect<A, E>) =>
+  Effect.scoped(Effect.flatMap(Journal.makeFile(path), use)).pipe(Effect.provide(memory.layer))
+
+describe("file journal", () => {
+  it.effect("entries survive a reopen; each job's state is its last entry, with what earlier ones established", () => {
+    const memory = MemoryFs.make()
+    return Effect.gen(function*() {
+      yield* withJournal(memory, (journal) =>
+        Effect.gen(function*() {
+          assert.strictEqual(journal.recovered.jobs.size, 0)
+          yield* journal.append({ state: "submitting", key: "a", name: "a.pdf", format: "markdown", output: "/o/a.md" })
+          yield* journal.append({ state: "submitted", key: "a", sessionId: sid("s-a") })
+          yield* journal.append({ state: "submitting", key: "b", name: "b.pdf", format: "epub", output: "/o/b.epub" })
+          yield* journal.append({ state: "submitting", key: "c", name: "c.pdf", format: "markdown", output: "/o/c.md" })
+          yield* journal.append({ state: "submitted", key: "c", sessionId: sid("s-c") })
+          yield* journal.append({
+            state: "failed",
+            key: "c",
+            failure: { tag: "PollTimeout", message: "still processing", taskEnded: false }
+          })
+          yield* journal.append({ state: "completed", key: "a", sessionId: sid("s-a"), output: "/o/a.md", bytes: 12 })
+        }))
+      const reopened = yield* withJournal(memory, (journal) => Effect.succeed(journal.recovered))
+      assert.deepStrictEqual(reopened.problems, [])
+      assert.deepStrictEqual(reopened.jobs.get("a"), {
+        key: "a",
+        state: "completed",
+        output: "/o/a.md",
+        sessionId: sid("s-a")
+      })
+      assert.strictEqual(reopened.jobs.get("b")?.state, "submitting")
+      assert.strictEqual(reopened.jobs.get("b")?.output, "/o/b.epub")
+      // A failure after the submit keeps the sessionID, so the next run can poll the task again.
+      assert.strictEqual(reopened.jobs.get("c")?.state, "failed")
+      assert.strictEqual(reopened.jobs.get("c")?.sessionId, "s-c")
+      assert.strictEqual(reopened.jobs.get("c")?.output, "/o/c.md")
+    })
+  })
+
+  it.effect("unreadable and truncated lines are reported with their line numbers; the rest is read", () => {
+    const memory = MemoryFs.make()
+    const good = (key: string) => JSON.stringify({ v: 1, key, at: 0, state: "submitted", sessionId: `s-${key}` })
+    memory.files.set(
+      path,
+      new TextEncoder().encode(
+        [
+          good("a"),
+          "not json",
+          JSON.stringify({ v: 1, key: "x", at: 0, state: "exploded" }),
+          good("b"),
+          "{\"v\":1,\"ke"
+        ]
+          .join("\n")
+      )
+    )
+    return Effect.gen(function*() {
+      const recovered = yield* withJournal(memory, (journal) =>
+        Effect.gen(function*() {
+          yield* journal.append({ state: "submitted", key: "c", sessionId: sid("s-c") })
+          return journal.recovered
+        }))
+      assert.deepStrictEqual(recovered.problems.map((p) => p.line), [2, 3, 5])
+      assert.include(recovered.problems[0]!.problem, "not a journal entry")
+      assert.include(recovered.problems[2]!.problem, "truncated")
+      assert.sameMembers([...recovered.jobs.keys()], ["a", "b"])
+      // The cut line got its newline: the new entry is a line of its own, readable next time.
+      const again = yield* withJournal(memory, (journal) => Effect.succeed(journal.recovered))
+      assert.sameMembers([...again.jobs.keys()], ["a", "b", "c"])
+      assert.deepStrictEqual(again.problems.map((p) => p.line), [2, 3, 5])
+    })
+  })
+
+  it.effect("entries appended together are written (and synced) together", () => {
+    const memory = MemoryFs.make()
+    return Effect.gen(function*() {
+      yield* withJournal(memory, (journal) =>
+        Effect.forEach(
+          Array.from({ length: 200 }, (_, i) => i),
+          (i) => journal.append({ state: "submitted", key: `k${i}`, sessionId: sid(`s${i}`) }),
+          { concurrency: "unbounded", discard: true }
+        ))
+      assert.isAtMost(memory.writes.get(path) ?? 0, 5)
+      const recovered = yield* withJournal(memory, (journal) => Effect.succeed(journal.recovered))
+      assert.strictEqual(recovered.jobs.size, 200)
+    })
+  })
+
+  it.effect("a failed write fails that append and every later one", () => {
+    const memory = MemoryFs.make()
+    return Effect.gen(function*() {
+      yield* withJournal(memory, (journal) =>
+        Effect.gen(function*() {
+          yield* journal.append({ state: "submitted", key: "a", sessionId: sid("s-a") })
+          memory.failingWrites.add(path)
+          const first = yield* Effect.either(journal.append({ state: "submitted", key: "b", sessionId: sid("s-b") }))
+          memory.failingWrites.delete(path)
+          const later = yield* Effect.either(journal.append({ state: "submitted", key: "c", sessionId: sid("s-c") }))
+          assert.isTrue(Either.isLeft(first) && first.left._tag === "JournalFailed" && first.left.operation === "write")
+          assert.isTrue(Either.isLeft(later) && later.left._tag === "JournalFailed")
+        }))
+    })
+  })
+
+  it.effect("on a real disk: appends from many fibers are all there after a reopen", () =>
+    Effect.gen(function*() {
+      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "journal-"))
+      const file = Path.join(dir, "nested", "journal.jsonl")
+      const open = Effect.scoped(Effect.flatMap(Journal.makeFile(file), (journal) =>
+        Effect.as(
+          Effect.forEach(
+            Array.from({ length: 300 }, (_, i) => i),
+            (i) => journal.append({ state: "submitted", key: `k${i}`, sessionId: sid(`s${i}`) }),
+            { concurrency: 50, discard: true }
+          ),
+          journal.recovered
+        )))
+      const first = yield* open
+      assert.strictEqual(first.jobs.size, 0)
+      const second = yield* open
+      assert.strictEqual(second.jobs.size, 300)
+      assert.deepStrictEqual(second.problems, [])
+      assert.strictEqual(Fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "").length, 600)
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, NodePath.layer))))
+})

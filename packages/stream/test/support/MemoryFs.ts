@@ -1,0 +1,148 @@
+/**
+ * A file system in memory for pipeline tests under TestClock: no real I/O to race the clock. It
+ * implements what the batch uses (directories, append and exclusive opens, sync, rename, streams)
+ * and can be told to fail writes under a path, like a full disk.
+ */
+import { SystemError } from "@effect/platform/Error"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import { Effect, Layer, Option, Stream } from "effect"
+
+export interface MemoryFs {
+  readonly fs: FileSystem.FileSystem
+  readonly files: Map<string, Uint8Array>
+  /** Paths whose writes fail (a full disk, a read-only folder). */
+  readonly failingWrites: Set<string>
+  /** `writeAll` calls so far, by path. */
+  readonly writes: Map<string, number>
+  readonly text: (path: string) => string | undefined
+  readonly layer: Layer.Layer<FileSystem.FileSystem | Path.Path>
+}
+
+const posix = Path.layer
+
+const error = (method: string, path: string, reason: SystemError["reason"] = "NotFound") =>
+  new SystemError({ reason, module: "FileSystem", method, pathOrDescriptor: path })
+
+const parent = (path: string): string => {
+  const i = path.lastIndexOf("/")
+  return i <= 0 ? "/" : path.slice(0, i)
+}
+
+const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
+}
+
+export const make = (): MemoryFs => {
+  const files = new Map<string, Uint8Array>()
+  const dirs = new Set<string>(["/"])
+  const failingWrites = new Set<string>()
+  const writes = new Map<string, number>()
+  let descriptors = 0
+
+  const writable = (path: string) =>
+    [...failingWrites].some((prefix) => path.startsWith(prefix)) ?
+      Effect.fail(error("write", path, "WriteZero")) :
+      Effect.void
+
+  const file = (path: string, append: boolean): FileSystem.File => {
+    if (!append) files.set(path, new Uint8Array(0))
+    const writeAll = (bytes: Uint8Array) =>
+      Effect.zipRight(
+        writable(path),
+        Effect.sync(() => {
+          writes.set(path, (writes.get(path) ?? 0) + 1)
+          files.set(path, concat(files.get(path) ?? new Uint8Array(0), bytes))
+        })
+      )
+    return {
+      [FileSystem.FileTypeId]: FileSystem.FileTypeId,
+      fd: FileSystem.FileDescriptor(++descriptors),
+      stat: Effect.die("stat: not implemented"),
+      seek: () => Effect.die("seek: not implemented"),
+      sync: Effect.void,
+      read: () => Effect.die("read: not implemented"),
+      readAlloc: () => Effect.succeed(Option.none()),
+      truncate: () => Effect.die("truncate: not implemented"),
+      write: (bytes) => Effect.as(writeAll(bytes), FileSystem.Size(bytes.length)),
+      writeAll
+    }
+  }
+
+  const fs = FileSystem.makeNoop({
+    exists: (path) => Effect.sync(() => files.has(path) || dirs.has(path)),
+    makeDirectory: (path) =>
+      Effect.sync(() => {
+        for (let p = path; p !== "/"; p = parent(p)) dirs.add(p)
+      }),
+    readDirectory: (path) =>
+      dirs.has(path) ?
+        Effect.sync(() =>
+          [...files.keys(), ...dirs].filter((p) => p !== path && parent(p) === path).map((p) =>
+            p.slice(path.length + 1)
+          )
+        ) :
+        Effect.fail(error("readDirectory", path)),
+    readFile: (path) => {
+      const bytes = files.get(path)
+      return bytes === undefined ? Effect.fail(error("readFile", path)) : Effect.succeed(bytes)
+    },
+    readFileString: (path) => {
+      const bytes = files.get(path)
+      return bytes === undefined ? Effect.fail(error("readFileString", path)) : Effect.succeed(
+        new TextDecoder().decode(bytes)
+      )
+    },
+    stream: (path, options) => {
+      const bytes = files.get(path)
+      if (bytes === undefined) return Stream.fail(error("stream", path))
+      const size = Number(options?.chunkSize ?? 65536)
+      const chunks: Array<Uint8Array> = []
+      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size))
+      return Stream.fromIterable(chunks)
+    },
+    remove: (path) => Effect.sync(() => void (files.delete(path) || dirs.delete(path))),
+    rename: (from, to) => {
+      const bytes = files.get(from)
+      if (bytes === undefined) return Effect.fail(error("rename", from))
+      return Effect.zipRight(
+        writable(to),
+        Effect.sync(() => {
+          files.delete(from)
+          files.set(to, bytes)
+        })
+      )
+    },
+    open: (path, options) =>
+      Effect.suspend(() => {
+        const flag = options?.flag ?? "r"
+        if (flag === "r") {
+          return files.has(path) || dirs.has(path) ?
+            Effect.succeed(file(path, true)) :
+            Effect.fail(error("open", path))
+        }
+        if (!dirs.has(parent(path))) return Effect.fail(error("open", path))
+        if (flag === "wx" && files.has(path)) return Effect.fail(error("open", path, "AlreadyExists"))
+        // Opening succeeds on a full disk; writes are what fail.
+        return Effect.sync(() => {
+          if (!files.has(path)) files.set(path, new Uint8Array(0))
+          return file(path, flag.startsWith("a"))
+        })
+      })
+  })
+
+  return {
+    fs,
+    files,
+    failingWrites,
+    writes,
+    text: (path) => {
+      const bytes = files.get(path)
+      return bytes === undefined ? undefined : new TextDecoder().decode(bytes)
+    },
+    layer: Layer.merge(Layer.succeed(FileSystem.FileSystem, fs), posix)
+  }
+}

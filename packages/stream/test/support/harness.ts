@@ -1,0 +1,144 @@
+/**
+ * The batch over the real client and FakeServer, with an in-memory file system and a recording
+ * Uploader, driven under TestClock.
+ */
+import { PdfTransformClient } from "@pdf-transform/core"
+import * as Uploader from "@pdf-transform/core/Uploader"
+import { FakeServer } from "@pdf-transform/testing"
+import { Chunk, Duration, Effect, Fiber, Layer, Option, Redacted, Stream, TestClock } from "effect"
+import type { Batch, BatchEvent } from "../../src/index.js"
+import { Journal } from "../../src/index.js"
+import * as MemoryFs from "./MemoryFs.js"
+
+export const baseUrl = "https://fake.pdf-transform.test/v1"
+export const outDir = "/out"
+
+/** A timeline of `seconds`, with linear progress each second. */
+export const linear = (seconds: number): FakeServer.Timeline => [
+  ...Array.from({ length: seconds - 1 }, (_, i) => ({
+    after: Duration.seconds(i + 1),
+    status: { state: "processing" as const, progress: Math.round(((i + 1) / seconds) * 100) }
+  })),
+  { after: Duration.seconds(seconds), status: { state: "completed" as const } }
+]
+
+export interface Uploads {
+  readonly names: Array<string>
+}
+
+/** An Uploader that answers a URL per file and records the names. */
+export const recordingUploader = (uploads: Uploads) =>
+  Layer.succeed(Uploader.Uploader, {
+    upload: (file) =>
+      Effect.sync(() => {
+        uploads.names.push(file.name)
+        return `https://files.example.test/${uploads.names.length}/${encodeURIComponent(file.name)}`
+      })
+  })
+
+export interface Harness {
+  readonly memory: MemoryFs.MemoryFs
+  readonly uploads: Uploads
+  readonly layer: Layer.Layer<
+    Batch.Requirements | FakeServer.FakeServer | Uploader.Uploader
+  >
+}
+
+export const make = (options: {
+  readonly server?: FakeServer.Options
+  readonly client?: Partial<PdfTransformClient.Options>
+  readonly journal?: Layer.Layer<Journal.Journal, never, never> | "file"
+  readonly memory?: MemoryFs.MemoryFs
+} = {}): Harness => {
+  const memory = options.memory ?? MemoryFs.make()
+  const uploads: Uploads = { names: [] }
+  const journal = options.journal === "file" ?
+    Layer.orDie(Journal.layerFile("/state/journal.jsonl")).pipe(Layer.provide(memory.layer)) :
+    options.journal ?? Journal.layerMemory
+  const client = PdfTransformClient.layer({
+    apiKey: Redacted.make(FakeServer.defaultApiKey),
+    baseUrl,
+    ...options.client,
+    poll: { jitter: false, initialInterval: "500 millis", maxInterval: "2 seconds", ...options.client?.poll }
+  }).pipe(Layer.provideMerge(FakeServer.layer({ baseUrl, ...options.server })))
+  return {
+    memory,
+    uploads,
+    layer: Layer.mergeAll(client, journal, memory.layer, recordingUploader(uploads))
+  }
+}
+
+/** The Clock time the next sleeping fiber wakes at, if any. */
+const nextWakeUp = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.reduce(sleeps, Infinity, (a, b) => Math.min(a, b)))
+
+/** Lets every fiber that can run, run. */
+const settle = Effect.gen(function*() {
+  for (let i = 0; i < 50; i++) yield* Effect.yieldNow()
+})
+
+/**
+ * Moves the TestClock to `target` (Clock time), stopping at each wake-up on the way so that every
+ * sleeper runs at its own time.
+ */
+export const advanceTo = (target: number) =>
+  Effect.gen(function*() {
+    for (;;) {
+      yield* settle
+      const now = yield* TestClock.currentTimeMillis
+      const next = yield* nextWakeUp
+      if (next > target) return yield* TestClock.adjust(Math.max(0, target - now))
+      yield* TestClock.adjust(Math.max(0, next - now))
+    }
+  })
+
+/** Moves the TestClock forward by `ms`, wake-up by wake-up. */
+export const advance = (ms: number) => Effect.flatMap(TestClock.currentTimeMillis, (now) => advanceTo(now + ms))
+
+/**
+ * Runs the fiber to its end, moving the TestClock from wake-up to wake-up; dies when nothing is
+ * left to wake and the fiber still waits (a deadlock), or after `limit` of Clock time.
+ */
+export const drive = <A, E>(fiber: Fiber.Fiber<A, E>, limit = 3_600_000) =>
+  Effect.gen(function*() {
+    const start = yield* TestClock.currentTimeMillis
+    for (;;) {
+      yield* settle
+      const done = yield* Fiber.poll(fiber)
+      if (Option.isSome(done)) return yield* Fiber.join(fiber)
+      const now = yield* TestClock.currentTimeMillis
+      const next = yield* nextWakeUp
+      if (next === Infinity) return yield* Effect.dieMessage("the batch waits and nothing is left to wake it")
+      if (next - start > limit) return yield* Effect.dieMessage(`still running after ${limit} ms of Clock time`)
+      yield* TestClock.adjust(Math.max(0, next - now))
+    }
+  })
+
+/** Runs a batch to its end under TestClock and answers every event. */
+export const events = <R>(run: Stream.Stream<BatchEvent.BatchEvent, unknown, R>) =>
+  Effect.gen(function*() {
+    const fiber = yield* Effect.fork(Stream.runCollect(run))
+    return Chunk.toReadonlyArray(yield* drive(fiber))
+  })
+
+/** The events of one kind. */
+export const ofTag = <T extends BatchEvent.BatchEvent["_tag"]>(
+  all: ReadonlyArray<BatchEvent.BatchEvent>,
+  tag: T
+): ReadonlyArray<Extract<BatchEvent.BatchEvent, { readonly _tag: T }>> =>
+  all.filter((event): event is Extract<BatchEvent.BatchEvent, { readonly _tag: T }> => event._tag === tag)
+
+/** Submit requests the fake received, with their Clock times. */
+export const submits = Effect.flatMap(
+  FakeServer.FakeServer,
+  (server) => Effect.map(server.requests, (all) => all.filter((r) => r.method === "POST" && r.path.endsWith("/submit")))
+)
+
+/** `count` PDFs in the memory file system under /in, named `doc-<i>.pdf`, each distinct. */
+export const pdfs = (memory: MemoryFs.MemoryFs, count: number, folder = "/in") =>
+  Array.from({ length: count }, (_, i) => {
+    const path = `${folder}/doc-${i}.pdf`
+    memory.files.set(path, new TextEncoder().encode(`%PDF-1.4\n% document ${folder} ${i}\n%%EOF\n`))
+    return path
+  })
+
+export { outDir as defaultOutDir }
