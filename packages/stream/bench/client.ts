@@ -1,0 +1,94 @@
+/**
+ * One measured client run, in its own process: converts the PDFs listed in a file (URLs already
+ * uploaded to the bench server) and prints one JSON line with the makespan, the CPU time and the
+ * peak RSS of this process.
+ *
+ *   node client.mjs <scenario> <baseUrl> <apiKey> <urls.json> <workDir>
+ *
+ * Scenarios: `batch` (Batch.run, bound 64, journal on), `batch-plain` (the same with
+ * progress-aware polling off), `naive` (every job at once with unbounded Effect.forEach, each
+ * `convert` retrying its own 429s, then its download).
+ */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodePath from "@effect/platform-node/NodePath"
+import { PdfTransformClient } from "@pdf-transform/core"
+import { Effect, Either, Layer, Logger, LogLevel, Redacted } from "effect"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { Batch, Job, Journal, Output } from "../src/index.js"
+
+const [scenario, baseUrl, key, urlsFile, workDir] = process.argv.slice(2) as [string, string, string, string, string]
+const urls = JSON.parse(Fs.readFileSync(urlsFile, "utf8")) as ReadonlyArray<string>
+const outputDirectory = Path.join(workDir, "out")
+
+/** Core's default polling scaled by 1/20 (2 s -> 100 ms, 10 s -> 500 ms, 600 s -> 30 s). */
+const poll = (progressAware: boolean): PdfTransformClient.PollOptions => ({
+  initialInterval: "100 millis",
+  maxInterval: "500 millis",
+  deadline: "30 seconds",
+  progressAware
+})
+
+const batch = (progressAware: boolean) =>
+  Effect.map(
+    Batch.run(urls.map((url, i) => Job.url(url, "markdown", { outputName: `doc-${i}` })), {
+      outputDirectory,
+      concurrency: 64,
+      poll: poll(progressAware)
+    }).pipe(Effect.provide(Journal.layerFile(Path.join(workDir, "journal.jsonl")))),
+    (summary) => ({
+      completed: summary.completed.length,
+      failed: summary.failed.length,
+      ambiguous: summary.ambiguous.length,
+      failures: [...new Set(summary.failed.map((e) => e.error._tag))]
+    })
+  )
+
+const naive = Effect.gen(function*() {
+  const client = yield* PdfTransformClient.PdfTransformClient
+  yield* Effect.sync(() => Fs.mkdirSync(outputDirectory, { recursive: true }))
+  const results = yield* Effect.forEach(
+    urls,
+    (pdfURL, i) =>
+      Effect.either(
+        Effect.flatMap(
+          client.convert("markdown", { pdfURL }, poll(true)),
+          (done) => Output.download(done, Path.join(outputDirectory, `doc-${i}.md`))
+        )
+      ),
+    { concurrency: "unbounded" }
+  )
+  const failed = results.filter(Either.isLeft)
+  return {
+    completed: results.length - failed.length,
+    failed: failed.length,
+    ambiguous: 0,
+    failures: [...new Set(failed.map((r) => r.left._tag))]
+  }
+})
+
+const program = scenario === "naive" ? naive : batch(scenario !== "batch-plain")
+
+const cpuBefore = process.cpuUsage()
+const started = performance.now()
+Effect.runPromise(
+  program.pipe(
+    Effect.provide(PdfTransformClient.layer({ baseUrl, apiKey: Redacted.make(key) })),
+    Effect.provide(Layer.mergeAll(NodeHttpClient.layerUndici, NodeFileSystem.layer, NodePath.layer)),
+    Effect.provide(Logger.minimumLogLevel(LogLevel.Error))
+  )
+).then((result) => {
+  const makespanMs = performance.now() - started
+  const cpu = process.cpuUsage(cpuBefore)
+  console.log(JSON.stringify({
+    ...result,
+    makespanMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    maxRssMb: process.resourceUsage().maxRSS / 1024
+  }))
+  process.exit(0)
+}, (error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})

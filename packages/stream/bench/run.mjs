@@ -1,0 +1,132 @@
+// The batch benchmark: the reference server in simulated mode in one process, each client run in
+// another (bundled, run by plain node), on 127.0.0.1. Prints makespan against the ideal, 429s by
+// reason, result GETs per task, CPU per job and peak RSS, for our batch and a naive baseline.
+//
+//   pnpm --filter @pdf-transform/stream bench
+//
+// BENCH_N (default 500) and BENCH_BIG_N (default 10000) shorten it.
+import { build } from "esbuild"
+import { spawn } from "node:child_process"
+import * as Crypto from "node:crypto"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const here = Path.dirname(fileURLToPath(import.meta.url))
+const out = Path.join(here, "..", ".bench-out")
+const key = Crypto.randomBytes(16).toString("hex")
+const n = Number(process.env.BENCH_N ?? 500)
+const bigN = Number(process.env.BENCH_BIG_N ?? 10_000)
+const limit = 16
+const taskMs = 2000
+
+const bundle = (name) =>
+  build({
+    entryPoints: [Path.join(here, `${name}.ts`)],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile: Path.join(out, `${name}.mjs`),
+    logLevel: "warning",
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
+  })
+
+const startServer = (env) =>
+  new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [Path.join(out, "server.mjs")], {
+      env: { ...process.env, BENCH_KEY: key, ...env },
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    let buffer = ""
+    proc.stdout.on("data", (chunk) => {
+      buffer += chunk
+      const line = buffer.split("\n")[0]
+      if (buffer.includes("\n")) resolve({ proc, baseUrl: JSON.parse(line).baseUrl })
+    })
+    proc.on("error", reject)
+    proc.on("exit", (code) => reject(new Error(`server exited ${code}`)))
+  })
+
+/** Uploads `count` small distinct PDFs and answers their URLs. */
+const upload = async (baseUrl, count) => {
+  const urls = new Array(count)
+  let next = 0
+  const worker = async () => {
+    while (next < count) {
+      const i = next++
+      const response = await fetch(`${baseUrl}/files`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/pdf" },
+        body: `%PDF-1.4\n% bench document ${i}\n%%EOF\n`
+      })
+      if (!response.ok) throw new Error(`upload ${i}: HTTP ${response.status} ${await response.text()}`)
+      urls[i] = (await response.json()).url
+    }
+  }
+  await Promise.all(Array.from({ length: 32 }, worker))
+  return urls
+}
+
+const runClient = (scenario, baseUrl, urlsFile, workDir) =>
+  new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [Path.join(out, "client.mjs"), scenario, baseUrl, key, urlsFile, workDir], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    let buffer = ""
+    proc.stdout.on("data", (chunk) => void (buffer += chunk))
+    proc.on("error", reject)
+    proc.on("exit", (code) => code === 0 ? resolve(JSON.parse(buffer.trim().split("\n").pop())) : reject(new Error(`${scenario} exited ${code}`)))
+  })
+
+const scenario = async (name, client, count, serverEnv) => {
+  const { baseUrl, proc } = await startServer(serverEnv)
+  try {
+    const workDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), `bench-${name}-`))
+    const urlsFile = Path.join(workDir, "urls.json")
+    Fs.writeFileSync(urlsFile, JSON.stringify(await upload(baseUrl, count)))
+    const result = await runClient(client, baseUrl, urlsFile, workDir)
+    const stats = await (await fetch(`${baseUrl.replace(/\/v1$/, "")}/bench/stats`)).json()
+    Fs.rmSync(workDir, { recursive: true, force: true })
+    return { name, count, ...result, stats }
+  } finally {
+    proc.removeAllListeners("exit")
+    proc.kill("SIGTERM")
+  }
+}
+
+const fmt = (x, digits = 1) => x.toFixed(digits)
+
+const row = (r, ideal) => {
+  const rejected = Object.entries(r.stats.rejected).map(([reason, c]) => `${reason} ${c}`).join(", ") || "none"
+  const ratio = ideal === undefined ? "" : ` (${fmt(r.makespanMs / ideal, 2)} x ideal ${fmt(ideal / 1000)} s)`
+  return [
+    `${r.name}: ${r.completed}/${r.count} completed, ${r.failed} failed${r.failures.length ? ` (${r.failures.join(", ")})` : ""}`,
+    `  makespan ${fmt(r.makespanMs / 1000)} s${ratio}`,
+    `  submits ${r.stats.submits}, 429s: ${rejected}`,
+    `  result GETs per task ${fmt(r.stats.resultGets / Math.max(1, r.stats.accepted), 2)}, downloads ${r.stats.downloads}`,
+    `  client CPU ${fmt(r.cpuMs / r.count, 2)} ms per job, peak RSS ${fmt(r.maxRssMb)} MB`
+  ].join("\n")
+}
+
+await Promise.all([bundle("server"), bundle("client")])
+console.log(`${Os.cpus().length} cores, Node ${process.version}; server limit ${limit} tasks in flight, announced by RateLimit-Policy; tasks ${taskMs / 1000} s with linear progress; client bound 64; polling 100 ms x1.5 up to 500 ms (core's default / 20)`)
+const ideal = Math.ceil(n / limit) * taskMs
+const env = { BENCH_CONCURRENCY: String(limit), BENCH_DURATION_MS: String(taskMs), BENCH_STEPS: "100" }
+const results = []
+for (const [name, client] of [["batch", "batch"], ["batch, progress-aware polling off", "batch-plain"], ["naive Effect.forEach", "naive"]]) {
+  const r = await scenario(name, client, n, env)
+  results.push(r)
+  console.log(row(r, ideal))
+}
+const big = await scenario("batch, instant tasks", "batch", bigN, { BENCH_CONCURRENCY: "0", BENCH_DURATION_MS: "0", BENCH_STEPS: "1" })
+console.log(row(big))
+
+const ours = results[0]
+const rejections = Object.values(ours.stats.rejected).reduce((a, b) => a + b, 0)
+const gets = ours.stats.resultGets / Math.max(1, ours.stats.accepted)
+const check = (ok) => ok ? "met" : "NOT met"
+console.log(`targets: makespan <= 1.10 x ideal: ${check(ours.makespanMs <= 1.1 * ideal)} (${fmt(ours.makespanMs / ideal, 3)}); at most one 429 per concurrency change (one policy, learnt once): ${check(rejections <= 1)} (${rejections}); <= 8 result GETs per task: ${check(gets <= 8)} (${fmt(gets, 2)})`)
+console.log(`targets (${bigN} instant jobs): peak RSS < 200 MB: ${check(big.maxRssMb < 200)} (${fmt(big.maxRssMb)} MB); CPU per job < 2 ms: ${check(big.cpuMs / bigN < 2)} (${fmt(big.cpuMs / bigN, 3)} ms)`)
+process.exit(0)
