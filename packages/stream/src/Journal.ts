@@ -126,8 +126,9 @@ export interface Service {
 export class Journal extends Context.Tag("@pdf-transform/stream/Journal")<Journal, Service>() {}
 
 /**
- * A journal in memory: everything a file journal does but survive the process. For tests, and
- * for batches that need no resume.
+ * A journal in memory: everything a file journal does but survive the process (batches run one
+ * after another on it resume as they would from a file). For tests, and for batches that need no
+ * resume across processes.
  *
  * @since 0.1.0
  * @category constructors
@@ -136,7 +137,10 @@ export const makeMemory = (initial: ReadonlyArray<Entry> = []): Service => {
   const jobs = new Map<string, JobRecord>()
   for (const entry of initial) jobs.set(entry.key, entries.fold(jobs.get(entry.key), entry))
   return {
-    recovered: { jobs: new Map(jobs), problems: [] },
+    // What a batch opening it now would read: a second batch on the same journal sees the first one's work.
+    get recovered() {
+      return { jobs: new Map(jobs), problems: [] }
+    },
     append: (entry) => Effect.sync(() => void jobs.set(entry.key, entries.fold(jobs.get(entry.key), entry))),
     location: "memory"
   }

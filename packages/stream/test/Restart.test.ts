@@ -147,6 +147,20 @@ describe("restart", () => {
     }).pipe(Effect.provide(h.layer))
   })
 
+  it.effect("an in-memory journal shared by two batches: the second skips what the first did", () => {
+    const h = H.make()
+    const journal = Journal.makeMemory()
+    return Effect.gen(function*() {
+      const run = Effect.fork(Batch.run(urls(3), { outputDirectory: H.outDir })).pipe(
+        Effect.flatMap((fiber) => H.drive(fiber)),
+        Effect.provideService(Journal.Journal, journal)
+      )
+      assert.strictEqual((yield* run).completed.length, 3)
+      assert.strictEqual((yield* run).skipped.length, 3)
+      assert.strictEqual((yield* H.submits).length, 3)
+    }).pipe(Effect.provide(h.layer))
+  })
+
   it.effect("a corrupt journal line is reported, and the batch goes on", () => {
     const h = H.make()
     h.memory.files.set(journalPath, new TextEncoder().encode("garbage\n"))

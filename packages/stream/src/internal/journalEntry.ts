@@ -41,10 +41,12 @@ export type Entry = typeof Entry.Type
 const excerptChars = 80
 
 const decodeLine = Schema.decodeUnknownEither(Schema.parseJson(Entry))
-const encodeLine = Schema.encodeSync(Schema.parseJson(Entry))
 
-/** One line of the file, newline included. */
-export const toLine = (entry: Journal.Entry, at: number): string => `${encodeLine({ ...entry, v: 1, at } as Entry)}\n`
+/**
+ * One line of the file, newline included. The entry's type already is the line's shape, so plain
+ * JSON suffices here; the Schema guards the other direction, where the file may hold anything.
+ */
+export const toLine = (entry: Journal.Entry, at: number): string => `${JSON.stringify({ v: 1, at, ...entry })}\n`
 
 /** Folds one entry into the job's state: the last word of each kind wins. */
 export const fold = (previous: Journal.JobRecord | undefined, entry: Journal.Entry): Journal.JobRecord => {
