@@ -110,7 +110,11 @@ const row = (r, ideal) => {
   ].join("\n")
 }
 
-await Promise.all([bundle("server"), bundle("client")])
+await Promise.all([bundle("server"), bundle("client"), bundle("gate")])
+await new Promise((resolve, reject) => {
+  const proc = spawn(process.execPath, [Path.join(out, "gate.mjs")], { stdio: ["ignore", "inherit", "inherit"] })
+  proc.on("exit", (code) => code === 0 ? resolve() : reject(new Error(`gate bench exited ${code}`)))
+})
 console.log(`${Os.cpus().length} cores, Node ${process.version}; server limit ${limit} tasks in flight, announced by RateLimit-Policy; tasks ${taskMs / 1000} s with linear progress; client bound 64; polling 100 ms x1.5 up to 500 ms (core's default / 20)`)
 const ideal = Math.ceil(n / limit) * taskMs
 const env = { BENCH_CONCURRENCY: String(limit), BENCH_DURATION_MS: String(taskMs), BENCH_STEPS: "100" }
