@@ -101,13 +101,9 @@ describe("task lifecycle (TestClock)", () => {
       assert.strictEqual(file.body.readUInt16LE(8), 0)
       assert.strictEqual(file.body.subarray(30, 38).toString(), "mimetype")
       const entries = unzipSync(new Uint8Array(file.body))
-      assert.deepStrictEqual(Object.keys(entries), [
-        "mimetype",
-        "META-INF/container.xml",
-        "OEBPS/content.opf",
-        "OEBPS/nav.xhtml",
-        "OEBPS/chapter-1.xhtml"
-      ])
+      // Built by the converter's EPUB writer, as a real conversion's output is.
+      assert.strictEqual(Object.keys(entries)[0], "mimetype")
+      assert.includeMembers(Object.keys(entries), ["META-INF/container.xml", "OEBPS/content.opf", "OEBPS/nav.xhtml"])
       assert.strictEqual(strFromU8(entries["mimetype"]!), "application/epub+zip")
       assert.include(strFromU8(entries["OEBPS/content.opf"]!), "<dc:title>Simulated document</dc:title>")
     }))
