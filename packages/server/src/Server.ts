@@ -247,24 +247,29 @@ export const layerConfig = (
 ): Layer.Layer<Server | HttpServer.HttpServer, ConfigError.ConfigError | ServeError, Converter> =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
+      const { checks } = internalOptions
       const keys = yield* Config.redacted("PDF_TRANSFORM_SERVER_KEYS").pipe(
         Config.map((text) => parseKeyList(Redacted.value(text)).map((key) => Redacted.make(key))),
-        Config.validate({ message: "at least one key is required", validation: (keys) => keys.length > 0 })
+        Config.validate(checks.keys)
       )
       const port = yield* Config.integer("PDF_TRANSFORM_SERVER_PORT").pipe(
         Config.validate({ message: "a port from 0 (any free port) to 65535", validation: (n) => n >= 0 && n <= 65535 }),
         Config.withDefault(defaults.port)
       )
       const host = yield* Config.string("PDF_TRANSFORM_SERVER_HOST").pipe(Config.withDefault(defaults.host))
-      const publicUrl = yield* Config.option(Config.url("PDF_TRANSFORM_SERVER_PUBLIC_URL"))
-      const signingKey = yield* Config.option(Config.redacted("PDF_TRANSFORM_SERVER_SIGNING_KEY"))
+      const publicUrl = yield* Config.option(
+        Config.string("PDF_TRANSFORM_SERVER_PUBLIC_URL").pipe(Config.validate(checks.publicUrl))
+      )
+      const signingKey = yield* Config.option(
+        Config.redacted("PDF_TRANSFORM_SERVER_SIGNING_KEY").pipe(Config.validate(checks.signingKey))
+      )
       const remote = yield* Config.boolean("PDF_TRANSFORM_SERVER_REMOTE_FETCH").pipe(Config.withDefault(false))
       return layer({
         ...options,
         keys,
         port,
         host,
-        publicUrl: Option.getOrUndefined(Option.map(publicUrl, (url) => url.href)),
+        publicUrl: Option.getOrUndefined(publicUrl),
         signingKey: Option.getOrUndefined(signingKey),
         remoteFetch: { ...options.remoteFetch, enabled: options.remoteFetch?.enabled ?? remote }
       })

@@ -30,6 +30,8 @@ const ref = (schema: Schema.Schema.AnyNoContext, additional: "strict" | "allow" 
 
 const json = (schema: JSONSchema.JsonSchema7) => ({ "application/json": { schema } })
 
+const binary = { type: "string", format: "binary" }
+
 const header = (description: string) => ({ description, schema: { type: "string" } })
 
 const rateLimitHeaders = {
@@ -41,7 +43,11 @@ const rateLimitHeaders = {
 
 const unauthorized = {
   description: "Missing or invalid credential",
-  headers: { "WWW-Authenticate": header("Bearer challenge: Bearer realm=\"pdf-transform\", error=\"invalid_token\"") },
+  headers: {
+    "WWW-Authenticate": header(
+      "Bearer challenge: Bearer realm=\"pdf-transform\" without a credential, with error=\"invalid_token\" for a refused one"
+    )
+  },
   content: json(ref(Contract.UnauthenticatedBody))
 }
 
@@ -86,13 +92,24 @@ const paths = {
   "/files": {
     post: {
       operationId: "upload",
-      summary: "Upload a PDF (the body is the file); answers the pdfURL to submit",
-      requestBody: { required: true, content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
+      summary: "Upload a PDF (the body is the file, or the one file part of a form); answers the pdfURL to submit",
+      requestBody: {
+        required: true,
+        content: {
+          "application/pdf": { schema: binary },
+          "application/octet-stream": { schema: binary },
+          "multipart/form-data": { schema: { type: "object", properties: { file: binary } } }
+        }
+      },
       responses: {
         "201": { description: "Stored", content: json(ref(UploadedFile)) },
-        "400": { description: "Empty or not a PDF", content: json(ref(ErrorBody)) },
+        "400": {
+          description: "Empty, not starting with %PDF-, or a form without exactly one file part",
+          content: json(ref(ErrorBody))
+        },
         "401": unauthorized,
         "413": { description: "Too large", content: json(ref(ErrorBody)) },
+        "415": { description: "Another Content-Type", content: json(ref(ErrorBody)) },
         "503": { description: "Upload storage full", content: json(ref(ErrorBody)) }
       }
     }

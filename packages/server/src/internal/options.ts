@@ -90,16 +90,33 @@ const positive = (name: string, value: number): number => {
   return value
 }
 
-export const resolve = (options: AppOptions, internal?: { readonly resolve?: Resolve }): ResolvedOptions => {
-  if (options.keys.length === 0) throw new InvalidOptions("at least one API key is required")
-  for (const key of options.keys) {
-    if (!isUsableKey(Redacted.value(key))) {
-      throw new InvalidOptions("API keys must be 1 to 4096 visible ASCII characters without spaces")
-    }
+/**
+ * The checks of the values `Server.layerConfig` reads from the environment, shared with `resolve`
+ * so that a bad environment is a `ConfigError` and a bad option a defect, with the same words.
+ */
+export const checks = {
+  keys: {
+    message: "API keys must be 1 to 4096 visible ASCII characters without spaces, and at least one is required",
+    validation: (keys: ReadonlyArray<Redacted.Redacted<string>>): boolean =>
+      keys.length > 0 && keys.every((key) => isUsableKey(Redacted.value(key)))
+  },
+  publicUrl: {
+    message: "publicUrl must be an absolute http(s) URL",
+    validation: (url: string): boolean => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol)
+  },
+  signingKey: {
+    message: "signingKey must be at least 16 bytes",
+    validation: (key: Redacted.Redacted<string>): boolean =>
+      new TextEncoder().encode(Redacted.value(key)).byteLength >= 16
   }
+} as const
+
+export const resolve = (options: AppOptions, internal?: { readonly resolve?: Resolve }): ResolvedOptions => {
+  if (!checks.keys.validation(options.keys)) throw new InvalidOptions(checks.keys.message)
   const publicUrlText = (options.publicUrl ?? `http://${defaults.host}`).replace(/\/+$/, "")
-  if (!URL.canParse(publicUrlText) || !/^https?:$/.test(new URL(publicUrlText).protocol)) {
-    throw new InvalidOptions("publicUrl must be an absolute http(s) URL")
+  if (!checks.publicUrl.validation(publicUrlText)) throw new InvalidOptions(checks.publicUrl.message)
+  if (options.signingKey !== undefined && !checks.signingKey.validation(options.signingKey)) {
+    throw new InvalidOptions(checks.signingKey.message)
   }
   const limits = options.limits ?? {}
   const rate = limits.rate === false ? undefined : limits.rate ?? defaults.rate
@@ -108,7 +125,6 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
   const signingKey = options.signingKey === undefined
     ? randomKey()
     : new TextEncoder().encode(Redacted.value(options.signingKey))
-  if (signingKey.byteLength < 16) throw new InvalidOptions("signingKey must be at least 16 bytes")
   return {
     keys: options.keys,
     publicUrl: new URL(publicUrlText),

@@ -4,7 +4,7 @@
  */
 import type { Format } from "@pdf-transform/core/Contract"
 
-/** Expired entries are looked for at most this often (a scan of at most a few thousand entries). */
+/** Expired entries are looked for at most this often (a scan of every stored entry: 10,000 tasks by default). */
 const sweepIntervalMs = 5_000
 
 export type TaskState = "processing" | "completed" | "failed"
