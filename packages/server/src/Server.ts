@@ -89,10 +89,14 @@ export interface AppOptions {
   /** Limit of a submit body (default 64 KiB). */
   readonly maxJsonBodyBytes?: number | undefined
   readonly uploads?: {
-    /** Largest PDF accepted by `POST /v1/files` (default 100 MiB). */
+    /** Largest PDF accepted by `POST /v1/files` or a chunked upload (default 100 MiB). */
     readonly maxBytes?: number | undefined
-    /** How long an upload is kept (default 24 h). */
+    /** How long an uploaded file is kept (default 24 h). */
     readonly retention?: Duration.DurationInput | undefined
+    /** Part size of chunked uploads under `/v1/uploads`, at least and by default 5 MiB. */
+    readonly partSize?: number | undefined
+    /** How long a chunked upload may take from `init` to its last part (default 1 h). */
+    readonly incompleteRetention?: Duration.DurationInput | undefined
     /** Uploads kept at once (default 1000). */
     readonly maxFiles?: number | undefined
     /** Bytes of uploads kept at once (default 1 GiB). */

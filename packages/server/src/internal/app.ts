@@ -1,6 +1,7 @@
 /**
  * The HTTP application of the reference server: the routes, and the one place where failures
- * become answers. The handlers live by concern in `taskRoutes.ts` and `fileRoutes.ts`.
+ * become answers. The handlers live by concern in `taskRoutes.ts`, `fileRoutes.ts` and
+ * `uploadRoutes.ts`.
  */
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpRouter from "@effect/platform/HttpRouter"
@@ -14,12 +15,14 @@ import type * as Scope from "effect/Scope"
 import type { AppContext } from "./context.js"
 import { makeContext } from "./context.js"
 import { fetchFile, upload } from "./fileRoutes.js"
+import type { FileStore } from "./fileStore.js"
 import { fail, failureResponse, jsonResponse, pathOf } from "./http.js"
 import type * as Limiter from "./limiter.js"
 import { openApiDocument } from "./openapi.js"
 import type { ResolvedOptions } from "./options.js"
-import type { FileStore, TaskStore } from "./store.js"
 import { download, result, submit, taskNotFound } from "./taskRoutes.js"
+import type { TaskStore } from "./taskStore.js"
+import { init, putPart, uploadUrl } from "./uploadRoutes.js"
 
 /** Everything the application holds; exposed to tests through `makeApp`'s second result. */
 export interface AppState {
@@ -41,6 +44,9 @@ const router = (context: AppContext) => {
     HttpRouter.post(`${v1}/files`, upload(context)),
     HttpRouter.get(`${v1}/files/:fileId`, fetchFile(context)),
     HttpRouter.get(`${v1}/downloads/:taskId`, download(context)),
+    HttpRouter.post(`${v1}/uploads/init`, init(context)),
+    HttpRouter.put(`${v1}/uploads/:uploadId/parts/:partNumber`, putPart(context)),
+    HttpRouter.get(`${v1}/uploads/:uploadId/url`, uploadUrl(context)),
     HttpRouter.get(`${v1}/openapi.json`, Effect.as(context.authenticate, jsonResponse(200, openApiDocument)))
   )
 }

@@ -11,13 +11,14 @@ import * as FiberSet from "effect/FiberSet"
 import type * as Scope from "effect/Scope"
 import type { KeyIdentity } from "./auth.js"
 import { authenticate, makeKeyRing } from "./auth.js"
+import { FileStore } from "./fileStore.js"
 import * as Gate from "./gate.js"
 import type { HttpFailure } from "./http.js"
 import * as Limiter from "./limiter.js"
 import type { ResolvedOptions } from "./options.js"
 import type { Signer } from "./signing.js"
 import { makeSigner } from "./signing.js"
-import { FileStore, TaskStore } from "./store.js"
+import { TaskStore } from "./taskStore.js"
 
 export interface AppContext {
   readonly options: ResolvedOptions

@@ -11,8 +11,8 @@ import { fetchTarget } from "./addresses.js"
 import type { KeyIdentity } from "./auth.js"
 import type { AppContext } from "./context.js"
 import type { Source } from "./source.js"
-import type { TaskRecord } from "./store.js"
 import type { SubmitBody } from "./submitBody.js"
+import type { TaskRecord } from "./taskStore.js"
 
 /** A failure whose message becomes the task's reason. */
 interface Failure {

@@ -37,9 +37,18 @@ const pdfOf = (body: Uint8Array, contentType: string | undefined): Either.Either
       : Either.left(fail(400, "invalid_request", "The uploaded file is not a PDF (it does not start with %PDF-)")))
 }
 
-/** 503 when the upload store has no room for the file. */
-export const storageFull = (): HttpFailure =>
-  fail(503, "storage_full", "The server's upload storage is full; retry later", { headers: { "retry-after": "60" } })
+const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`
+
+/** 507 when the upload store cannot hold `bytes` more: its budget, what is used, what was asked. */
+export const insufficientStorage = (context: AppContext, bytes: number): HttpFailure => {
+  const { limits, size, storedBytes } = context.files
+  const message = size >= limits.maxEntries
+    ? `The server holds its maximum of ${limits.maxEntries} uploads; retry later`
+    : `The server's upload storage cannot hold ${mib(bytes)} more (${mib(storedBytes)} of ${
+      mib(limits.maxBytes)
+    } in use); retry later`
+  return fail(507, "insufficient_storage", message, { headers: { "retry-after": "60" } })
+}
 
 export const upload = (context: AppContext) =>
   Effect.gen(function*() {
@@ -50,7 +59,9 @@ export const upload = (context: AppContext) =>
     const now = yield* Clock.currentTimeMillis
     const id = Crypto.randomUUID()
     const expiresAt = now + context.options.uploads.retentionMs
-    if (!context.files.insert({ id, owner: key.id, bytes, createdAt: now, expiresAt }, now)) return yield* storageFull()
+    if (!context.files.insert({ _tag: "File", id, owner: key.id, bytes, createdAt: now, expiresAt }, now)) {
+      return yield* insufficientStorage(context, bytes.byteLength)
+    }
     yield* Effect.logInfo("file uploaded").pipe(Effect.annotateLogs({ key: key.id, bytes: bytes.byteLength }))
     return jsonResponse(201, { url: signedUrl(context, "file", `/v1/files/${encodeURIComponent(id)}`, id, expiresAt) })
   })
@@ -64,7 +75,7 @@ export const fetchFile = (context: AppContext) =>
     const owner = queryOf(request.url).has("signature")
       ? yield* Effect.as(verifySigned(context, "file", fileId), undefined)
       : (yield* context.authenticate).id
-    const file = context.files.get(fileId, yield* Clock.currentTimeMillis)
+    const file = context.files.file(fileId, yield* Clock.currentTimeMillis)
     if (file === undefined || (owner !== undefined && file.owner !== owner)) {
       return yield* fail(404, "not_found", "Unknown or expired file")
     }

@@ -41,6 +41,13 @@ export const defaults = {
   uploadMaxBytes: 100 * 1024 * 1024,
   /** Uploaded files expire after about a day, as on the hosted service. */
   uploadRetention: Duration.hours(24),
+  /**
+   * Part size of the chunked upload protocol: S3's multipart minimum, which the hosted service's
+   * clients expect; a part is buffered whole while it arrives. Also the smallest size accepted.
+   */
+  uploadPartSize: 5 * 1024 * 1024,
+  /** A chunked upload (and its part URLs) expires this long after `init` if it is not finished. */
+  incompleteUploadRetention: Duration.hours(1),
   maxUploads: 1000,
   maxUploadBytes: 1024 * 1024 * 1024,
   remoteFetchMaxBytes: 100 * 1024 * 1024,
@@ -66,6 +73,8 @@ export interface ResolvedOptions {
   readonly uploads: {
     readonly maxBytes: number
     readonly retentionMs: number
+    readonly partSize: number
+    readonly incompleteRetentionMs: number
     readonly maxFiles: number
     readonly maxTotalBytes: number
   }
@@ -122,6 +131,10 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
   const rate = limits.rate === false ? undefined : limits.rate ?? defaults.rate
   const quota = limits.quota === false ? undefined : limits.quota ?? defaults.quota
   const concurrency = limits.concurrency === false ? undefined : limits.concurrency ?? defaults.concurrency
+  const partSize = options.uploads?.partSize ?? defaults.uploadPartSize
+  if (!Number.isInteger(partSize) || partSize < defaults.uploadPartSize) {
+    throw new InvalidOptions(`uploads.partSize must be a whole number of bytes, at least ${defaults.uploadPartSize}`)
+  }
   const signingKey = options.signingKey === undefined
     ? randomKey()
     : new TextEncoder().encode(Redacted.value(options.signingKey))
@@ -158,6 +171,8 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
     uploads: {
       maxBytes: options.uploads?.maxBytes ?? defaults.uploadMaxBytes,
       retentionMs: millis(options.uploads?.retention ?? defaults.uploadRetention),
+      partSize,
+      incompleteRetentionMs: millis(options.uploads?.incompleteRetention ?? defaults.incompleteUploadRetention),
       maxFiles: options.uploads?.maxFiles ?? defaults.maxUploads,
       maxTotalBytes: options.uploads?.maxTotalBytes ?? defaults.maxUploadBytes
     },

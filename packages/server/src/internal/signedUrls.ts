@@ -30,7 +30,8 @@ export const signedUrl = (
 
 const expiredMessages: Record<Purpose, string> = {
   download: "This download URL has expired; poll the result again for a fresh one",
-  file: "This file URL has expired"
+  file: "This file URL has expired",
+  part: "This part URL has expired, and its upload with it; start the upload again"
 }
 
 /** Checks the request's signature for `purpose` on `id`; answers the current time when it holds. */

@@ -4,8 +4,11 @@
  */
 import * as Crypto from "node:crypto"
 
-/** What a signature grants; part of the signed text so a file signature never opens a download. */
-export type Purpose = "download" | "file"
+/**
+ * What a signature grants; part of the signed text so a file signature never opens a download and
+ * a part URL never reads anything.
+ */
+export type Purpose = "download" | "file" | "part"
 
 export interface Signer {
   readonly sign: (purpose: Purpose, id: string, expiresAtSeconds: number) => string

@@ -1,6 +1,7 @@
 /**
- * Where a submit's PDF comes from: one of this server's uploads (the submitting key's own), or,
- * with remote fetching on, a public http(s) address checked against SSRF before the task exists.
+ * Where a submit's PDF comes from: one of this server's uploads (the submitting key's own, named
+ * by its `/v1/files/` URL or by the `cache://` URL of a chunked upload), or, with remote fetching
+ * on, a public http(s) address checked against SSRF before the task exists.
  */
 import * as Effect from "effect/Effect"
 import type { ResolvedTarget } from "./addresses.js"
@@ -13,6 +14,11 @@ import { fail } from "./http.js"
 export type Source =
   | { readonly _tag: "Local"; readonly bytes: Uint8Array }
   | { readonly _tag: "Remote"; readonly target: ResolvedTarget }
+
+/** The `pdfURL` of a finished chunked upload, as `GET /v1/uploads/{id}/url` answers it. */
+export const cacheUrlOf = (uploadId: string): string => `cache://${uploadId}.pdf`
+
+const cacheUrlPattern = /^cache:\/\/([0-9a-f-]{36})\.pdf$/
 
 /**
  * The upload id a pdfURL names when it points at this server's `/v1/files/` (on the public URL,
@@ -41,7 +47,7 @@ const localFile = (
   now: number,
   unknown: string
 ): Effect.Effect<Source, HttpFailure> => {
-  const file = fileId === "" ? undefined : context.files.get(fileId, now)
+  const file = fileId === "" ? undefined : context.files.file(fileId, now)
   return file === undefined || file.owner !== key.id
     ? Effect.fail(fail(400, "invalid_request", unknown))
     : Effect.succeed({ _tag: "Local", bytes: file.bytes })
@@ -55,6 +61,17 @@ export const resolveSource = (
   requestHost: string | undefined,
   now: number
 ): Effect.Effect<Source, HttpFailure> => {
+  if (pdfURL.startsWith("cache://")) {
+    const uploadId = cacheUrlPattern.exec(pdfURL)?.[1] ?? ""
+    const named = JSON.stringify(pdfURL.slice(0, 200))
+    return localFile(
+      context,
+      uploadId,
+      key,
+      now,
+      `pdfURL ${named} names no finished upload of this server (unknown, expired, incomplete or another key's)`
+    )
+  }
   const url = new URL(pdfURL)
   const fileId = ownFileId(context, url, requestHost)
   if (fileId !== undefined) {

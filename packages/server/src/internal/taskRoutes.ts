@@ -18,8 +18,8 @@ import { fail, HttpFailure, jsonResponse, readBody } from "./http.js"
 import type * as Limiter from "./limiter.js"
 import { signedUrl, verifySigned } from "./signedUrls.js"
 import { resolveSource } from "./source.js"
-import type { TaskRecord } from "./store.js"
 import { parseSubmitBody } from "./submitBody.js"
+import type { TaskRecord } from "./taskStore.js"
 
 const encodeSubmitted = Schema.encodeSync(Contract.SubmittedTask)
 const encodeStatus = Schema.encodeSync(Contract.TaskStatus)
