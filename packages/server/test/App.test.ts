@@ -6,53 +6,7 @@ import * as RateLimit from "@pdf-transform/core/RateLimit"
 import { Deferred, Effect, Exit, Schema, Scope, TestClock } from "effect"
 import { strFromU8, unzipSync } from "fflate"
 import * as SimulatedConverter from "../src/SimulatedConverter.js"
-import { bearer, otherBearer, serve } from "./harness.js"
-import type { Harness } from "./harness.js"
-import { fakePdf } from "./utils.js"
-
-const json = { "content-type": "application/json" }
-
-const upload = (h: Harness, headers: Record<string, string> = bearer) =>
-  Effect.map(
-    h.request({
-      method: "POST",
-      path: "/v1/files",
-      headers: { ...headers, "content-type": "application/pdf" },
-      body: fakePdf()
-    }),
-    (r) => {
-      assert.strictEqual(r.status, 201, r.body.toString())
-      return (r.json as { url: string }).url
-    }
-  )
-
-const submit = (h: Harness, format: Contract.Format, body: unknown, headers: Record<string, string> = bearer) =>
-  h.request({
-    method: "POST",
-    path: `/v1${Contract.submitPath(format)}`,
-    headers: { ...headers, ...json },
-    body: JSON.stringify(body)
-  })
-
-const submitted = (h: Harness, format: Contract.Format, extra: Record<string, unknown> = {}) =>
-  Effect.gen(function*() {
-    const pdfURL = yield* upload(h)
-    const response = yield* submit(h, format, { pdfURL, model: "gundam", ...extra })
-    assert.strictEqual(response.status, 200, response.body.toString())
-    return Schema.decodeUnknownSync(Contract.SubmittedTask)(response.json).sessionID
-  })
-
-const poll = (h: Harness, format: Contract.Format, id: string, headers: Record<string, string> = bearer) =>
-  h.request({ path: `/v1${Contract.resultPath(format, id)}`, headers })
-
-const status = (h: Harness, format: Contract.Format, id: string) =>
-  Effect.map(poll(h, format, id), (r) => {
-    assert.strictEqual(r.status, 200, r.body.toString())
-    return Schema.decodeUnknownSync(Contract.TaskStatus)(r.json)
-  })
-
-/** Lets the background fibers run after a clock move (they are woken by the TestClock). */
-const settle = Effect.yieldNow().pipe(Effect.repeatN(20))
+import { bearer, otherBearer, poll, serve, settle, status, submit, submitted, upload } from "./harness.js"
 
 describe("task lifecycle (TestClock)", () => {
   it.scoped("markdown: processing with progress, then completed with a signed download", () =>

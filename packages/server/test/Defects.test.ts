@@ -3,15 +3,15 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as Contract from "@pdf-transform/core/Contract"
-import { ConfigProvider, Effect, Exit, Layer, Logger, LogLevel, Schema, TestClock } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, Logger, LogLevel, TestClock } from "effect"
 import * as Server from "../src/Server.js"
 import * as SimulatedConverter from "../src/SimulatedConverter.js"
-import { bearer, serve } from "./harness.js"
+import { bearer, json, serve, settle, status, submitted, upload } from "./harness.js"
 import type { Harness } from "./harness.js"
 import { fakePdf } from "./utils.js"
 
 const submitPath = `/v1${Contract.paths.markdownSubmit}`
-const json = { ...bearer, "content-type": "application/json" }
+const withKey = { ...bearer, ...json }
 
 /** A logger that keeps every line at Warning or above, to assert that nothing was logged as an error. */
 const recordingLogger = () => {
@@ -22,24 +22,14 @@ const recordingLogger = () => {
   return { lines, layer: Logger.replace(Logger.defaultLogger, logger) }
 }
 
-const settle = Effect.yieldNow().pipe(Effect.repeatN(20))
-
 const completedDownload = (h: Harness) =>
   Effect.gen(function*() {
-    const upload = yield* h.request({ method: "POST", path: "/v1/files", headers: bearer, body: fakePdf() })
-    const pdfURL = (upload.json as { url: string }).url
-    const submitted = yield* h.request({
-      method: "POST",
-      path: submitPath,
-      headers: json,
-      body: JSON.stringify({ pdfURL, model: "gundam" })
-    })
-    const { sessionID } = Schema.decodeUnknownSync(Contract.SubmittedTask)(submitted.json)
+    const pdfURL = yield* upload(h)
+    const sessionID = yield* submitted(h, "markdown", { pdfURL })
     yield* TestClock.adjust("1 second")
     yield* settle
-    const result = yield* h.request({ path: `/v1${Contract.resultPath("markdown", sessionID)}`, headers: bearer })
-    const status = Schema.decodeUnknownSync(Contract.TaskStatus)(result.json)
-    return { download: new URL(status.state === "completed" ? status.data.downloadURL : ""), file: new URL(pdfURL) }
+    const done = yield* status(h, "markdown", sessionID)
+    return { download: new URL(done.state === "completed" ? done.data.downloadURL : ""), file: new URL(pdfURL) }
   })
 
 /** The signature variants that decode to the same 32 bytes in a lenient base64url decoder. */
@@ -67,7 +57,7 @@ describe("issue 10 defects", () => {
       for (
         const body of [nested, `{"pdfURL":${nested},"model":"gundam"}`, `{"pdfURL":"http://x/a.pdf","model":${nested}}`]
       ) {
-        const response = yield* h.request({ method: "POST", path: submitPath, headers: json, body })
+        const response = yield* h.request({ method: "POST", path: submitPath, headers: withKey, body })
         assert.strictEqual(response.status, 400, response.body.toString().slice(0, 300))
         assert.isBelow(response.body.byteLength, 500)
         assert.match((response.json as { message: string }).message, /nested/)
@@ -109,7 +99,7 @@ describe("issue 10 defects", () => {
       const response = yield* h.request({
         method: "POST",
         path: submitPath,
-        headers: json,
+        headers: withKey,
         body: JSON.stringify({ pdfURL: "http://127.0.0.1/x", model: "gundam", ignore_pdf_errors: "yes" })
       })
       assert.strictEqual(response.status, 400)

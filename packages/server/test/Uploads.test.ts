@@ -6,10 +6,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
-import * as Contract from "@pdf-transform/core/Contract"
-import { Effect, Schema, TestClock } from "effect"
+import { Effect, TestClock } from "effect"
 import * as Crypto from "node:crypto"
-import { bearer, otherBearer, serve } from "./harness.js"
+import { bearer, json, otherBearer, pathOf, serve, settle, status, submit, submitted, upload } from "./harness.js"
 import type { Harness } from "./harness.js"
 import { fakePdf } from "./utils.js"
 
@@ -40,8 +39,6 @@ interface InitData {
   readonly presigned_urls: Record<string, string>
 }
 
-const json = { "content-type": "application/json" }
-
 const init = (h: Harness, body: unknown, headers: Record<string, string> = bearer) =>
   h.request({ method: "POST", path: "/v1/uploads/init", headers: { ...headers, ...json }, body: JSON.stringify(body) })
 
@@ -51,11 +48,6 @@ const initData = (h: Harness, body: unknown, headers: Record<string, string> = b
     return (response.json as { data: InitData }).data
   })
 
-const pathOf = (url: string) => {
-  const parsed = new URL(url)
-  return `${parsed.pathname}${parsed.search}`
-}
-
 const put = (h: Harness, url: string, bytes: Uint8Array) =>
   h.request({ method: "PUT", path: pathOf(url), headers: { "content-type": "application/octet-stream" }, body: bytes })
 
@@ -64,27 +56,18 @@ const part = (file: Uint8Array, n: number) => file.subarray((n - 1) * partSize, 
 const urlOf = (h: Harness, uploadId: string, headers: Record<string, string> = bearer) =>
   h.request({ path: `/v1/uploads/${uploadId}/url`, headers })
 
-const settle = Effect.yieldNow().pipe(Effect.repeatN(20))
-
-const submit = (h: Harness, pdfURL: string, headers: Record<string, string> = bearer) =>
-  h.request({
-    method: "POST",
-    path: `/v1${Contract.paths.markdownSubmit}`,
-    headers: { ...headers, ...json },
-    body: JSON.stringify({ pdfURL, model: "gundam", includes_footnotes: false })
-  })
+/** A submit as the official client sends it (with its extra `includes_footnotes`). */
+const submitUrl = (h: Harness, pdfURL: string, headers: Record<string, string> = bearer) =>
+  submit(h, "markdown", { pdfURL, model: "gundam", includes_footnotes: false }, headers)
 
 /** Submit, poll once the conversion ran, download: the output bytes. */
 const convert = (h: Harness, pdfURL: string) =>
   Effect.gen(function*() {
-    const submitted = yield* submit(h, pdfURL)
-    assert.strictEqual(submitted.status, 200, submitted.body.toString())
-    const { sessionID } = Schema.decodeUnknownSync(Contract.SubmittedTask)(submitted.json)
+    const sessionID = yield* submitted(h, "markdown", { pdfURL, includes_footnotes: false })
     yield* settle
-    const polled = yield* h.request({ path: `/v1${Contract.resultPath("markdown", sessionID)}`, headers: bearer })
-    const status = Schema.decodeUnknownSync(Contract.TaskStatus)(polled.json)
-    assert.strictEqual(status.state, "completed")
-    const download = yield* h.request({ path: pathOf(status.state === "completed" ? status.data.downloadURL : "") })
+    const done = yield* status(h, "markdown", sessionID)
+    assert.strictEqual(done.state, "completed")
+    const download = yield* h.request({ path: pathOf(done.state === "completed" ? done.data.downloadURL : "") })
     assert.strictEqual(download.status, 200)
     return download.body.toString("utf8")
   })
@@ -133,9 +116,7 @@ describe("chunked uploads (/v1/uploads)", () => {
 
       const viaUpload = yield* convert(h, cacheUrl)
       assert.strictEqual(viaUpload, digestOf(file))
-      const direct = yield* h.request({ method: "POST", path: "/v1/files", headers: bearer, body: file })
-      assert.strictEqual(direct.status, 201)
-      assert.strictEqual(yield* convert(h, (direct.json as { url: string }).url), viaUpload)
+      assert.strictEqual(yield* convert(h, yield* upload(h, bearer, file)), viaUpload)
     }))
 
   it.scoped("init again with the upload_id resumes: the parts already there are reported, not asked again", () =>
@@ -230,12 +211,12 @@ describe("chunked uploads (/v1/uploads)", () => {
           [url, otherBearer]
         ] as const
       ) {
-        const response = yield* submit(h, pdfURL, headers)
+        const response = yield* submitUrl(h, pdfURL, headers)
         assert.strictEqual(response.status, 400, pdfURL)
         assert.include((response.json as { message: string }).message, JSON.stringify(pdfURL))
       }
       assert.strictEqual(h.state.tasks.size, 0)
-      assert.strictEqual((yield* submit(h, url)).status, 200)
+      assert.strictEqual((yield* submitUrl(h, url)).status, 200)
     }))
 
   it.scoped("uploads expire: an unfinished one after an hour (its part URLs with it, its room freed), a file after its retention", () =>
@@ -253,8 +234,8 @@ describe("chunked uploads (/v1/uploads)", () => {
       assert.strictEqual((yield* init(h, resume)).status, 404)
       assert.strictEqual((yield* urlOf(h, pending.upload_id)).status, 404)
       assert.strictEqual(h.state.files.storedBytes, 1000)
-      assert.strictEqual((yield* submit(h, url)).status, 200)
+      assert.strictEqual((yield* submitUrl(h, url)).status, 200)
       yield* TestClock.adjust("1 hour")
-      assert.strictEqual((yield* submit(h, url)).status, 400)
+      assert.strictEqual((yield* submitUrl(h, url)).status, 400)
     }))
 })
