@@ -242,6 +242,8 @@ export const layer = (options: Options): Layer.Layer<Server | HttpServer.HttpSer
  * `PDF_TRANSFORM_SERVER_PORT` (default 8787), `PDF_TRANSFORM_SERVER_HOST` (default 127.0.0.1),
  * `PDF_TRANSFORM_SERVER_PUBLIC_URL`, `PDF_TRANSFORM_SERVER_SIGNING_KEY` (redacted) and
  * `PDF_TRANSFORM_SERVER_REMOTE_FETCH` (boolean, default false). Other options as plain values.
+ * A value the server cannot use (a key no header can carry, a signing key under 16 bytes, a public
+ * URL that is not http(s)) fails with a `ConfigError` naming the variable.
  *
  * @since 0.1.0
  * @category layers
