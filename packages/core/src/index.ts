@@ -1,5 +1,6 @@
 export * as Contract from "./Contract.js"
 export * as Gate from "./Gate.js"
+export * as Media from "./Media.js"
 export * as PdfTransformClient from "./PdfTransformClient.js"
 export * as PdfTransformError from "./PdfTransformError.js"
 export * as RateLimit from "./RateLimit.js"

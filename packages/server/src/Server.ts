@@ -89,10 +89,14 @@ export interface AppOptions {
   /** Limit of a submit body (default 64 KiB). */
   readonly maxJsonBodyBytes?: number | undefined
   readonly uploads?: {
-    /** Largest PDF accepted by `POST /v1/files` (default 100 MiB). */
+    /** Largest PDF accepted by `POST /v1/files` or a chunked upload (default 100 MiB). */
     readonly maxBytes?: number | undefined
-    /** How long an upload is kept (default 24 h). */
+    /** How long an uploaded file is kept (default 24 h). */
     readonly retention?: Duration.DurationInput | undefined
+    /** Part size of chunked uploads under `/v1/uploads`, at least and by default 5 MiB. */
+    readonly partSize?: number | undefined
+    /** How long a chunked upload may take from `init` to its last part (default 1 h). */
+    readonly incompleteRetention?: Duration.DurationInput | undefined
     /** Uploads kept at once (default 1000). */
     readonly maxFiles?: number | undefined
     /** Bytes of uploads kept at once (default 1 GiB). */
@@ -238,6 +242,8 @@ export const layer = (options: Options): Layer.Layer<Server | HttpServer.HttpSer
  * `PDF_TRANSFORM_SERVER_PORT` (default 8787), `PDF_TRANSFORM_SERVER_HOST` (default 127.0.0.1),
  * `PDF_TRANSFORM_SERVER_PUBLIC_URL`, `PDF_TRANSFORM_SERVER_SIGNING_KEY` (redacted) and
  * `PDF_TRANSFORM_SERVER_REMOTE_FETCH` (boolean, default false). Other options as plain values.
+ * A value the server cannot use (a key no header can carry, a signing key under 16 bytes, a public
+ * URL that is not http(s)) fails with a `ConfigError` naming the variable.
  *
  * @since 0.1.0
  * @category layers
@@ -247,24 +253,29 @@ export const layerConfig = (
 ): Layer.Layer<Server | HttpServer.HttpServer, ConfigError.ConfigError | ServeError, Converter> =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
+      const { checks } = internalOptions
       const keys = yield* Config.redacted("PDF_TRANSFORM_SERVER_KEYS").pipe(
         Config.map((text) => parseKeyList(Redacted.value(text)).map((key) => Redacted.make(key))),
-        Config.validate({ message: "at least one key is required", validation: (keys) => keys.length > 0 })
+        Config.validate(checks.keys)
       )
       const port = yield* Config.integer("PDF_TRANSFORM_SERVER_PORT").pipe(
         Config.validate({ message: "a port from 0 (any free port) to 65535", validation: (n) => n >= 0 && n <= 65535 }),
         Config.withDefault(defaults.port)
       )
       const host = yield* Config.string("PDF_TRANSFORM_SERVER_HOST").pipe(Config.withDefault(defaults.host))
-      const publicUrl = yield* Config.option(Config.url("PDF_TRANSFORM_SERVER_PUBLIC_URL"))
-      const signingKey = yield* Config.option(Config.redacted("PDF_TRANSFORM_SERVER_SIGNING_KEY"))
+      const publicUrl = yield* Config.option(
+        Config.string("PDF_TRANSFORM_SERVER_PUBLIC_URL").pipe(Config.validate(checks.publicUrl))
+      )
+      const signingKey = yield* Config.option(
+        Config.redacted("PDF_TRANSFORM_SERVER_SIGNING_KEY").pipe(Config.validate(checks.signingKey))
+      )
       const remote = yield* Config.boolean("PDF_TRANSFORM_SERVER_REMOTE_FETCH").pipe(Config.withDefault(false))
       return layer({
         ...options,
         keys,
         port,
         host,
-        publicUrl: Option.getOrUndefined(Option.map(publicUrl, (url) => url.href)),
+        publicUrl: Option.getOrUndefined(publicUrl),
         signingKey: Option.getOrUndefined(signingKey),
         remoteFetch: { ...options.remoteFetch, enabled: options.remoteFetch?.enabled ?? remote }
       })

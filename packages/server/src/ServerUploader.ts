@@ -8,6 +8,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { HttpUrl, UnauthenticatedBody } from "@pdf-transform/core/Contract"
+import * as Media from "@pdf-transform/core/Media"
 import {
   InvalidRequest,
   InvalidResponse,
@@ -109,8 +110,7 @@ export const make = (options: Options): Effect.Effect<Uploader.Service, never, H
       if (file.bytes.byteLength === 0) {
         return yield* new InvalidRequest({ operation: "upload", problem: `${file.name} is empty` })
       }
-      const head = new TextDecoder("latin1").decode(file.bytes.subarray(0, 1029))
-      if (!head.includes("%PDF-")) {
+      if (!Media.looksLikePdf(file.bytes)) {
         return yield* new InvalidRequest({
           operation: "upload",
           problem: `${file.name} is not a PDF (no %PDF- header)`
@@ -119,7 +119,7 @@ export const make = (options: Options): Effect.Effect<Uploader.Service, never, H
       const request = HttpClientRequest.post(endpoint).pipe(
         HttpClientRequest.bearerToken(Redacted.value(options.apiKey)),
         HttpClientRequest.acceptJson,
-        HttpClientRequest.bodyUint8Array(file.bytes, "application/pdf")
+        HttpClientRequest.bodyUint8Array(file.bytes, Media.pdfContentType)
       )
       const exchange = Effect.flatMap(
         client.execute(request),

@@ -8,12 +8,14 @@
 import { Converter } from "@pdf-transform/converter/Converter"
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
 import { PdfInvalid } from "@pdf-transform/converter/Converter"
+import type * as Document from "@pdf-transform/converter/Document"
+import * as Epub from "@pdf-transform/converter/Epub"
+import * as Markdown from "@pdf-transform/converter/Markdown"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Random from "effect/Random"
-import { buildEpub } from "./internal/epub.js"
 
 /**
  * @since 0.1.0
@@ -66,6 +68,8 @@ export const make = (options: Options = {}): ConverterModule.Service => {
     ? Effect.succeed(Duration.millis(stepMillis))
     : Effect.map(Random.nextRange(1 - jitter, 1 + jitter), (factor) => Duration.millis(Math.round(stepMillis * factor)))
 
+  // The output is rendered by the converter's own writers, from a document of one heading and two
+  // paragraphs, so a simulated EPUB is built exactly as a real one.
   const work = (pdf: Uint8Array, convertOptions: ConverterModule.ConvertOptions | undefined) =>
     Effect.gen(function*() {
       const fails = failureRate > 0 && (yield* Random.next) < failureRate
@@ -79,31 +83,33 @@ export const make = (options: Options = {}): ConverterModule.Service => {
           yield* convertOptions.onProgress({ pagesDone: page, pagesTotal: steps })
         }
       }
-      const title = convertOptions?.filename ?? "Simulated document"
-      return {
+      const title = (convertOptions?.filename ?? "Simulated document").replace(/\s+/g, " ").trim()
+      const took = Duration.format(Duration.millis(Math.round(Duration.toMillis(delay) * steps)))
+      const document: Document.Document = {
         title,
-        paragraphs: [
-          `This is a simulated conversion of a ${pdf.byteLength}-byte PDF.`,
-          `It took ${Duration.format(Duration.millis(Math.round(Duration.toMillis(delay) * steps)))} in ${steps} steps.`
+        language: "en",
+        pages: steps,
+        blocks: [
+          { _tag: "Heading", level: 1, text: title },
+          { _tag: "Paragraph", text: `This is a simulated conversion of a ${pdf.byteLength}-byte PDF.` },
+          { _tag: "Paragraph", text: `It took ${took} in ${steps} steps.` }
         ]
       }
+      return document
     })
 
   return {
     toMarkdown: (pdf, convertOptions) =>
-      Effect.map(work(pdf, convertOptions), ({ paragraphs, title }) => ({
-        output: `# ${title.replace(/[\r\n]+/g, " ")}\n\n${paragraphs.join("\n\n")}\n`,
+      Effect.map(work(pdf, convertOptions), (document) => ({
+        output: Markdown.render(document),
         pages: steps,
         warnings: []
       })),
     toEpub: (pdf, convertOptions) =>
       Effect.gen(function*() {
-        const { paragraphs, title } = yield* work(pdf, convertOptions)
-        const now = yield* Clock.currentTimeMillis
-        const identifier = yield* Random.nextIntBetween(0, 0x7fffffff).pipe(
-          Effect.map((n) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, "0")}`)
-        )
-        return { output: buildEpub({ identifier, title, paragraphs, modifiedAt: now }), pages: steps, warnings: [] }
+        const document = yield* work(pdf, convertOptions)
+        const modified = new Date(yield* Clock.currentTimeMillis)
+        return { output: Epub.build(document, { modified }), pages: steps, warnings: [] }
       })
   }
 }

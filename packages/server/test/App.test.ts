@@ -6,53 +6,7 @@ import * as RateLimit from "@pdf-transform/core/RateLimit"
 import { Deferred, Effect, Exit, Schema, Scope, TestClock } from "effect"
 import { strFromU8, unzipSync } from "fflate"
 import * as SimulatedConverter from "../src/SimulatedConverter.js"
-import { bearer, otherBearer, serve } from "./harness.js"
-import type { Harness } from "./harness.js"
-import { fakePdf } from "./utils.js"
-
-const json = { "content-type": "application/json" }
-
-const upload = (h: Harness, headers: Record<string, string> = bearer) =>
-  Effect.map(
-    h.request({
-      method: "POST",
-      path: "/v1/files",
-      headers: { ...headers, "content-type": "application/pdf" },
-      body: fakePdf()
-    }),
-    (r) => {
-      assert.strictEqual(r.status, 201, r.body.toString())
-      return (r.json as { url: string }).url
-    }
-  )
-
-const submit = (h: Harness, format: Contract.Format, body: unknown, headers: Record<string, string> = bearer) =>
-  h.request({
-    method: "POST",
-    path: `/v1${Contract.submitPath(format)}`,
-    headers: { ...headers, ...json },
-    body: JSON.stringify(body)
-  })
-
-const submitted = (h: Harness, format: Contract.Format, extra: Record<string, unknown> = {}) =>
-  Effect.gen(function*() {
-    const pdfURL = yield* upload(h)
-    const response = yield* submit(h, format, { pdfURL, model: "gundam", ...extra })
-    assert.strictEqual(response.status, 200, response.body.toString())
-    return Schema.decodeUnknownSync(Contract.SubmittedTask)(response.json).sessionID
-  })
-
-const poll = (h: Harness, format: Contract.Format, id: string, headers: Record<string, string> = bearer) =>
-  h.request({ path: `/v1${Contract.resultPath(format, id)}`, headers })
-
-const status = (h: Harness, format: Contract.Format, id: string) =>
-  Effect.map(poll(h, format, id), (r) => {
-    assert.strictEqual(r.status, 200, r.body.toString())
-    return Schema.decodeUnknownSync(Contract.TaskStatus)(r.json)
-  })
-
-/** Lets the background fibers run after a clock move (they are woken by the TestClock). */
-const settle = Effect.yieldNow().pipe(Effect.repeatN(20))
+import { bearer, otherBearer, poll, serve, settle, status, submit, submitted, upload } from "./harness.js"
 
 describe("task lifecycle (TestClock)", () => {
   it.scoped("markdown: processing with progress, then completed with a signed download", () =>
@@ -101,13 +55,9 @@ describe("task lifecycle (TestClock)", () => {
       assert.strictEqual(file.body.readUInt16LE(8), 0)
       assert.strictEqual(file.body.subarray(30, 38).toString(), "mimetype")
       const entries = unzipSync(new Uint8Array(file.body))
-      assert.deepStrictEqual(Object.keys(entries), [
-        "mimetype",
-        "META-INF/container.xml",
-        "OEBPS/content.opf",
-        "OEBPS/nav.xhtml",
-        "OEBPS/chapter-1.xhtml"
-      ])
+      // Built by the converter's EPUB writer, as a real conversion's output is.
+      assert.strictEqual(Object.keys(entries)[0], "mimetype")
+      assert.includeMembers(Object.keys(entries), ["META-INF/container.xml", "OEBPS/content.opf", "OEBPS/nav.xhtml"])
       assert.strictEqual(strFromU8(entries["mimetype"]!), "application/epub+zip")
       assert.include(strFromU8(entries["OEBPS/content.opf"]!), "<dc:title>Simulated document</dc:title>")
     }))

@@ -7,6 +7,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it } from "@effect/vitest"
 import type { Converter } from "@pdf-transform/converter/Converter"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
+import * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import * as Uploader from "@pdf-transform/core/Uploader"
 import { Chunk, Effect, Either, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
@@ -119,6 +120,66 @@ describe("e2e: corpus conversions", () => {
           }
         }
         assert.deepStrictEqual(outcomes, [])
+      }).pipe(Effect.provide(stack())),
+    { timeout: 180_000 }
+  )
+})
+
+/**
+ * The chunked protocol with plain `fetch`, as the hosted service's official client does it, then the
+ * `cache://` URL submitted on the wire (core's request Schema takes http(s) URLs only) and the task
+ * awaited and downloaded with core's client.
+ */
+const convertChunked = (path: string, format: "markdown" | "epub") =>
+  Effect.gen(function*() {
+    const { baseUrl } = yield* Server.Server
+    const client = yield* PdfTransformClient.PdfTransformClient
+    const { bytes } = corpusFile(path)
+    const call = (url: string, init: RequestInit) =>
+      Effect.promise(async () => {
+        const response = await fetch(url, init)
+        return { status: response.status, json: await response.json() as { data: Record<string, unknown> } }
+      })
+    const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }
+    const started = yield* call(`${baseUrl}/uploads/init`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ file_extension: ".pdf", size: bytes.byteLength })
+    })
+    const { part_size: partSize, presigned_urls: urls, upload_id: uploadId } = started.json.data as {
+      part_size: number
+      presigned_urls: Record<string, string>
+      upload_id: string
+    }
+    for (const [part, url] of Object.entries(urls)) {
+      const offset = (Number(part) - 1) * partSize
+      const put = yield* call(url, {
+        method: "PUT",
+        headers: { "content-type": "application/octet-stream" },
+        body: bytes.subarray(offset, offset + partSize)
+      })
+      assert.strictEqual(put.status, 200)
+    }
+    const pdfURL = (yield* call(`${baseUrl}/uploads/${uploadId}/url`, { headers: auth })).json.data["url"] as string
+    const submitted = yield* call(`${baseUrl}${Contract.submitPath(format)}`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ pdfURL, model: "gundam", filename: path.split("/").pop()!.replace(/\.pdf$/, "") })
+    })
+    const sessionId = Contract.SessionId.make((submitted.json as unknown as { sessionID: string }).sessionID)
+    const completed = yield* client.awaitCompletion(PdfTransformClient.task(format, sessionId), poll)
+    return yield* collect(client.download(completed))
+  }).pipe(Effect.catchTag("DownloadFailed", Effect.die))
+
+describe("e2e: chunked upload", () => {
+  it.live(
+    "tracemonkey.pdf uploaded with the chunked protocol and submitted as cache:// converts as it does through POST /v1/files",
+    () =>
+      Effect.gen(function*() {
+        const chunked = yield* convertChunked("text/tracemonkey.pdf", "markdown")
+        const direct = yield* convertFile("text/tracemonkey.pdf", "markdown")
+        assert.isAbove(chunked.byteLength, 0)
+        assert.strictEqual(chunked.toString("utf8"), direct.toString("utf8"))
       }).pipe(Effect.provide(stack())),
     { timeout: 180_000 }
   )

@@ -29,6 +29,26 @@ describe("signed URLs", () => {
     assert.strictEqual(other.verify("download", "task-1", "1000", signature, 0), "invalid")
   })
 
+  it("only the canonical 43-character base64url form verifies", () => {
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    const last = alphabet.indexOf(signature[42]!)
+    for (
+      const variant of [
+        `${signature.slice(0, 5)}.${signature.slice(5)}`,
+        `${signature.slice(0, 5)}!${signature.slice(5)}`,
+        `${signature.slice(0, 5)} ${signature.slice(5)}`,
+        `${signature}=`,
+        `${signature.slice(0, 42)}${alphabet[last ^ 1]}`,
+        `${signature.slice(0, 42)}${alphabet[last ^ 3]}`,
+        // A character outside Latin-1 whose low byte is the original one.
+        `${signature.slice(0, 42)}${String.fromCharCode(0x100 + signature.charCodeAt(42))}`,
+        Buffer.from(signature, "base64url").toString("base64")
+      ]
+    ) {
+      assert.strictEqual(signer.verify("download", "task-1", "1000", variant, 0), "invalid", variant)
+    }
+  })
+
   it("missing or malformed parameters are invalid, never a throw", () => {
     for (
       const [expiresText, sig] of [

@@ -26,12 +26,16 @@ describe("Server.layer", () => {
         "/pdf-transform-epub/submit",
         "/pdf-transform-markdown/result/{taskId}",
         "/pdf-transform-epub/result/{taskId}",
-        "/files"
+        "/files",
+        "/uploads/init",
+        "/uploads/{uploadId}/parts/{partNumber}",
+        "/uploads/{uploadId}/url"
       ])
       assert.includeMembers(Object.keys(document.components.schemas), [
         "TaskStatus",
         "RateLimitedBody",
-        "UnauthenticatedBody"
+        "UnauthenticatedBody",
+        "UploadInitResponse"
       ])
     }).pipe(
       Effect.provide(Server.layer({ keys: [Redacted.make("secret-key")], port: 0 }).pipe(Layer.provide(converter)))

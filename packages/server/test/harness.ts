@@ -1,19 +1,22 @@
 /**
  * Serves the application on a real socket (127.0.0.1, free port) inside the calling test's scope,
- * so the handlers run with the test's services (TestClock included).
+ * so the handlers run with the test's services (TestClock included); and the requests the tests
+ * make of it.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpServer from "@effect/platform/HttpServer"
+import { assert } from "@effect/vitest"
 import { Converter } from "@pdf-transform/converter/Converter"
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
-import { Context, Effect, Layer, Redacted } from "effect"
+import * as Contract from "@pdf-transform/core/Contract"
+import { Context, Effect, Layer, Redacted, Schema } from "effect"
 import type { Scope } from "effect"
 import type { Resolve } from "../src/internal/addresses.js"
 import * as InternalApp from "../src/internal/app.js"
 import * as InternalOptions from "../src/internal/options.js"
 import type { AppOptions } from "../src/Server.js"
 import * as SimulatedConverter from "../src/SimulatedConverter.js"
-import { raw } from "./utils.js"
+import { fakePdf, raw } from "./utils.js"
 import type { RawRequest, RawResponse } from "./utils.js"
 
 export const key = "test-key-1"
@@ -46,3 +49,55 @@ export const serve = (
     yield* httpServer.serve(app)
     return { base, state, request: (request) => Effect.promise(() => raw(base, request)) }
   })
+
+export const json = { "content-type": "application/json" }
+
+/** `POST /v1/files` of `bytes` (a small fake PDF by default): the URL to submit. */
+export const upload = (h: Harness, headers: Record<string, string> = bearer, bytes: Uint8Array = fakePdf()) =>
+  Effect.map(
+    h.request({
+      method: "POST",
+      path: "/v1/files",
+      headers: { ...headers, "content-type": "application/pdf" },
+      body: bytes
+    }),
+    (r) => {
+      assert.strictEqual(r.status, 201, r.body.toString())
+      return (r.json as { url: string }).url
+    }
+  )
+
+export const submit = (h: Harness, format: Contract.Format, body: unknown, headers: Record<string, string> = bearer) =>
+  h.request({
+    method: "POST",
+    path: `/v1${Contract.submitPath(format)}`,
+    headers: { ...headers, ...json },
+    body: JSON.stringify(body)
+  })
+
+/** Submits a fresh upload (or `extra.pdfURL`): the task id. */
+export const submitted = (h: Harness, format: Contract.Format, extra: Record<string, unknown> = {}) =>
+  Effect.gen(function*() {
+    const pdfURL = typeof extra["pdfURL"] === "string" ? extra["pdfURL"] : yield* upload(h)
+    const response = yield* submit(h, format, { pdfURL, model: "gundam", ...extra })
+    assert.strictEqual(response.status, 200, response.body.toString())
+    return Schema.decodeUnknownSync(Contract.SubmittedTask)(response.json).sessionID
+  })
+
+export const poll = (h: Harness, format: Contract.Format, id: string, headers: Record<string, string> = bearer) =>
+  h.request({ path: `/v1${Contract.resultPath(format, id)}`, headers })
+
+export const status = (h: Harness, format: Contract.Format, id: string) =>
+  Effect.map(poll(h, format, id), (r) => {
+    assert.strictEqual(r.status, 200, r.body.toString())
+    return Schema.decodeUnknownSync(Contract.TaskStatus)(r.json)
+  })
+
+/** Lets the background fibers run after a clock move (they are woken by the TestClock). */
+export const settle = Effect.yieldNow().pipe(Effect.repeatN(20))
+
+/** The path and query of a URL of the server, for a raw request. */
+export const pathOf = (url: string): string => {
+  const parsed = new URL(url)
+  return `${parsed.pathname}${parsed.search}`
+}

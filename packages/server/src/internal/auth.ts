@@ -1,11 +1,16 @@
 /**
  * Bearer-key authentication: the configured keys are kept only as SHA-256 hashes and a presented
  * key is compared with every one of them in constant time, so neither its length nor the position
- * of a matching key shows in the timing.
+ * of a matching key shows in the timing. Also the check every endpoint starts with, and its 401.
  */
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Contract from "@pdf-transform/core/Contract"
+import * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
 import * as RedactedValue from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import * as Crypto from "node:crypto"
+import { HttpFailure } from "./http.js"
 
 /** The identity of an authenticated key, safe to log and to use as a limiter key. */
 export interface KeyIdentity {
@@ -31,7 +36,7 @@ const credentialPattern = /^[\x21-\x7e]{1,4096}$/
 
 /**
  * Extracts the key from `Authorization`: `Bearer <key>` (scheme case-insensitive), or the raw key
- * alone as some public clients send it (SERVICE-NOTES.md).
+ * alone as some public clients of the hosted service send it.
  */
 export const credentialOf = (authorization: string | undefined): string | undefined | "malformed" => {
   if (authorization === undefined) return undefined
@@ -72,3 +77,45 @@ export const isUsableKey = (key: string): boolean => credentialPattern.test(key)
 /** Splits `PDF_TRANSFORM_SERVER_KEYS`: comma separated, blanks dropped. */
 export const parseKeyList = (text: string): Array<string> =>
   text.split(",").map((key) => key.trim()).filter((key) => key !== "")
+
+const encodeUnauthenticated = Schema.encodeSync(Contract.UnauthenticatedBody)
+
+const realm = "pdf-transform"
+
+const messages: Record<Exclude<AuthResult["_tag"], "Authenticated">, string> = {
+  Missing: "No API key was sent",
+  Malformed: "The Authorization header is malformed",
+  Invalid: "The API key is not valid for this server"
+}
+
+/**
+ * The 401 answer. RFC 6750 §3.1: a request that carried no credential gets a bare challenge, no
+ * error code; one whose credential was refused gets `error="invalid_token"`.
+ */
+export const unauthenticated = (result: Exclude<AuthResult, { _tag: "Authenticated" }>): HttpFailure => {
+  const message = messages[result._tag]
+  return new HttpFailure({
+    status: 401,
+    body: encodeUnauthenticated({
+      error: "Unauthorized",
+      code: "UNAUTHENTICATED",
+      message,
+      resolution:
+        "Send the header 'Authorization: Bearer <API key>' with a key configured on this server (PDF_TRANSFORM_SERVER_KEYS)"
+    }),
+    headers: {
+      "www-authenticate": result._tag === "Missing"
+        ? `Bearer realm="${realm}"`
+        : `Bearer realm="${realm}", error="invalid_token", error_description="${message}"`
+    }
+  })
+}
+
+/** The key of the request, or its 401. */
+export const authenticate = (
+  keyRing: KeyRing
+): Effect.Effect<KeyIdentity, HttpFailure, HttpServerRequest.HttpServerRequest> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const result = keyRing.authenticate(request.headers["authorization"])
+    return result._tag === "Authenticated" ? Effect.succeed(result.key) : Effect.fail(unauthenticated(result))
+  })

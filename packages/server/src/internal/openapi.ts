@@ -5,11 +5,10 @@
 import * as Contract from "@pdf-transform/core/Contract"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Schema from "effect/Schema"
+import { SubmitBody } from "./submitBody.js"
+import * as Upload from "./uploadProtocol.js"
 
-const SubmitRequest = Schema.Struct({
-  ...Contract.ConversionRequest.fields,
-  model: Contract.Model
-}).annotations({ identifier: "ConversionRequest" })
+const SubmitRequest = SubmitBody.annotations({ identifier: "ConversionRequest" })
 
 const UploadedFile = Schema.Struct({ url: Contract.HttpUrl }).annotations({ identifier: "UploadedFile" })
 
@@ -30,6 +29,11 @@ const ref = (schema: Schema.Schema.AnyNoContext, additional: "strict" | "allow" 
 
 const json = (schema: JSONSchema.JsonSchema7) => ({ "application/json": { schema } })
 
+/** An error answer with the generic `{error, message}` body. */
+const error = (description: string) => ({ description, content: json(ref(ErrorBody)) })
+
+const binary = { type: "string", format: "binary" }
+
 const header = (description: string) => ({ description, schema: { type: "string" } })
 
 const rateLimitHeaders = {
@@ -41,11 +45,17 @@ const rateLimitHeaders = {
 
 const unauthorized = {
   description: "Missing or invalid credential",
-  headers: { "WWW-Authenticate": header("Bearer challenge: Bearer realm=\"pdf-transform\", error=\"invalid_token\"") },
+  headers: {
+    "WWW-Authenticate": header(
+      "Bearer challenge: Bearer realm=\"pdf-transform\" without a credential, with error=\"invalid_token\" for a refused one"
+    )
+  },
   content: json(ref(Contract.UnauthenticatedBody))
 }
 
-const badRequest = { description: "Invalid request body, pdfURL refused", content: json(ref(ErrorBody)) }
+const badRequest = error(
+  "Invalid request body; pdfURL refused (not an upload of this key: a /v1/files URL or the cache:// URL of a finished upload)"
+)
 
 const submitOperation = (format: Contract.Format) => ({
   operationId: `${format}Submit`,
@@ -55,7 +65,7 @@ const submitOperation = (format: Contract.Format) => ({
     "200": { description: "Task created", headers: rateLimitHeaders, content: json(ref(Contract.SubmittedTask)) },
     "400": badRequest,
     "401": unauthorized,
-    "413": { description: "Body too large", content: json(ref(ErrorBody)) },
+    "413": error("Body too large"),
     "429": {
       description: "Rate, quota or concurrency limit: no task was created",
       headers: {
@@ -86,14 +96,22 @@ const paths = {
   "/files": {
     post: {
       operationId: "upload",
-      summary: "Upload a PDF (the body is the file); answers the pdfURL to submit",
-      requestBody: { required: true, content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
+      summary: "Upload a PDF (the body is the file, or the one file part of a form); answers the pdfURL to submit",
+      requestBody: {
+        required: true,
+        content: {
+          "application/pdf": { schema: binary },
+          "application/octet-stream": { schema: binary },
+          "multipart/form-data": { schema: { type: "object", properties: { file: binary } } }
+        }
+      },
       responses: {
         "201": { description: "Stored", content: json(ref(UploadedFile)) },
-        "400": { description: "Empty or not a PDF", content: json(ref(ErrorBody)) },
+        "400": error("Empty, not starting with %PDF-, or a form without exactly one file part"),
         "401": unauthorized,
-        "413": { description: "Too large", content: json(ref(ErrorBody)) },
-        "503": { description: "Upload storage full", content: json(ref(ErrorBody)) }
+        "413": error("Too large"),
+        "415": error("Another Content-Type"),
+        "507": error("Upload storage full")
       }
     }
   },
@@ -105,9 +123,65 @@ const paths = {
       parameters: [{ name: "fileId", in: "path", required: true, schema: { type: "string" } }],
       responses: {
         "200": { description: "The PDF", content: { "application/pdf": {} } },
-        "403": { description: "Bad signature", content: json(ref(ErrorBody)) },
-        "404": { description: "Unknown or expired", content: json(ref(ErrorBody)) },
-        "410": { description: "Signed URL expired", content: json(ref(ErrorBody)) }
+        "403": error("Bad signature"),
+        "404": error("Unknown or expired"),
+        "410": error("Signed URL expired")
+      }
+    }
+  },
+  "/uploads/init": {
+    post: {
+      operationId: "uploadInit",
+      summary: "Start a chunked upload (the hosted service's protocol), or resume one with its upload_id",
+      requestBody: { required: true, content: json(ref(Upload.InitRequest, "allow")) },
+      responses: {
+        "200": {
+          description: "Part size, part count, received parts, a PUT URL per missing part",
+          content: json(ref(Upload.InitResponse))
+        },
+        "400": error("Invalid body, or not a .pdf"),
+        "401": unauthorized,
+        "404": error("Resuming an unknown, expired or foreign upload_id"),
+        "409": error("Resuming a finished upload, or with another size"),
+        "413": error("size over the upload limit (the body carries max_bytes)"),
+        "507": error("The upload storage cannot hold the file")
+      }
+    }
+  },
+  "/uploads/{uploadId}/parts/{partNumber}": {
+    put: {
+      operationId: "uploadPart",
+      summary:
+        "One part's bytes (part_size bytes, the last one shorter), to the presigned URL; sent again, it replaces itself",
+      security: [{}],
+      parameters: [
+        { name: "uploadId", in: "path", required: true, schema: { type: "string" } },
+        { name: "partNumber", in: "path", required: true, schema: { type: "integer", minimum: 1 } },
+        { name: "expires", in: "query", required: true, schema: { type: "string" } },
+        { name: "signature", in: "query", required: true, schema: { type: "string" } }
+      ],
+      requestBody: { required: true, content: { "application/octet-stream": { schema: binary } } },
+      responses: {
+        "200": { description: "Stored", content: json(ref(Upload.PartResponse)) },
+        "400": error("Not the part's size, or a first part that does not start with %PDF-"),
+        "403": error("Bad signature"),
+        "404": error("Unknown or expired upload"),
+        "409": error("The upload is finished"),
+        "410": error("Part URL expired (the upload with it)"),
+        "413": error("Larger than the part")
+      }
+    }
+  },
+  "/uploads/{uploadId}/url": {
+    get: {
+      operationId: "uploadUrl",
+      summary: "The cache:// URL of a finished upload, to submit as pdfURL",
+      parameters: [{ name: "uploadId", in: "path", required: true, schema: { type: "string" } }],
+      responses: {
+        "200": { description: "cache://<upload_id>.pdf", content: json(ref(Upload.UrlResponse)) },
+        "401": unauthorized,
+        "404": error("Unknown, expired or foreign upload"),
+        "409": { description: "Parts are missing", content: json(ref(Upload.IncompleteUpload)) }
       }
     }
   },
@@ -129,9 +203,9 @@ const paths = {
           },
           content: { "text/markdown; charset=utf-8": {}, "application/epub+zip": {} }
         },
-        "403": { description: "Bad signature", content: json(ref(ErrorBody)) },
-        "404": { description: "The output no longer exists", content: json(ref(ErrorBody)) },
-        "410": { description: "URL expired: poll the result again for a fresh one", content: json(ref(ErrorBody)) }
+        "403": error("Bad signature"),
+        "404": error("The output no longer exists"),
+        "410": error("URL expired: poll the result again for a fresh one")
       }
     }
   }

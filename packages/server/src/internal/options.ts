@@ -41,6 +41,13 @@ export const defaults = {
   uploadMaxBytes: 100 * 1024 * 1024,
   /** Uploaded files expire after about a day, as on the hosted service. */
   uploadRetention: Duration.hours(24),
+  /**
+   * Part size of the chunked upload protocol: S3's multipart minimum, which the hosted service's
+   * clients expect; a part is buffered whole while it arrives. Also the smallest size accepted.
+   */
+  uploadPartSize: 5 * 1024 * 1024,
+  /** A chunked upload (and its part URLs) expires this long after `init` if it is not finished. */
+  incompleteUploadRetention: Duration.hours(1),
   maxUploads: 1000,
   maxUploadBytes: 1024 * 1024 * 1024,
   remoteFetchMaxBytes: 100 * 1024 * 1024,
@@ -66,6 +73,8 @@ export interface ResolvedOptions {
   readonly uploads: {
     readonly maxBytes: number
     readonly retentionMs: number
+    readonly partSize: number
+    readonly incompleteRetentionMs: number
     readonly maxFiles: number
     readonly maxTotalBytes: number
   }
@@ -90,25 +99,45 @@ const positive = (name: string, value: number): number => {
   return value
 }
 
-export const resolve = (options: AppOptions, internal?: { readonly resolve?: Resolve }): ResolvedOptions => {
-  if (options.keys.length === 0) throw new InvalidOptions("at least one API key is required")
-  for (const key of options.keys) {
-    if (!isUsableKey(Redacted.value(key))) {
-      throw new InvalidOptions("API keys must be 1 to 4096 visible ASCII characters without spaces")
-    }
+/**
+ * The checks of the values `Server.layerConfig` reads from the environment, shared with `resolve`
+ * so that a bad environment is a `ConfigError` and a bad option a defect, with the same words.
+ */
+export const checks = {
+  keys: {
+    message: "API keys must be 1 to 4096 visible ASCII characters without spaces, and at least one is required",
+    validation: (keys: ReadonlyArray<Redacted.Redacted<string>>): boolean =>
+      keys.length > 0 && keys.every((key) => isUsableKey(Redacted.value(key)))
+  },
+  publicUrl: {
+    message: "publicUrl must be an absolute http(s) URL",
+    validation: (url: string): boolean => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol)
+  },
+  signingKey: {
+    message: "signingKey must be at least 16 bytes",
+    validation: (key: Redacted.Redacted<string>): boolean =>
+      new TextEncoder().encode(Redacted.value(key)).byteLength >= 16
   }
+} as const
+
+export const resolve = (options: AppOptions, internal?: { readonly resolve?: Resolve }): ResolvedOptions => {
+  if (!checks.keys.validation(options.keys)) throw new InvalidOptions(checks.keys.message)
   const publicUrlText = (options.publicUrl ?? `http://${defaults.host}`).replace(/\/+$/, "")
-  if (!URL.canParse(publicUrlText) || !/^https?:$/.test(new URL(publicUrlText).protocol)) {
-    throw new InvalidOptions("publicUrl must be an absolute http(s) URL")
+  if (!checks.publicUrl.validation(publicUrlText)) throw new InvalidOptions(checks.publicUrl.message)
+  if (options.signingKey !== undefined && !checks.signingKey.validation(options.signingKey)) {
+    throw new InvalidOptions(checks.signingKey.message)
   }
   const limits = options.limits ?? {}
   const rate = limits.rate === false ? undefined : limits.rate ?? defaults.rate
   const quota = limits.quota === false ? undefined : limits.quota ?? defaults.quota
   const concurrency = limits.concurrency === false ? undefined : limits.concurrency ?? defaults.concurrency
+  const partSize = options.uploads?.partSize ?? defaults.uploadPartSize
+  if (!Number.isInteger(partSize) || partSize < defaults.uploadPartSize) {
+    throw new InvalidOptions(`uploads.partSize must be a whole number of bytes, at least ${defaults.uploadPartSize}`)
+  }
   const signingKey = options.signingKey === undefined
     ? randomKey()
     : new TextEncoder().encode(Redacted.value(options.signingKey))
-  if (signingKey.byteLength < 16) throw new InvalidOptions("signingKey must be at least 16 bytes")
   return {
     keys: options.keys,
     publicUrl: new URL(publicUrlText),
@@ -142,6 +171,8 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
     uploads: {
       maxBytes: options.uploads?.maxBytes ?? defaults.uploadMaxBytes,
       retentionMs: millis(options.uploads?.retention ?? defaults.uploadRetention),
+      partSize,
+      incompleteRetentionMs: millis(options.uploads?.incompleteRetention ?? defaults.incompleteUploadRetention),
       maxFiles: options.uploads?.maxFiles ?? defaults.maxUploads,
       maxTotalBytes: options.uploads?.maxTotalBytes ?? defaults.maxUploadBytes
     },

@@ -3,6 +3,7 @@ import * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as UrlParams from "@effect/platform/UrlParams"
 import * as Contract from "@pdf-transform/core/Contract"
+import * as Media from "@pdf-transform/core/Media"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -38,11 +39,6 @@ const textEncoder = new TextEncoder()
 const textDecoder = new TextDecoder()
 
 const formats: ReadonlyArray<Contract.Format> = ["markdown", "epub"]
-
-const contentTypes: Record<Contract.Format, string> = {
-  markdown: "text/markdown; charset=utf-8",
-  epub: "application/epub+zip"
-}
 
 /** Statuses whose responses cannot carry a body (fetch's Response refuses one). */
 const nullBodyStatuses = new Set([101, 103, 204, 205, 304])
@@ -438,7 +434,7 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
         return {
           status: 200,
           headers: {
-            "content-type": contentTypes[format],
+            "content-type": Media.contentType(format),
             // A truncated answer promises at least one byte more than it delivers.
             "content-length": String(truncate ? Math.max(bytes.length, 1) : bytes.length)
           },
