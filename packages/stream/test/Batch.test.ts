@@ -116,6 +116,23 @@ describe("Batch.convert", () => {
     }).pipe(Effect.provide(h.layer))
   })
 
+  it.effect("a local file that is not a PDF fails before its upload", () => {
+    const h = H.make()
+    return Effect.gen(function*() {
+      h.memory.files.set("/in/notes.pdf", new TextEncoder().encode("Dear diary"))
+      const [pdf] = H.pdfs(h.memory, 1)
+      const summary = yield* Effect.fork(
+        Batch.run([Job.file("/in/notes.pdf", "markdown"), Job.file(pdf!, "markdown")], { outputDirectory: H.outDir })
+      ).pipe(Effect.flatMap((fiber) => H.drive(fiber)))
+      assert.strictEqual(summary.failed.length, 1)
+      const failure = summary.failed[0]!.error
+      assert.strictEqual(failure._tag, "SourceUnreadable")
+      assert.include(failure.message, "not a PDF")
+      assert.deepStrictEqual(h.uploads.names, ["doc-0.pdf"])
+      assert.strictEqual(summary.completed.length, 1)
+    }).pipe(Effect.provide(h.layer))
+  })
+
   it.effect("bad input: a missing file, invalid options, no Uploader: typed failures, nothing sent for them", () => {
     const h = H.make()
     const withoutUploader = Layer.mergeAll(

@@ -4,6 +4,7 @@
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
+import * as Media from "@pdf-transform/core/Media"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -54,6 +55,9 @@ const pdfUrl = (ctx: BatchContext, job: Job.Job, info: JobInfo, identified: Iden
     const paths = yield* Path.Path
     return yield* ctx.uploads.withPermit(Effect.gen(function*() {
       const bytes = source._tag === "Bytes" ? source.bytes : yield* readSource(source.path)
+      if (!Media.looksLikePdf(bytes)) {
+        return yield* new SourceUnreadable({ path: info.name, reason: "not a PDF (it does not start with %PDF-)" })
+      }
       const name = source._tag === "File" ? paths.basename(source.path) : `${job.outputName ?? "document"}.pdf`
       const url = yield* uploader.upload({ name, bytes })
       yield* ctx.emit({ _tag: "Uploaded", job: info, pdfURL: url, bytes: bytes.length })

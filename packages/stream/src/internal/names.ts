@@ -5,12 +5,10 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"
+import * as Media from "@pdf-transform/core/Media"
 import * as Effect from "effect/Effect"
 import { OutputFailed } from "../BatchError.js"
 import type * as Job from "../Job.js"
-
-/** The extension of each format's output. */
-export const extensions: Readonly<Record<Contract.Format, string>> = { markdown: ".md", epub: ".epub" }
 
 /** Longest name kept, in UTF-8 bytes: file systems allow 255, and a suffix and an extension follow. */
 const maxNameBytes = 180
@@ -87,7 +85,7 @@ export const make = (directory: string): Effect.Effect<Names, never, FileSystem.
       Effect.gen(function*() {
         const base = sanitize(name)
         for (let n = 1;; n++) {
-          const path = paths.join(root, `${n === 1 ? base : `${base}-${n}`}${extensions[format]}`)
+          const path = paths.join(root, `${n === 1 ? base : `${base}-${n}`}${Media.extension(format)}`)
           if (!inside(path)) return yield* new OutputFailed({ path, reason: "outside the output folder" })
           if (taken.has(path.toLowerCase())) continue
           // Taken before looking at the disk, so a claim running alongside cannot pick it too.
