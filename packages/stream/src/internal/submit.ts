@@ -35,8 +35,12 @@ type Step<A> =
 const backoff = (attempt: number): Effect.Effect<number> =>
   Effect.map(Random.nextRange(0.8, 1.2), (jitter) => Math.round(Math.min(30_000, 1_000 * 2 ** (attempt - 1)) * jitter))
 
-/** Waits until no shared pause is in force, or the batch stops. */
-const passRateGate = (ctx: BatchContext) => Effect.raceFirst(ctx.rateGate.pass, Deferred.await(ctx.stop.signal))
+/** Waits until no shared pause is in force, or the batch stops (racing only when there is a pause to wait out). */
+const passRateGate = (ctx: BatchContext) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    ctx.rateGate.resumesAt() <= now ?
+      Effect.void :
+      Effect.raceFirst(ctx.rateGate.pass, Deferred.await(ctx.stop.signal)))
 
 export const submitAndFollow = <F extends Contract.Format, A, E, R>(
   ctx: BatchContext,
