@@ -55,9 +55,7 @@ describe("Batch.convert", () => {
         { _tag: "Accept", timeline: [{ after: "1 second", status: { state: "failed", error: "corrupt PDF" } }] }
       )
       const files = H.pdfs(h.memory, 5)
-      const summary = yield* Effect.fork(
-        Batch.run(files.map((f) => Job.file(f, "markdown")), { outputDirectory: H.outDir, concurrency: 1 })
-      ).pipe(Effect.flatMap((fiber) => H.drive(fiber)))
+      const summary = yield* H.run(files.map((f) => Job.file(f, "markdown")), { concurrency: 1 })
       assert.strictEqual(summary.completed.length, 4)
       assert.strictEqual(summary.failed.length, 1)
       const failure = summary.failed[0]!
@@ -74,16 +72,14 @@ describe("Batch.convert", () => {
       const [a] = H.pdfs(h.memory, 1, "/in/a")
       const [b] = H.pdfs(h.memory, 1, "/in/b")
       h.memory.files.set("/out/existing.md", new TextEncoder().encode("mine"))
-      const summary = yield* Effect.fork(
-        Batch.run([
-          Job.file(a!, "markdown"),
-          Job.file(b!, "markdown"),
-          Job.url("https://example.com/x.pdf", "markdown", { outputName: "../../etc/passwd" }),
-          Job.url("https://example.com/y.pdf", "markdown", { outputName: "existing" }),
-          Job.url("https://example.com/", "markdown"),
-          Job.url("https://example.com/z.pdf", "markdown", { outputName: "..\u0000.md" })
-        ], { outputDirectory: H.outDir })
-      ).pipe(Effect.flatMap((fiber) => H.drive(fiber)))
+      const summary = yield* H.run([
+        Job.file(a!, "markdown"),
+        Job.file(b!, "markdown"),
+        Job.url("https://example.com/x.pdf", "markdown", { outputName: "../../etc/passwd" }),
+        Job.url("https://example.com/y.pdf", "markdown", { outputName: "existing" }),
+        Job.url("https://example.com/", "markdown"),
+        Job.url("https://example.com/z.pdf", "markdown", { outputName: "..\u0000.md" })
+      ])
       const outputs = summary.completed.map((e) => [e.job.index, e.output] as const).sort((x, y) => x[0] - y[0])
       assert.deepStrictEqual(outputs.map(([, output]) => output), [
         "/out/doc-0.md",
@@ -121,9 +117,7 @@ describe("Batch.convert", () => {
     return Effect.gen(function*() {
       h.memory.files.set("/in/notes.pdf", new TextEncoder().encode("Dear diary"))
       const [pdf] = H.pdfs(h.memory, 1)
-      const summary = yield* Effect.fork(
-        Batch.run([Job.file("/in/notes.pdf", "markdown"), Job.file(pdf!, "markdown")], { outputDirectory: H.outDir })
-      ).pipe(Effect.flatMap((fiber) => H.drive(fiber)))
+      const summary = yield* H.run([Job.file("/in/notes.pdf", "markdown"), Job.file(pdf!, "markdown")])
       assert.strictEqual(summary.failed.length, 1)
       const failure = summary.failed[0]!.error
       assert.strictEqual(failure._tag, "SourceUnreadable")
@@ -146,15 +140,13 @@ describe("Batch.convert", () => {
     )
     return Effect.gen(function*() {
       const [a] = H.pdfs(h.memory, 1)
-      const summary = yield* Effect.fork(
-        Batch.run([
-          Job.file("/in/missing.pdf", "markdown"),
-          Job.url("https://example.com/a.pdf", "markdown", { request: { model: "other" as "gundam" } }),
-          Job.file(a!, "markdown"),
-          Job.url("ftp://example.com/b.pdf", "markdown"),
-          Job.url("https://example.com/ok.pdf", "markdown")
-        ], { outputDirectory: H.outDir })
-      ).pipe(Effect.flatMap((fiber) => H.drive(fiber)))
+      const summary = yield* H.run([
+        Job.file("/in/missing.pdf", "markdown"),
+        Job.url("https://example.com/a.pdf", "markdown", { request: { model: "other" as "gundam" } }),
+        Job.file(a!, "markdown"),
+        Job.url("ftp://example.com/b.pdf", "markdown"),
+        Job.url("https://example.com/ok.pdf", "markdown")
+      ])
       const byIndex = new Map(summary.failed.map((e) => [e.job.index, e.error._tag]))
       assert.deepStrictEqual(
         [...byIndex.entries()].sort((x, y) => x[0] - y[0]),

@@ -73,9 +73,7 @@ describe("concurrency gate", () => {
   it.effect("starts with one submit, so an announced limit below the bound costs no 429", () => {
     const h = H.make({ server: { concurrencyLimit: 2, defaultTimeline: fourSeconds } })
     return Effect.gen(function*() {
-      const summary = yield* Effect.fork(Batch.run(urls(6), { outputDirectory: H.outDir, concurrency: 16 })).pipe(
-        Effect.flatMap((fiber) => H.drive(fiber))
-      )
+      const summary = yield* H.run(urls(6), { concurrency: 16 })
       assert.strictEqual(summary.completed.length, 6)
       assert.strictEqual(yield* refusals, 0)
     }).pipe(Effect.provide(h.layer))
@@ -93,9 +91,7 @@ describe("concurrency gate", () => {
         { _tag: "RateLimited", reason: "concurrency_exceeded" }
       )
       const start = yield* TestClock.currentTimeMillis
-      const summary = yield* Effect.fork(Batch.run(urls(8), { outputDirectory: H.outDir, concurrency: 4 })).pipe(
-        Effect.flatMap((fiber) => H.drive(fiber))
-      )
+      const summary = yield* H.run(urls(8), { concurrency: 4 })
       assert.strictEqual(summary.completed.length, 8)
       assert.strictEqual(yield* refusals, 1)
       const times = (yield* H.submits).map((r) => r.at - start)
@@ -121,9 +117,7 @@ describe("rate gate", () => {
         { _tag: "RateLimited", reason: "rate_exceeded", retryAfterMs: 5000 }
       )
       const start = yield* TestClock.currentTimeMillis
-      const summary = yield* Effect.fork(Batch.run(urls(8), { outputDirectory: H.outDir, concurrency: 4 })).pipe(
-        Effect.flatMap((fiber) => H.drive(fiber))
-      )
+      const summary = yield* H.run(urls(8), { concurrency: 4 })
       assert.strictEqual(summary.completed.length, 8)
       assert.strictEqual(yield* refusals, 1)
       const times = (yield* H.submits).map((r) => r.at - start)
@@ -140,9 +134,7 @@ describe("rate gate", () => {
     })
     return Effect.gen(function*() {
       const start = yield* TestClock.currentTimeMillis
-      const summary = yield* Effect.fork(Batch.run(urls(4), { outputDirectory: H.outDir, concurrency: 4 })).pipe(
-        Effect.flatMap((fiber) => H.drive(fiber))
-      )
+      const summary = yield* H.run(urls(4), { concurrency: 4 })
       assert.strictEqual(summary.completed.length, 4)
       const times = (yield* H.submits).map((r) => r.at - start)
       assert.strictEqual(times.length, 4)
@@ -180,9 +172,7 @@ describe("stopping", () => {
   it.effect("a refused API key stops the batch at its first submit", () => {
     const h = H.make({ server: { apiKeys: ["another-key"] } })
     return Effect.gen(function*() {
-      const summary = yield* Effect.fork(Batch.run(urls(5), { outputDirectory: H.outDir, concurrency: 3 })).pipe(
-        Effect.flatMap((fiber) => H.drive(fiber))
-      )
+      const summary = yield* H.run(urls(5), { concurrency: 3 })
       assert.strictEqual(summary.stopped?.error?._tag, "Unauthenticated")
       assert.strictEqual(summary.failed.length, 1)
       assert.strictEqual(summary.notAttempted.length, 4)
@@ -193,9 +183,7 @@ describe("stopping", () => {
   it.effect("options.stop: no new submits from then on, running tasks end normally", () => {
     const h = H.make({ server: { defaultTimeline: fourSeconds } })
     return Effect.gen(function*() {
-      const summary = yield* Effect.fork(
-        Batch.run(urls(6), { outputDirectory: H.outDir, concurrency: 2, stop: Effect.sleep(Duration.seconds(1)) })
-      ).pipe(Effect.flatMap((fiber) => H.drive(fiber)))
+      const summary = yield* H.run(urls(6), { concurrency: 2, stop: Effect.sleep(Duration.seconds(1)) })
       assert.strictEqual(summary.stopped?.reason, "stopped by request")
       assert.strictEqual(summary.completed.length, 2)
       assert.strictEqual(summary.notAttempted.length, 4)

@@ -6,8 +6,8 @@ import { PdfTransformClient } from "@pdf-transform/core"
 import * as Uploader from "@pdf-transform/core/Uploader"
 import { FakeServer } from "@pdf-transform/testing"
 import { Chunk, Duration, Effect, Fiber, Layer, Option, Redacted, Stream, TestClock } from "effect"
-import type { Batch, BatchEvent } from "../../src/index.js"
-import { Journal } from "../../src/index.js"
+import type { BatchEvent, Job } from "../../src/index.js"
+import { Batch, Journal } from "../../src/index.js"
 import * as MemoryFs from "./MemoryFs.js"
 
 export const baseUrl = "https://fake.pdf-transform.test/v1"
@@ -119,6 +119,13 @@ export const events = <R>(run: Stream.Stream<BatchEvent.BatchEvent, unknown, R>)
     const fiber = yield* Effect.fork(Stream.runCollect(run))
     return Chunk.toReadonlyArray(yield* drive(fiber))
   })
+
+/** Runs a batch to its end under TestClock and answers its summary. */
+export const run = (jobs: ReadonlyArray<Job.Job>, options: Partial<Batch.Options> = {}) =>
+  Effect.flatMap(
+    Effect.fork(Batch.run(jobs, { outputDirectory: outDir, ...options })),
+    (fiber) => drive(fiber)
+  )
 
 /** The events of one kind. */
 export const ofTag = <T extends BatchEvent.BatchEvent["_tag"]>(
