@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the system tools the converter tests compare against (pdftotext, from poppler-utils) and
+# validate with (epubcheck, with a Java runtime), on Debian or Ubuntu, as root or with sudo.
+# Used by CI (.ci/run) and by `pnpm tools` on a developer's machine.
+set -euo pipefail
+
+if command -v pdftotext >/dev/null 2>&1 && command -v java >/dev/null 2>&1 && [ -f /usr/share/java/epubcheck.jar ]; then
+  exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "Install poppler-utils (pdftotext) and epubcheck with your system's package manager; this script knows apt-get only." >&2
+  exit 1
+fi
+if [ "$(id -u)" = "0" ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+  echo "Run as root, or install them yourself: apt-get install -y --no-install-recommends poppler-utils epubcheck" >&2
+  exit 1
+fi
+
+# A registry that hiccups once should not fail the run: three tries, a pause between them.
+retry() {
+  local attempt
+  for attempt in 1 2 3; do
+    if "$@"; then return 0; fi
+    echo "attempt $attempt of 3 failed: $*" >&2
+    sleep $((attempt * 5))
+  done
+  return 1
+}
+
+export DEBIAN_FRONTEND=noninteractive
+retry $SUDO apt-get update -qq
+retry $SUDO apt-get install -y -qq --no-install-recommends poppler-utils epubcheck >/dev/null
