@@ -1,20 +1,21 @@
 /**
- * End to end over real sockets: core's PdfTransformClient and this package's Uploader against
+ * End to end over real sockets: core's PdfTransformClient and its uploaders against
  * Server.layer on 127.0.0.1 (a free port), converting corpus PDFs with the live converter (worker
  * threads) unless PDF_TRANSFORM_E2E_CONVERTER=simulated.
  */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it } from "@effect/vitest"
 import type { Converter } from "@pdf-transform/converter/Converter"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
 import * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import * as ServerUploader from "@pdf-transform/core/ServerUploader"
 import * as Uploader from "@pdf-transform/core/Uploader"
 import { Chunk, Effect, Either, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
 import { strFromU8, unzipSync } from "fflate"
 import * as Fs from "node:fs"
 import * as Server from "../src/Server.js"
-import * as ServerUploader from "../src/ServerUploader.js"
 import * as SimulatedConverter from "../src/SimulatedConverter.js"
 import { corpusUrl } from "./utils.js"
 
@@ -53,7 +54,7 @@ const stack = (
     )))
   return clients.pipe(
     Layer.provideMerge(server),
-    Layer.provideMerge(NodeHttpClient.layerUndici),
+    Layer.provideMerge(Layer.merge(NodeHttpClient.layerUndici, NodeFileSystem.layer)),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)),
     Layer.orDie
   )

@@ -24,17 +24,23 @@ export const linear = (seconds: number): FakeServer.Timeline => [
 
 export interface Uploads {
   readonly names: Array<string>
+  readonly sources: Array<"path" | "bytes">
 }
 
-/** An Uploader that answers a URL per file and records the names. */
+/** An Uploader that answers a URL per file and records the names (and whether it was given a path). */
 export const recordingUploader = (uploads: Uploads) =>
-  Layer.succeed(Uploader.Uploader, {
-    upload: (file) =>
+  Layer.succeed(
+    Uploader.Uploader,
+    Uploader.make((source) =>
       Effect.sync(() => {
-        uploads.names.push(file.name)
-        return `https://files.example.test/${uploads.names.length}/${encodeURIComponent(file.name)}`
+        const name = Uploader.nameOf(source)
+        uploads.names.push(name)
+        uploads.sources.push("path" in source ? "path" : "bytes")
+        const url = `https://files.example.test/${uploads.names.length}/${encodeURIComponent(name)}`
+        return { _tag: "Uploaded", url, bytes: "bytes" in source ? source.bytes.byteLength : 0 }
       })
-  })
+    )
+  )
 
 export interface Harness {
   readonly memory: MemoryFs.MemoryFs
@@ -51,7 +57,7 @@ export const make = (options: {
   readonly memory?: MemoryFs.MemoryFs
 } = {}): Harness => {
   const memory = options.memory ?? MemoryFs.make()
-  const uploads: Uploads = { names: [] }
+  const uploads: Uploads = { names: [], sources: [] }
   const journal = options.journal === "file" ?
     Layer.orDie(Journal.layerFile("/state/journal.jsonl")).pipe(Layer.provide(memory.layer)) :
     options.journal ?? Journal.layerMemory

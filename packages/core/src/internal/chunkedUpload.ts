@@ -1,0 +1,309 @@
+/**
+ * The chunked upload protocol, client side: `init`, the missing parts in parallel (each retried on
+ * 5xx and network failures), then `url`. The key goes to `init` and `url` only; parts go to their
+ * presigned URLs with no credential.
+ */
+import type * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import type * as Redacted from "effect/Redacted"
+import type * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { PdfUrl } from "../Contract.js"
+import { InvalidResponse } from "../PdfTransformError.js"
+import * as Uploader from "../Uploader.js"
+import * as Protocol from "../UploadProtocol.js"
+import * as Http from "./client.js"
+import { type ReadFailure, resolve, type Source } from "./uploadSource.js"
+
+export interface Settings {
+  readonly apiKey: Redacted.Redacted<string>
+  readonly uploadBaseUrl: string
+  readonly concurrency: number
+  readonly retry: Schedule.Schedule<unknown, unknown>
+  readonly requestTimeout: Duration.Duration
+  readonly maxBytes: number | undefined
+}
+
+/** Why one attempt of a request failed, and whether another attempt may succeed. */
+interface AttemptFailure {
+  readonly transient: boolean
+  readonly reason: string
+  readonly status?: number | undefined
+  readonly bodyExcerpt?: string | undefined
+  readonly read?: boolean | undefined
+  readonly cause?: unknown
+}
+
+/** 5xx answers that say a retry cannot help soon. */
+const finalServerStatuses: ReadonlySet<number> = new Set([501, 505, 507, 508, 510])
+
+const isTransientStatus = (status: number): boolean => status >= 500 && !finalServerStatuses.has(status)
+
+const fromStatus = (answer: Http.Exchange): AttemptFailure => ({
+  transient: isTransientStatus(answer.status),
+  reason: `HTTP ${answer.status}`,
+  status: answer.status,
+  bodyExcerpt: Http.excerpt(answer.text)
+})
+
+/** A failure with no answer: every transport failure may pass on a new attempt, a malformed request never. */
+const fromExchange = (failure: Http.ExchangeFailure): AttemptFailure =>
+  failure._tag === "Malformed"
+    ? { transient: false, reason: failure.reason }
+    : { transient: true, reason: failure.reason, cause: failure.cause }
+
+const decodeInit = Schema.decodeUnknownEither(
+  Schema.Union(Schema.Struct({ data: Protocol.InitAnswer }), Protocol.InitAnswer)
+)
+const decodeUrl = Schema.decodeUnknownEither(
+  Schema.Union(Schema.Struct({ data: Schema.Struct({ url: PdfUrl }) }), Schema.Struct({ url: PdfUrl }))
+)
+const decodeTooLarge = Schema.decodeUnknownEither(Schema.parseJson(Protocol.TooLarge))
+const decodeIncomplete = Schema.decodeUnknownEither(Schema.parseJson(Protocol.IncompleteUpload))
+
+const unwrap = <A>(body: A | { readonly data: A }): A =>
+  typeof body === "object" && body !== null && "data" in body ? body.data : body
+
+/** What `init` said, checked: every part still missing has a URL, and the parts cover the file. */
+interface Plan {
+  readonly uploadId: string
+  readonly partSize: number
+  readonly missing: ReadonlyArray<{ readonly part: number; readonly url: string }>
+  readonly received: number
+}
+
+const planOf = (
+  settings: Settings,
+  file: Source,
+  answer: Http.Exchange,
+  init: Protocol.InitAnswer
+): Either.Either<Plan, InvalidResponse> => {
+  const invalid = (problem: string) =>
+    Either.left(
+      new InvalidResponse({
+        operation: "upload",
+        status: answer.status,
+        problem,
+        bodyExcerpt: Http.excerpt(answer.text)
+      })
+    )
+  const parts = Protocol.partCount(file.size, init.part_size)
+  if (init.total_parts !== undefined && init.total_parts !== parts) {
+    return invalid(`total_parts ${init.total_parts} does not cut ${file.size} bytes in parts of ${init.part_size}`)
+  }
+  const uploaded = new Set(init.uploaded_parts)
+  const missing: Array<{ readonly part: number; readonly url: string }> = []
+  let received = 0
+  for (let part = 1; part <= parts; part++) {
+    const { length } = Protocol.partRange(file.size, init.part_size, part)
+    if (uploaded.has(part)) {
+      received += length
+      continue
+    }
+    const url = init.presigned_urls[String(part)]
+    if (url === undefined || !URL.canParse(url, settings.uploadBaseUrl)) {
+      return invalid(`no usable URL for part ${part}`)
+    }
+    missing.push({ part, url: new URL(url, settings.uploadBaseUrl).href })
+  }
+  return Either.right({ uploadId: init.upload_id, partSize: init.part_size, missing, received })
+}
+
+export const make = (settings: Settings, client: HttpClient.HttpClient, fs: FileSystem.FileSystem) => {
+  const base = settings.uploadBaseUrl.replace(/\/+$/, "")
+  const api = client.pipe(
+    HttpClient.mapRequest((request) =>
+      request.pipe(HttpClientRequest.bearerToken(settings.apiKey), HttpClientRequest.acceptJson)
+    )
+  )
+  /** A limit learnt from a 413: later files over it fail before any request. */
+  let announcedMaxBytes = settings.maxBytes
+
+  /** Runs `attempt` until it succeeds, fails for good, or the schedule ends; counts the attempts. */
+  const retried = <A>(attempt: Effect.Effect<A, AttemptFailure>) =>
+    Effect.suspend(() => {
+      let attempts = 0
+      return Effect.retry(Effect.suspend(() => (attempts++, attempt)), {
+        schedule: settings.retry,
+        while: (failure) => failure.transient
+      }).pipe(Effect.mapError((failure) => ({ failure, attempts })))
+    })
+
+  /** The `UploadFailed` of a step whose attempts are spent. */
+  const failed = (
+    name: string,
+    step: Uploader.UploadStep,
+    extra: { readonly part?: number; readonly uploadId?: string }
+  ) =>
+  ({ attempts, failure }: { readonly failure: AttemptFailure; readonly attempts: number }) =>
+    new Uploader.UploadFailed({
+      name,
+      step: failure.read ? "read" : step,
+      reason: failure.reason,
+      attempts,
+      ...extra,
+      ...(failure.status === undefined ? {} : { status: failure.status }),
+      ...(failure.bodyExcerpt === undefined ? {} : { bodyExcerpt: failure.bodyExcerpt }),
+      ...(failure.cause === undefined ? {} : { cause: failure.cause })
+    })
+
+  /** One exchange with the upload API; 2xx answers, 401 and `final` statuses are handed back. */
+  const call = (request: HttpClientRequest.HttpClientRequest, final: (status: number) => boolean) =>
+    Effect.flatMap(
+      Effect.mapError(Http.timedExchange(api, request, settings.requestTimeout), fromExchange),
+      (answer) =>
+        (answer.status >= 200 && answer.status < 300) || answer.status === 401 || final(answer.status)
+          ? Effect.succeed(answer)
+          : Effect.fail(fromStatus(answer))
+    )
+
+  const tooLarge = (file: Source, maxBytes: number | undefined) =>
+    new Uploader.UploadTooLarge({
+      name: file.name,
+      bytes: file.size,
+      ...(maxBytes === undefined ? {} : { maxBytes })
+    })
+
+  const init = (file: Source, resume: string | undefined): Effect.Effect<Plan, Uploader.UploadError> =>
+    Effect.gen(function*() {
+      const body: Protocol.InitRequest = {
+        file_extension: ".pdf",
+        size: file.size,
+        ...(resume ? { upload_id: resume } : {})
+      }
+      const request = HttpClientRequest.post(`${base}/init`).pipe(HttpClientRequest.bodyUnsafeJson(body))
+      const answer = yield* Effect.mapError(
+        retried(call(request, (status) => status === 413)),
+        failed(file.name, "init", resume === undefined ? {} : { uploadId: resume })
+      )
+      if (answer.status === 401) return yield* Http.unauthenticated("upload", answer)
+      if (answer.status === 413) {
+        const limit = Either.getOrUndefined(decodeTooLarge(answer.text))?.max_bytes
+        if (limit !== undefined) announcedMaxBytes = limit
+        return yield* tooLarge(file, limit)
+      }
+      const decoded = Http.decodeBody(Schema.Unknown, "upload", answer).pipe(
+        Either.flatMap((json) =>
+          Either.mapLeft(decodeInit(json), (error) =>
+            new InvalidResponse({
+              operation: "upload",
+              status: answer.status,
+              problem: ParseResult.TreeFormatter.formatErrorSync(error),
+              bodyExcerpt: Http.excerpt(answer.text)
+            }))
+        ),
+        Either.flatMap((wrapped) => planOf(settings, file, answer, unwrap(wrapped)))
+      )
+      return yield* decoded
+    })
+
+  const sendPart = (
+    file: Source,
+    plan: Plan,
+    part: { readonly part: number; readonly url: string },
+    progress: (delta: number) => Effect.Effect<void>
+  ) => {
+    const { length, offset } = Protocol.partRange(file.size, plan.partSize, part.part)
+    const attempt = Effect.suspend(() => {
+      let sent = 0
+      let readFailure: ReadFailure | undefined
+      const body = file.read(offset, length).pipe(
+        Stream.tap((chunk) => {
+          sent += chunk.byteLength
+          return progress(chunk.byteLength)
+        }),
+        Stream.tapError((error) => Effect.sync(() => void (readFailure = error)))
+      )
+      const request = HttpClientRequest.put(part.url).pipe(
+        HttpClientRequest.bodyStream(body, { contentType: "application/octet-stream", contentLength: length })
+      )
+      // The raw client: a presigned URL is its own credential, and the key must never reach it.
+      return Effect.flatMap(
+        Effect.mapError(Http.timedExchange(client, request, settings.requestTimeout), fromExchange),
+        (answer): Effect.Effect<void, AttemptFailure> =>
+          answer.status >= 200 && answer.status < 300 ? Effect.void : Effect.fail(fromStatus(answer))
+      ).pipe(
+        Effect.mapError((failure): AttemptFailure =>
+          readFailure === undefined ? failure : { transient: false, reason: readFailure.message, read: true }
+        ),
+        // What this attempt counted is sent again by the next one.
+        Effect.tapError(() => progress(-sent))
+      )
+    })
+    return retried(attempt).pipe(
+      Effect.mapError(failed(file.name, "part", { part: part.part, uploadId: plan.uploadId })),
+      Effect.withSpan("ChunkedUploader.part", { attributes: { part: part.part, bytes: length } })
+    )
+  }
+
+  const finish = (file: Source, plan: Plan): Effect.Effect<string, Uploader.UploadError> =>
+    Effect.gen(function*() {
+      const request = HttpClientRequest.get(`${base}/${encodeURIComponent(plan.uploadId)}/url`)
+      const answer = yield* Effect.mapError(
+        retried(call(request, (status) => status === 409)),
+        failed(file.name, "url", { uploadId: plan.uploadId })
+      )
+      if (answer.status === 401) return yield* Http.unauthenticated("upload", answer)
+      if (answer.status === 409) {
+        const incomplete = Either.getOrUndefined(decodeIncomplete(answer.text))
+        return yield* new Uploader.UploadFailed({
+          name: file.name,
+          step: "url",
+          status: 409,
+          bodyExcerpt: Http.excerpt(answer.text),
+          reason: incomplete === undefined
+            ? "the server reports the upload incomplete"
+            : `the server reports parts ${incomplete.missing_parts.join(", ")} missing`,
+          attempts: 1,
+          uploadId: plan.uploadId
+        })
+      }
+      const decoded = Http.decodeBody(Schema.Unknown, "upload", answer).pipe(
+        Either.flatMap((json) =>
+          Either.mapLeft(decodeUrl(json), (error) =>
+            new InvalidResponse({
+              operation: "upload",
+              status: answer.status,
+              problem: ParseResult.TreeFormatter.formatErrorSync(error),
+              bodyExcerpt: Http.excerpt(answer.text)
+            }))
+        )
+      )
+      return unwrap(yield* decoded).url
+    })
+
+  return (
+    source: Uploader.UploadSource,
+    report: (progress: Uploader.Progress) => Effect.Effect<void>
+  ): Effect.Effect<Uploader.Uploaded, Uploader.UploadError> =>
+    Effect.gen(function*() {
+      const file = yield* resolve(fs, source)
+      yield* Effect.annotateCurrentSpan({ name: file.name, bytes: file.size })
+      if (announcedMaxBytes !== undefined && file.size > announcedMaxBytes) {
+        return yield* tooLarge(file, announcedMaxBytes)
+      }
+      const plan = yield* init(file, source.resume)
+      yield* Effect.annotateCurrentSpan({ uploadId: plan.uploadId, parts: plan.missing.length })
+      let sent = plan.received
+      const progress = (delta: number) => {
+        sent += delta
+        return report({ _tag: "Progress", sent, total: file.size })
+      }
+      yield* progress(0)
+      yield* Effect.forEach(plan.missing, (part) => sendPart(file, plan, part, progress), {
+        concurrency: settings.concurrency,
+        discard: true
+      })
+      const url = yield* finish(file, plan)
+      yield* Effect.logDebug("upload finished").pipe(
+        Effect.annotateLogs({ name: file.name, uploadId: plan.uploadId, bytes: file.size })
+      )
+      return { _tag: "Uploaded" as const, url, bytes: file.size }
+    }).pipe(Effect.withSpan("ChunkedUploader.upload"))
+}
