@@ -1,6 +1,7 @@
 /**
  * A file system in memory for pipeline tests under TestClock: no real I/O to race the clock. It
- * implements what the batch uses (directories, append and exclusive opens, sync, rename, streams)
+ * implements what the batch and the uploaders use (directories, append and exclusive opens, sync,
+ * rename, stat, ranged streams)
  * and can be told to fail writes under a path, like a full disk.
  */
 import { SystemError } from "@effect/platform/Error"
@@ -15,6 +16,8 @@ export interface MemoryFs {
   readonly failingWrites: Set<string>
   /** `writeAll` calls so far, by path. */
   readonly writes: Map<string, number>
+  /** Paths read whole (`readFile`), in order. */
+  readonly wholeReads: Array<string>
   readonly text: (path: string) => string | undefined
   readonly layer: Layer.Layer<FileSystem.FileSystem | Path.Path>
 }
@@ -41,6 +44,7 @@ export const make = (): MemoryFs => {
   const dirs = new Set<string>(["/"])
   const failingWrites = new Set<string>()
   const writes = new Map<string, number>()
+  const wholeReads: Array<string> = []
   let descriptors = 0
 
   const writable = (path: string) =>
@@ -87,6 +91,7 @@ export const make = (): MemoryFs => {
         ) :
         Effect.fail(error("readDirectory", path)),
     readFile: (path) => {
+      wholeReads.push(path)
       const bytes = files.get(path)
       return bytes === undefined ? Effect.fail(error("readFile", path)) : Effect.succeed(bytes)
     },
@@ -96,12 +101,37 @@ export const make = (): MemoryFs => {
         new TextDecoder().decode(bytes)
       )
     },
+    stat: (path) => {
+      const bytes = files.get(path)
+      if (bytes === undefined) return Effect.fail(error("stat", path))
+      return Effect.succeed({
+        type: "File",
+        mtime: Option.none(),
+        atime: Option.none(),
+        birthtime: Option.none(),
+        dev: 0,
+        ino: Option.none(),
+        mode: 0o644,
+        nlink: Option.none(),
+        uid: Option.none(),
+        gid: Option.none(),
+        rdev: Option.none(),
+        size: FileSystem.Size(bytes.length),
+        blksize: Option.none(),
+        blocks: Option.none()
+      })
+    },
     stream: (path, options) => {
       const bytes = files.get(path)
       if (bytes === undefined) return Stream.fail(error("stream", path))
       const size = Number(options?.chunkSize ?? 65536)
+      const start = Number(options?.offset ?? 0)
+      const end = Math.min(
+        bytes.length,
+        options?.bytesToRead === undefined ? Infinity : start + Number(options.bytesToRead)
+      )
       const chunks: Array<Uint8Array> = []
-      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size))
+      for (let i = start; i < end; i += size) chunks.push(bytes.subarray(i, Math.min(i + size, end)))
       return Stream.fromIterable(chunks)
     },
     remove: (path) => Effect.sync(() => void (files.delete(path) || dirs.delete(path))),
@@ -139,6 +169,7 @@ export const make = (): MemoryFs => {
     files,
     failingWrites,
     writes,
+    wholeReads,
     text: (path) => {
       const bytes = files.get(path)
       return bytes === undefined ? undefined : new TextDecoder().decode(bytes)
