@@ -178,6 +178,19 @@ describe("ChunkedUploader through FakeServer", () => {
     }).pipe(Effect.provide(stack(files, {}, { retry: { attempts: 2, jitter: false, initialDelay: 0 } })))
   })
 
+  it.effect("a file that shrinks during the upload fails at step read, without retries", () => {
+    const files = withFile("/docs/big.pdf", MemoryFiles.pdfOf(8 * MiB))
+    files.statSizes.set("/docs/big.pdf", 12 * MiB)
+    return Effect.gen(function*() {
+      const uploader = yield* Uploader.Uploader
+      const error = yield* Effect.flip(uploader.upload({ path: "/docs/big.pdf" }))
+      assert.deepInclude(error, { _tag: "UploadFailed", step: "read", part: 2, attempts: 1, uploadId: "upload-1" })
+      assert.include(error.message, "changed while it was uploaded")
+      const [upload] = yield* Effect.flatMap(FakeServer.FakeServer, (server) => server.uploads)
+      assert.isFalse(upload?.received.includes(2))
+    }).pipe(Effect.provide(stack(files)))
+  })
+
   it.effect("too large: a known limit fails before any request; a 413's max_bytes is remembered", () => {
     const files = MemoryFiles.make()
     files.files.set("/a.pdf", MemoryFiles.pdfOf(3000))

@@ -115,6 +115,22 @@ const planOf = (
   return Either.right({ uploadId: init.upload_id, partSize: init.part_size, missing, received })
 }
 
+/** Parts larger than this are read into fresh chunks rather than a buffer kept per part in flight. */
+const maxBufferedPartBytes = 16 * 1024 * 1024
+
+/**
+ * One buffer per part in flight, reused by the next part once the last one's request has ended
+ * (its body was then wholly sent): reading a file then allocates nothing per chunk, which keeps the
+ * garbage collector, and the memory it has not yet reclaimed, out of a long upload.
+ */
+const partBuffers = (partSize: number) => {
+  const free: Array<Uint8Array> = []
+  return {
+    take: Effect.sync(() => partSize > maxBufferedPartBytes ? undefined : free.pop() ?? new Uint8Array(partSize)),
+    give: (buffer: Uint8Array | undefined) => Effect.sync(() => void (buffer && free.push(buffer)))
+  }
+}
+
 export const make = (settings: Settings, client: HttpClient.HttpClient, fs: FileSystem.FileSystem) => {
   const base = settings.uploadBaseUrl.replace(/\/+$/, "")
   const api = client.pipe(
@@ -207,13 +223,16 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
     file: Source,
     plan: Plan,
     part: { readonly part: number; readonly url: string },
-    progress: (delta: number) => Effect.Effect<void>
+    progress: (delta: number) => Effect.Effect<void>,
+    buffer: Uint8Array | undefined
   ) => {
     const { length, offset } = Protocol.partRange(file.size, plan.partSize, part.part)
     const attempt = Effect.suspend(() => {
       let sent = 0
       let readFailure: ReadFailure | undefined
-      const body = file.read(offset, length).pipe(
+      // A retry reads the same bytes into the same buffer: a write of the last attempt still in
+      // flight sends what it would have sent anyway.
+      const body = file.read(offset, length, buffer).pipe(
         Stream.tap((chunk) => {
           sent += chunk.byteLength
           return progress(chunk.byteLength)
@@ -296,10 +315,17 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
         return report({ _tag: "Progress", sent, total: file.size })
       }
       yield* progress(0)
-      yield* Effect.forEach(plan.missing, (part) => sendPart(file, plan, part, progress), {
-        concurrency: settings.concurrency,
-        discard: true
-      })
+      const buffers = partBuffers(plan.partSize)
+      yield* Effect.forEach(
+        plan.missing,
+        (part) =>
+          Effect.acquireUseRelease(
+            buffers.take,
+            (buffer) => sendPart(file, plan, part, progress, buffer),
+            buffers.give
+          ),
+        { concurrency: settings.concurrency, discard: true }
+      )
       const url = yield* finish(file, plan)
       yield* Effect.logDebug("upload finished").pipe(
         Effect.annotateLogs({ name: file.name, uploadId: plan.uploadId, bytes: file.size })

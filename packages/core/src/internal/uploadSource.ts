@@ -3,9 +3,11 @@
  * ranges of chunks: a file on disk is streamed from the `FileSystem` as the request pulls it, so a
  * file is never whole in memory.
  */
+import type { PlatformError } from "@effect/platform/Error"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Media from "../Media.js"
 import { InvalidRequest } from "../PdfTransformError.js"
@@ -22,8 +24,13 @@ export class ReadFailure extends Error {
 export interface Source {
   readonly name: string
   readonly size: number
-  /** `length` bytes from `offset`, as chunks; read from disk as they are pulled. */
-  readonly read: (offset: number, length: number) => Stream.Stream<Uint8Array, ReadFailure>
+  /**
+   * `length` bytes from `offset`, as chunks; read from disk as they are pulled. With `into` (at
+   * least `length` bytes), a file is read into it and the chunks are views of it: nothing is
+   * allocated per chunk, so `into` must not be handed to another read while these chunks may
+   * still be sent.
+   */
+  readonly read: (offset: number, length: number, into?: Uint8Array) => Stream.Stream<Uint8Array, ReadFailure>
 }
 
 const invalid = (problem: string) => new InvalidRequest({ operation: "upload", problem })
@@ -56,6 +63,34 @@ const exactly = <E>(
     )
   })
 
+/** Reads a range into `into` chunk by chunk, each chunk a view of it. */
+const readInto = (
+  fs: FileSystem.FileSystem,
+  path: string,
+  offset: number,
+  length: number,
+  into: Uint8Array
+): Stream.Stream<Uint8Array, ReadFailure> =>
+  Stream.unwrapScoped(Effect.gen(function*() {
+    const file = yield* fs.open(path, { flag: "r" })
+    yield* file.seek(offset, "start")
+    return Stream.unfoldEffect(0, (position) => {
+      if (position >= length) return Effect.succeed(Option.none())
+      const view = into.subarray(position, Math.min(position + readChunkBytes, length))
+      return Effect.flatMap(file.read(view), (size) => {
+        const read = Number(size)
+        if (read === 0) {
+          return Effect.fail(
+            new ReadFailure(`${path} changed while it was uploaded (${position} of ${length} bytes read)`)
+          )
+        }
+        return Effect.succeed(Option.some([view.subarray(0, read), position + read] as const))
+      })
+    })
+  })).pipe(Stream.mapError((error) =>
+    error instanceof ReadFailure ? error : new ReadFailure(`cannot read ${path}: ${error.message}`)
+  ))
+
 const fromPath = (
   fs: FileSystem.FileSystem,
   source: Uploader.UploadPath,
@@ -73,17 +108,20 @@ const fromPath = (
       Effect.mapError((error) => invalid(`cannot read ${path}: ${error.message}`))
     )
     if (!Media.looksLikePdf(head)) return yield* invalid(`${name} is not a PDF (no %PDF- header)`)
+    const failure = (error: PlatformError) => new ReadFailure(`cannot read ${path}: ${error.message}`)
     return {
       name,
       size,
-      read: (offset, length) =>
-        exactly(
-          path,
-          length,
-          fs.stream(path, { offset, bytesToRead: length, chunkSize: readChunkBytes, bufferSize: 2 }).pipe(
-            Stream.mapError((error) => new ReadFailure(`cannot read ${path}: ${error.message}`))
+      read: (offset, length, into) =>
+        into !== undefined && into.byteLength >= length
+          ? readInto(fs, path, offset, length, into)
+          : exactly(
+            path,
+            length,
+            fs.stream(path, { offset, bytesToRead: length, chunkSize: readChunkBytes, bufferSize: 2 }).pipe(
+              Stream.mapError(failure)
+            )
           )
-        )
     }
   })
 

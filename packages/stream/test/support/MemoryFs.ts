@@ -54,6 +54,7 @@ export const make = (): MemoryFs => {
 
   const file = (path: string, append: boolean): FileSystem.File => {
     if (!append) files.set(path, new Uint8Array(0))
+    let position = 0
     const writeAll = (bytes: Uint8Array) =>
       Effect.zipRight(
         writable(path),
@@ -66,9 +67,15 @@ export const make = (): MemoryFs => {
       [FileSystem.FileTypeId]: FileSystem.FileTypeId,
       fd: FileSystem.FileDescriptor(++descriptors),
       stat: Effect.die("stat: not implemented"),
-      seek: () => Effect.die("seek: not implemented"),
+      seek: (offset) => Effect.sync(() => void (position = Number(offset))),
       sync: Effect.void,
-      read: () => Effect.die("read: not implemented"),
+      read: (buffer) =>
+        Effect.sync(() => {
+          const chunk = (files.get(path) ?? new Uint8Array(0)).subarray(position, position + buffer.byteLength)
+          buffer.set(chunk)
+          position += chunk.byteLength
+          return FileSystem.Size(chunk.byteLength)
+        }),
       readAlloc: () => Effect.succeed(Option.none()),
       truncate: () => Effect.die("truncate: not implemented"),
       write: (bytes) => Effect.as(writeAll(bytes), FileSystem.Size(bytes.length)),

@@ -1,6 +1,7 @@
 /**
- * Files in memory behind @effect/platform's `FileSystem` (`stat` and ranged `stream`, what the
- * uploaders use), with every range read recorded: no real I/O to race the TestClock.
+ * Files in memory behind @effect/platform's `FileSystem` (`stat`, ranged `stream`, `open` with
+ * `seek` and `read`: what the uploaders use), with every read recorded: no real I/O to race the
+ * TestClock.
  */
 import { SystemError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
@@ -8,7 +9,9 @@ import { Effect, Layer, Option, Stream } from "effect"
 
 export interface MemoryFiles {
   readonly files: Map<string, Uint8Array>
-  /** Every `stream` call: its path and the bytes it was asked for. */
+  /** Sizes `stat` reports instead of the real ones: a file that changed since it was looked at. */
+  readonly statSizes: Map<string, number>
+  /** Every `stream` call (the bytes it was asked for) and every `read` of an open file (the bytes read). */
   readonly reads: Array<{ readonly path: string; readonly offset: number; readonly bytes: number }>
   readonly layer: Layer.Layer<FileSystem.FileSystem>
 }
@@ -18,6 +21,7 @@ const notFound = (method: string, path: string) =>
 
 export const make = (): MemoryFiles => {
   const files = new Map<string, Uint8Array>()
+  const statSizes = new Map<string, number>()
   const reads: MemoryFiles["reads"] = []
   const fs = FileSystem.makeNoop({
     stat: (path) => {
@@ -35,11 +39,36 @@ export const make = (): MemoryFiles => {
         uid: Option.none(),
         gid: Option.none(),
         rdev: Option.none(),
-        size: FileSystem.Size(bytes.byteLength),
+        size: FileSystem.Size(statSizes.get(path) ?? bytes.byteLength),
         blksize: Option.none(),
         blocks: Option.none()
       })
     },
+    open: (path) =>
+      Effect.suspend(() => {
+        const bytes = files.get(path)
+        if (bytes === undefined) return Effect.fail(notFound("open", path))
+        let position = 0
+        return Effect.succeed<FileSystem.File>({
+          [FileSystem.FileTypeId]: FileSystem.FileTypeId,
+          fd: FileSystem.FileDescriptor(3),
+          stat: Effect.die("stat: not implemented"),
+          seek: (offset) => Effect.sync(() => void (position = Number(offset))),
+          sync: Effect.void,
+          read: (buffer) =>
+            Effect.sync(() => {
+              const chunk = bytes.subarray(position, position + buffer.byteLength)
+              buffer.set(chunk)
+              reads.push({ path, offset: position, bytes: chunk.byteLength })
+              position += chunk.byteLength
+              return FileSystem.Size(chunk.byteLength)
+            }),
+          readAlloc: () => Effect.die("readAlloc: not implemented"),
+          truncate: () => Effect.die("truncate: not implemented"),
+          write: () => Effect.die("write: not implemented"),
+          writeAll: () => Effect.die("writeAll: not implemented")
+        })
+      }),
     stream: (path, options) => {
       const bytes = files.get(path)
       if (bytes === undefined) return Stream.fail(notFound("stream", path))
@@ -54,7 +83,7 @@ export const make = (): MemoryFiles => {
       return Stream.fromIterable(chunks)
     }
   })
-  return { files, reads, layer: Layer.succeed(FileSystem.FileSystem, fs) }
+  return { files, statSizes, reads, layer: Layer.succeed(FileSystem.FileSystem, fs) }
 }
 
 /** A PDF-headed file whose every 4 KiB block differs, so a part stored at the wrong place shows. */
