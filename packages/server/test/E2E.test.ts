@@ -259,6 +259,30 @@ describe("e2e: typed errors seen by the real client", () => {
     { timeout: 30_000 }
   )
 
+  it.live(
+    "a file over the server's upload limit is UploadTooLarge for both uploaders; a known limit sends nothing",
+    () =>
+      Effect.gen(function*() {
+        const { baseUrl } = yield* Server.Server
+        const big = { name: "big.pdf", bytes: fakePdf(2 * 1024 * 1024) }
+        const uploader = yield* Uploader.Uploader
+        const direct = yield* Effect.flip(uploader.upload(big))
+        assert.deepInclude(direct, { _tag: "UploadTooLarge", name: "big.pdf", bytes: 2 * 1024 * 1024 })
+        const chunked = yield* chunkedUploader
+        const refused = yield* Effect.flip(chunked.upload(big))
+        assert.deepInclude(refused, { _tag: "UploadTooLarge", bytes: 2 * 1024 * 1024, maxBytes: 1024 * 1024 })
+        const unreachable = yield* ServerUploader.make({
+          baseUrl: "http://127.0.0.1:1/v1",
+          apiKey: Redacted.make(apiKey),
+          maxBytes: 1024 * 1024
+        })
+        // Refused before any connection: port 1 would have answered with a TransportError.
+        assert.strictEqual((yield* Effect.flip(unreachable.upload(big)))._tag, "UploadTooLarge")
+        assert.isString(baseUrl)
+      }).pipe(Effect.provide(stack({ uploads: { maxBytes: 1024 * 1024 } }, slow))),
+    { timeout: 30_000 }
+  )
+
   it.live("a completed task downloads through the client with the simulated converter", () =>
     Effect.gen(function*() {
       const uploader = yield* Uploader.Uploader
