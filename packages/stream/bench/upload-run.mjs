@@ -6,48 +6,18 @@
 //   pnpm --filter @pdf-transform/stream bench:upload
 //
 // BENCH_UPLOAD_MB (default 200) changes the file's size.
-import { build } from "esbuild"
 import { spawn } from "node:child_process"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
+import { bundle, out, startServer } from "./processes.mjs"
 
-const here = Path.dirname(fileURLToPath(import.meta.url))
-const out = Path.join(here, "..", ".bench-out")
 const key = Crypto.randomBytes(16).toString("hex")
 const MiB = 1024 * 1024
 const sizeMb = Number(process.env.BENCH_UPLOAD_MB ?? 200)
 const targetMb = 64
 
-const bundle = (name) =>
-  build({
-    entryPoints: [Path.join(here, `${name}.ts`)],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile: Path.join(out, `${name}.mjs`),
-    logLevel: "warning",
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
-  })
-
-const startServer = () =>
-  new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [Path.join(out, "server.mjs")], {
-      env: { ...process.env, BENCH_KEY: key, BENCH_UPLOAD_MAX_BYTES: String((sizeMb + 1) * MiB) },
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    let buffer = ""
-    proc.stdout.on("data", (chunk) => {
-      buffer += chunk
-      const line = buffer.split("\n")[0]
-      if (buffer.includes("\n")) resolve({ proc, baseUrl: JSON.parse(line).baseUrl })
-    })
-    proc.on("error", reject)
-    proc.on("exit", (code) => reject(new Error(`server exited ${code}`)))
-  })
 
 const upload = (mode, baseUrl, file) =>
   new Promise((resolve, reject) => {
@@ -75,7 +45,7 @@ await Promise.all([bundle("server"), bundle("upload")])
 const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "bench-upload-"))
 const file = Path.join(dir, "big.pdf")
 writeFile(file)
-const { baseUrl, proc } = await startServer()
+const { baseUrl, proc } = await startServer({ BENCH_KEY: key, BENCH_UPLOAD_MAX_BYTES: String((sizeMb + 1) * MiB) })
 try {
   console.log(`${Os.cpus().length} cores, Node ${process.version}; a ${sizeMb} MiB file uploaded with core's ChunkedUploader (parts of the server's 5 MiB, 3 at a time) to the reference server in its own process on 127.0.0.1`)
   const results = {}

@@ -9,7 +9,6 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
 import type * as Redacted from "effect/Redacted"
 import type * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
@@ -58,12 +57,9 @@ const fromExchange = (failure: Http.ExchangeFailure): AttemptFailure =>
     ? { transient: false, reason: failure.reason }
     : { transient: true, reason: failure.reason, cause: failure.cause }
 
-const decodeInit = Schema.decodeUnknownEither(
-  Schema.Union(Schema.Struct({ data: Protocol.InitAnswer }), Protocol.InitAnswer)
-)
-const decodeUrl = Schema.decodeUnknownEither(
-  Schema.Union(Schema.Struct({ data: Schema.Struct({ url: PdfUrl }) }), Schema.Struct({ url: PdfUrl }))
-)
+/** The answers of `init` and `url`, in their `data` envelope or not. */
+const InitBody = Schema.Union(Schema.Struct({ data: Protocol.InitAnswer }), Protocol.InitAnswer)
+const UrlBody = Schema.Union(Schema.Struct({ data: Schema.Struct({ url: PdfUrl }) }), Schema.Struct({ url: PdfUrl }))
 const decodeTooLarge = Schema.decodeUnknownEither(Schema.parseJson(Protocol.TooLarge))
 const decodeIncomplete = Schema.decodeUnknownEither(Schema.parseJson(Protocol.IncompleteUpload))
 
@@ -204,19 +200,9 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
         if (limit !== undefined) announcedMaxBytes = limit
         return yield* tooLarge(file, limit)
       }
-      const decoded = Http.decodeBody(Schema.Unknown, "upload", answer).pipe(
-        Either.flatMap((json) =>
-          Either.mapLeft(decodeInit(json), (error) =>
-            new InvalidResponse({
-              operation: "upload",
-              status: answer.status,
-              problem: ParseResult.TreeFormatter.formatErrorSync(error),
-              bodyExcerpt: Http.excerpt(answer.text)
-            }))
-        ),
-        Either.flatMap((wrapped) => planOf(settings, file, answer, unwrap(wrapped)))
+      return yield* Http.decodeBody(InitBody, "upload", answer).pipe(
+        Either.flatMap((body) => planOf(settings, file, answer, unwrap(body)))
       )
-      return yield* decoded
     })
 
   const sendPart = (
@@ -283,18 +269,7 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
           uploadId: plan.uploadId
         })
       }
-      const decoded = Http.decodeBody(Schema.Unknown, "upload", answer).pipe(
-        Either.flatMap((json) =>
-          Either.mapLeft(decodeUrl(json), (error) =>
-            new InvalidResponse({
-              operation: "upload",
-              status: answer.status,
-              problem: ParseResult.TreeFormatter.formatErrorSync(error),
-              bodyExcerpt: Http.excerpt(answer.text)
-            }))
-        )
-      )
-      return unwrap(yield* decoded).url
+      return unwrap(yield* Http.decodeBody(UrlBody, "upload", answer)).url
     })
 
   return (
