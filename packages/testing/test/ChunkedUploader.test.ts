@@ -2,9 +2,10 @@
  * Core's ChunkedUploader through FakeServer's chunked upload protocol, files in memory, under
  * TestClock: one part, several parts with faults, resume, persistent failure, limits.
  */
+import { HttpClient } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { ChunkedUploader, PdfTransformClient, Uploader } from "@pdf-transform/core"
-import { Chunk, Effect, Fiber, Layer, Redacted, Stream, TestClock } from "effect"
+import { Chunk, Effect, Fiber, Layer, Redacted, Stream, TestClock, Tracer } from "effect"
 import { FakeServer } from "../src/index.js"
 import * as MemoryFiles from "./support/memoryFiles.js"
 
@@ -40,7 +41,72 @@ const partOf = (url: string): number => Number(new URL(url).pathname.split("/").
 
 const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Effect.map(Stream.runCollect(stream), Chunk.toArray)
 
+interface RecordedSpan {
+  readonly name: string
+  readonly attributes: Map<string, unknown>
+}
+
+/** A tracer that keeps every span with its attributes. */
+const recordingTracer = (spans: Array<RecordedSpan>) =>
+  Tracer.make({
+    span: (name, parent, context, links, startTime, kind) => {
+      const attributes = new Map<string, unknown>()
+      spans.push({ name, attributes })
+      return {
+        _tag: "Span",
+        name,
+        spanId: `span-${spans.length}`,
+        traceId: "trace",
+        parent,
+        context,
+        status: { _tag: "Started", startTime },
+        attributes,
+        links,
+        sampled: true,
+        kind,
+        end: () => {},
+        attribute: (key, value) => void attributes.set(key, value),
+        event: () => {},
+        addLinks: () => {}
+      }
+    },
+    context: (f) => f()
+  })
+
 describe("ChunkedUploader through FakeServer", () => {
+  it.effect("a span per upload and per part; no span holds a presigned URL or the key", () => {
+    const files = withFile("/docs/big.pdf", MemoryFiles.pdfOf(12 * MiB))
+    const spans: Array<RecordedSpan> = []
+    // The fake behind `HttpClient.make`, as real platform clients are, so the platform's request spans are recorded.
+    const platformLike = Layer.effect(
+      HttpClient.HttpClient,
+      Effect.map(FakeServer.FakeServer, (server) => HttpClient.make((request) => server.httpClient.execute(request)))
+    )
+    const uploader = ChunkedUploader.layer({ apiKey, uploadBaseUrl, retry: { jitter: false } }).pipe(
+      Layer.provide(Layer.merge(platformLike, files.layer)),
+      Layer.provideMerge(FakeServer.layer())
+    )
+    return Effect.gen(function*() {
+      const url = yield* Effect.flatMap(Uploader.Uploader, (u) => u.upload({ path: "/docs/big.pdf" }))
+      assert.strictEqual(url, "cache://upload-1.pdf")
+      const upload = spans.filter((span) => span.name === "ChunkedUploader.upload")
+      assert.lengthOf(upload, 1)
+      assert.deepStrictEqual(Object.fromEntries(upload[0]!.attributes), {
+        name: "big.pdf",
+        bytes: 12 * MiB,
+        uploadId: "upload-1",
+        parts: 3
+      })
+      const parts = spans.filter((span) => span.name === "ChunkedUploader.part")
+      assert.sameMembers(parts.map((span) => span.attributes.get("part")), [1, 2, 3])
+      const http = spans.filter((span) => span.attributes.has("url.full"))
+      assert.sameMembers(http.map((span) => span.attributes.get("http.request.method")), ["POST", "GET"])
+      const everything = JSON.stringify(spans.map((span) => [span.name, [...span.attributes]]))
+      assert.notInclude(everything, storage)
+      assert.notInclude(everything, FakeServer.defaultApiKey)
+    }).pipe(Effect.provide(uploader), Effect.withTracer(recordingTracer(spans)))
+  })
+
   it.effect("a 1 KB file: one part, the key on init and url only, progress to the end, a cache:// URL that submits", () => {
     const file = MemoryFiles.pdfOf(1024)
     const files = withFile("/docs/paper.pdf", file)

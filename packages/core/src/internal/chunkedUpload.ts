@@ -134,6 +134,9 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
       request.pipe(HttpClientRequest.bearerToken(settings.apiKey), HttpClientRequest.acceptJson)
     )
   )
+  // A presigned URL is a credential: the platform's request span (which records `url.full`) is
+  // left out for parts; `ChunkedUploader.part` traces them without the URL.
+  const storage = HttpClient.withTracerDisabledWhen(client, () => true)
   /** A limit learnt from a 413: later files over it fail before any request. */
   let announcedMaxBytes = settings.maxBytes
 
@@ -228,9 +231,9 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
       const request = HttpClientRequest.put(part.url).pipe(
         HttpClientRequest.bodyStream(body, { contentType: "application/octet-stream", contentLength: length })
       )
-      // The raw client: a presigned URL is its own credential, and the key must never reach it.
+      // Not `api`: a presigned URL is its own credential, and the key must never reach it.
       return Effect.flatMap(
-        Effect.mapError(Http.timedExchange(client, request, settings.requestTimeout), fromExchange),
+        Effect.mapError(Http.timedExchange(storage, request, settings.requestTimeout), fromExchange),
         (answer): Effect.Effect<void, AttemptFailure> =>
           answer.status >= 200 && answer.status < 300 ? Effect.void : Effect.fail(fromStatus(answer))
       ).pipe(
