@@ -127,154 +127,164 @@ const partBuffers = (partSize: number) => {
   }
 }
 
-export const make = (settings: Settings, client: HttpClient.HttpClient, fs: FileSystem.FileSystem) => {
-  const base = settings.uploadBaseUrl.replace(/\/+$/, "")
-  const api = client.pipe(
-    HttpClient.mapRequest((request) =>
-      request.pipe(HttpClientRequest.bearerToken(settings.apiKey), HttpClientRequest.acceptJson)
-    )
+/** What the steps of an upload share. */
+interface Context {
+  readonly settings: Settings
+  /** The upload base, without a trailing slash. */
+  readonly base: string
+  /** For `init` and `url`: the key and `Accept: application/json` on every request. */
+  readonly api: HttpClient.HttpClient
+  /** For parts: no key, and no platform span (it records `url.full`, and a presigned URL is a credential). */
+  readonly storage: HttpClient.HttpClient
+  /** The known upload limit: given, or learnt from a 413, so that later files over it fail before any request. */
+  maxBytes: number | undefined
+}
+
+/** Runs `attempt` until it succeeds, fails for good, or the schedule ends; counts the attempts. */
+const retried = <A>(ctx: Context, attempt: Effect.Effect<A, AttemptFailure>) =>
+  Effect.suspend(() => {
+    let attempts = 0
+    return Effect.retry(Effect.suspend(() => (attempts++, attempt)), {
+      schedule: ctx.settings.retry,
+      while: (failure) => failure.transient
+    }).pipe(Effect.mapError((failure) => ({ failure, attempts })))
+  })
+
+/** The `UploadFailed` of a step whose attempts are spent. */
+const failed = (
+  name: string,
+  step: Uploader.UploadStep,
+  extra: { readonly part?: number; readonly uploadId?: string }
+) =>
+({ attempts, failure }: { readonly failure: AttemptFailure; readonly attempts: number }) =>
+  new Uploader.UploadFailed({
+    name,
+    step: failure.read ? "read" : step,
+    reason: failure.reason,
+    attempts,
+    ...extra,
+    ...(failure.status === undefined ? {} : { status: failure.status }),
+    ...(failure.bodyExcerpt === undefined ? {} : { bodyExcerpt: failure.bodyExcerpt }),
+    ...(failure.cause === undefined ? {} : { cause: failure.cause })
+  })
+
+/** One exchange with the upload API; 2xx answers, 401 and `final` statuses are handed back. */
+const call = (ctx: Context, request: HttpClientRequest.HttpClientRequest, final: (status: number) => boolean) =>
+  Effect.flatMap(
+    Effect.mapError(Http.timedExchange(ctx.api, request, ctx.settings.requestTimeout), fromExchange),
+    (answer) =>
+      (answer.status >= 200 && answer.status < 300) || answer.status === 401 || final(answer.status)
+        ? Effect.succeed(answer)
+        : Effect.fail(fromStatus(answer))
   )
-  // A presigned URL is a credential: the platform's request span (which records `url.full`) is
-  // left out for parts; `ChunkedUploader.part` traces them without the URL.
-  const storage = HttpClient.withTracerDisabledWhen(client, () => true)
-  /** A limit learnt from a 413: later files over it fail before any request. */
-  let announcedMaxBytes = settings.maxBytes
 
-  /** Runs `attempt` until it succeeds, fails for good, or the schedule ends; counts the attempts. */
-  const retried = <A>(attempt: Effect.Effect<A, AttemptFailure>) =>
-    Effect.suspend(() => {
-      let attempts = 0
-      return Effect.retry(Effect.suspend(() => (attempts++, attempt)), {
-        schedule: settings.retry,
-        while: (failure) => failure.transient
-      }).pipe(Effect.mapError((failure) => ({ failure, attempts })))
-    })
+const tooLarge = (file: Source, maxBytes: number | undefined) =>
+  new Uploader.UploadTooLarge({ name: file.name, bytes: file.size, ...(maxBytes === undefined ? {} : { maxBytes }) })
 
-  /** The `UploadFailed` of a step whose attempts are spent. */
-  const failed = (
-    name: string,
-    step: Uploader.UploadStep,
-    extra: { readonly part?: number; readonly uploadId?: string }
-  ) =>
-  ({ attempts, failure }: { readonly failure: AttemptFailure; readonly attempts: number }) =>
-    new Uploader.UploadFailed({
-      name,
-      step: failure.read ? "read" : step,
-      reason: failure.reason,
-      attempts,
-      ...extra,
-      ...(failure.status === undefined ? {} : { status: failure.status }),
-      ...(failure.bodyExcerpt === undefined ? {} : { bodyExcerpt: failure.bodyExcerpt }),
-      ...(failure.cause === undefined ? {} : { cause: failure.cause })
-    })
-
-  /** One exchange with the upload API; 2xx answers, 401 and `final` statuses are handed back. */
-  const call = (request: HttpClientRequest.HttpClientRequest, final: (status: number) => boolean) =>
-    Effect.flatMap(
-      Effect.mapError(Http.timedExchange(api, request, settings.requestTimeout), fromExchange),
-      (answer) =>
-        (answer.status >= 200 && answer.status < 300) || answer.status === 401 || final(answer.status)
-          ? Effect.succeed(answer)
-          : Effect.fail(fromStatus(answer))
+const init = (ctx: Context, file: Source, resume: string | undefined): Effect.Effect<Plan, Uploader.UploadError> =>
+  Effect.gen(function*() {
+    const body: Protocol.InitRequest = {
+      file_extension: ".pdf",
+      size: file.size,
+      ...(resume ? { upload_id: resume } : {})
+    }
+    const request = HttpClientRequest.post(`${ctx.base}/init`).pipe(HttpClientRequest.bodyUnsafeJson(body))
+    const answer = yield* Effect.mapError(
+      retried(ctx, call(ctx, request, (status) => status === 413)),
+      failed(file.name, "init", resume === undefined ? {} : { uploadId: resume })
     )
-
-  const tooLarge = (file: Source, maxBytes: number | undefined) =>
-    new Uploader.UploadTooLarge({
-      name: file.name,
-      bytes: file.size,
-      ...(maxBytes === undefined ? {} : { maxBytes })
-    })
-
-  const init = (file: Source, resume: string | undefined): Effect.Effect<Plan, Uploader.UploadError> =>
-    Effect.gen(function*() {
-      const body: Protocol.InitRequest = {
-        file_extension: ".pdf",
-        size: file.size,
-        ...(resume ? { upload_id: resume } : {})
-      }
-      const request = HttpClientRequest.post(`${base}/init`).pipe(HttpClientRequest.bodyUnsafeJson(body))
-      const answer = yield* Effect.mapError(
-        retried(call(request, (status) => status === 413)),
-        failed(file.name, "init", resume === undefined ? {} : { uploadId: resume })
-      )
-      if (answer.status === 401) return yield* Http.unauthenticated("upload", answer)
-      if (answer.status === 413) {
-        const limit = Either.getOrUndefined(decodeTooLarge(answer.text))?.max_bytes
-        if (limit !== undefined) announcedMaxBytes = limit
-        return yield* tooLarge(file, limit)
-      }
-      return yield* Http.decodeBody(InitBody, "upload", answer).pipe(
-        Either.flatMap((body) => planOf(settings, file, answer, unwrap(body)))
-      )
-    })
-
-  const sendPart = (
-    file: Source,
-    plan: Plan,
-    part: { readonly part: number; readonly url: string },
-    progress: (delta: number) => Effect.Effect<void>,
-    buffer: Uint8Array | undefined
-  ) => {
-    const { length, offset } = Protocol.partRange(file.size, plan.partSize, part.part)
-    const attempt = Effect.suspend(() => {
-      let sent = 0
-      let readFailure: ReadFailure | undefined
-      // A retry reads the same bytes into the same buffer: a write of the last attempt still in
-      // flight sends what it would have sent anyway.
-      const body = file.read(offset, length, buffer).pipe(
-        Stream.tap((chunk) => {
-          sent += chunk.byteLength
-          return progress(chunk.byteLength)
-        }),
-        Stream.tapError((error) => Effect.sync(() => void (readFailure = error)))
-      )
-      const request = HttpClientRequest.put(part.url).pipe(
-        HttpClientRequest.bodyStream(body, { contentType: "application/octet-stream", contentLength: length })
-      )
-      // Not `api`: a presigned URL is its own credential, and the key must never reach it.
-      return Effect.flatMap(
-        Effect.mapError(Http.timedExchange(storage, request, settings.requestTimeout), fromExchange),
-        (answer): Effect.Effect<void, AttemptFailure> =>
-          answer.status >= 200 && answer.status < 300 ? Effect.void : Effect.fail(fromStatus(answer))
-      ).pipe(
-        Effect.mapError((failure): AttemptFailure =>
-          readFailure === undefined ? failure : { transient: false, reason: readFailure.message, read: true }
-        ),
-        // What this attempt counted is sent again by the next one.
-        Effect.tapError(() => progress(-sent))
-      )
-    })
-    return retried(attempt).pipe(
-      Effect.mapError(failed(file.name, "part", { part: part.part, uploadId: plan.uploadId })),
-      Effect.withSpan("ChunkedUploader.part", { attributes: { part: part.part, bytes: length } })
+    if (answer.status === 401) return yield* Http.unauthenticated("upload", answer)
+    if (answer.status === 413) {
+      const limit = Either.getOrUndefined(decodeTooLarge(answer.text))?.max_bytes
+      if (limit !== undefined) ctx.maxBytes = limit
+      return yield* tooLarge(file, limit)
+    }
+    return yield* Http.decodeBody(InitBody, "upload", answer).pipe(
+      Either.flatMap((body) => planOf(ctx.settings, file, answer, unwrap(body)))
     )
+  })
+
+const sendPart = (
+  ctx: Context,
+  file: Source,
+  plan: Plan,
+  part: { readonly part: number; readonly url: string },
+  progress: (delta: number) => Effect.Effect<void>,
+  buffer: Uint8Array | undefined
+) => {
+  const { length, offset } = Protocol.partRange(file.size, plan.partSize, part.part)
+  const attempt = Effect.suspend(() => {
+    let sent = 0
+    let readFailure: ReadFailure | undefined
+    // A retry reads the same bytes into the same buffer: a write of the last attempt still in
+    // flight sends what it would have sent anyway.
+    const body = file.read(offset, length, buffer).pipe(
+      Stream.tap((chunk) => {
+        sent += chunk.byteLength
+        return progress(chunk.byteLength)
+      }),
+      Stream.tapError((error) => Effect.sync(() => void (readFailure = error)))
+    )
+    const request = HttpClientRequest.put(part.url).pipe(
+      HttpClientRequest.bodyStream(body, { contentType: "application/octet-stream", contentLength: length })
+    )
+    // `storage`, not `api`: a presigned URL is its own credential, and the key must never reach it.
+    return Effect.flatMap(
+      Effect.mapError(Http.timedExchange(ctx.storage, request, ctx.settings.requestTimeout), fromExchange),
+      (answer): Effect.Effect<void, AttemptFailure> =>
+        answer.status >= 200 && answer.status < 300 ? Effect.void : Effect.fail(fromStatus(answer))
+    ).pipe(
+      Effect.mapError((failure): AttemptFailure =>
+        readFailure === undefined ? failure : { transient: false, reason: readFailure.message, read: true }
+      ),
+      // What this attempt counted is sent again by the next one.
+      Effect.tapError(() => progress(-sent))
+    )
+  })
+  return retried(ctx, attempt).pipe(
+    Effect.mapError(failed(file.name, "part", { part: part.part, uploadId: plan.uploadId })),
+    Effect.withSpan("ChunkedUploader.part", { attributes: { part: part.part, bytes: length } })
+  )
+}
+
+const finish = (ctx: Context, file: Source, plan: Plan): Effect.Effect<string, Uploader.UploadError> =>
+  Effect.gen(function*() {
+    const request = HttpClientRequest.get(`${ctx.base}/${encodeURIComponent(plan.uploadId)}/url`)
+    const answer = yield* Effect.mapError(
+      retried(ctx, call(ctx, request, (status) => status === 409)),
+      failed(file.name, "url", { uploadId: plan.uploadId })
+    )
+    if (answer.status === 401) return yield* Http.unauthenticated("upload", answer)
+    if (answer.status === 409) {
+      const incomplete = Either.getOrUndefined(decodeIncomplete(answer.text))
+      return yield* new Uploader.UploadFailed({
+        name: file.name,
+        step: "url",
+        status: 409,
+        bodyExcerpt: Http.excerpt(answer.text),
+        reason: incomplete === undefined
+          ? "the server reports the upload incomplete"
+          : `the server reports parts ${incomplete.missing_parts.join(", ")} missing`,
+        attempts: 1,
+        uploadId: plan.uploadId
+      })
+    }
+    return unwrap(yield* Http.decodeBody(UrlBody, "upload", answer)).url
+  })
+
+/** The upload function of `Uploader.make`, over one client and file system. */
+export const make = (settings: Settings, client: HttpClient.HttpClient, fs: FileSystem.FileSystem) => {
+  const ctx: Context = {
+    settings,
+    base: settings.uploadBaseUrl.replace(/\/+$/, ""),
+    api: client.pipe(
+      HttpClient.mapRequest((request) =>
+        request.pipe(HttpClientRequest.bearerToken(settings.apiKey), HttpClientRequest.acceptJson)
+      )
+    ),
+    storage: HttpClient.withTracerDisabledWhen(client, () => true),
+    maxBytes: settings.maxBytes
   }
-
-  const finish = (file: Source, plan: Plan): Effect.Effect<string, Uploader.UploadError> =>
-    Effect.gen(function*() {
-      const request = HttpClientRequest.get(`${base}/${encodeURIComponent(plan.uploadId)}/url`)
-      const answer = yield* Effect.mapError(
-        retried(call(request, (status) => status === 409)),
-        failed(file.name, "url", { uploadId: plan.uploadId })
-      )
-      if (answer.status === 401) return yield* Http.unauthenticated("upload", answer)
-      if (answer.status === 409) {
-        const incomplete = Either.getOrUndefined(decodeIncomplete(answer.text))
-        return yield* new Uploader.UploadFailed({
-          name: file.name,
-          step: "url",
-          status: 409,
-          bodyExcerpt: Http.excerpt(answer.text),
-          reason: incomplete === undefined
-            ? "the server reports the upload incomplete"
-            : `the server reports parts ${incomplete.missing_parts.join(", ")} missing`,
-          attempts: 1,
-          uploadId: plan.uploadId
-        })
-      }
-      return unwrap(yield* Http.decodeBody(UrlBody, "upload", answer)).url
-    })
-
   return (
     source: Uploader.UploadSource,
     report: (progress: Uploader.Progress) => Effect.Effect<void>
@@ -282,10 +292,8 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
     Effect.gen(function*() {
       const file = yield* resolve(fs, source)
       yield* Effect.annotateCurrentSpan({ name: file.name, bytes: file.size })
-      if (announcedMaxBytes !== undefined && file.size > announcedMaxBytes) {
-        return yield* tooLarge(file, announcedMaxBytes)
-      }
-      const plan = yield* init(file, source.resume)
+      if (ctx.maxBytes !== undefined && file.size > ctx.maxBytes) return yield* tooLarge(file, ctx.maxBytes)
+      const plan = yield* init(ctx, file, source.resume)
       yield* Effect.annotateCurrentSpan({ uploadId: plan.uploadId, parts: plan.missing.length })
       let sent = plan.received
       const progress = (delta: number) => {
@@ -299,12 +307,12 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
         (part) =>
           Effect.acquireUseRelease(
             buffers.take,
-            (buffer) => sendPart(file, plan, part, progress, buffer),
+            (buffer) => sendPart(ctx, file, plan, part, progress, buffer),
             buffers.give
           ),
         { concurrency: settings.concurrency, discard: true }
       )
-      const url = yield* finish(file, plan)
+      const url = yield* finish(ctx, file, plan)
       yield* Effect.logDebug("upload finished").pipe(
         Effect.annotateLogs({ name: file.name, uploadId: plan.uploadId, bytes: file.size })
       )
