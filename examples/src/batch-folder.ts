@@ -1,8 +1,8 @@
 /**
  * Converts a folder of PDFs with the batch pipeline, on this machine: the reference server starts
- * in-process on a free 127.0.0.1 port with the local converter, local files are uploaded through
- * the server's Uploader, and the journal (in the output folder) makes a second run resume
- * instead of paying twice.
+ * in-process on a free 127.0.0.1 port with the local converter, local files are streamed from disk
+ * to it through core's ServerUploader (`POST /v1/files`), and the journal (in the output folder)
+ * makes a second run resume instead of paying twice.
  *
  *   tsx src/batch-folder.ts [folder] [--to markdown|epub] [--out DIR]
  *
@@ -13,9 +13,8 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
-import { Contract, PdfTransformClient } from "@pdf-transform/core"
+import { Contract, PdfTransformClient, ServerUploader } from "@pdf-transform/core"
 import * as Server from "@pdf-transform/server/Server"
-import * as ServerUploader from "@pdf-transform/server/ServerUploader"
 import { Batch, Job, Journal } from "@pdf-transform/stream"
 import { Console, Effect, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
 import * as Crypto from "node:crypto"

@@ -1,19 +1,21 @@
 /**
  * The whole stack on one machine, no account needed: starts the reference server in-process on a
- * free 127.0.0.1 port with the live converter (worker threads), uploads PDFs with the server's
- * Uploader, converts them with the real PdfTransformClient (progress shown), and writes the outputs.
+ * free 127.0.0.1 port with the live converter (worker threads), uploads PDFs from disk with core's
+ * ChunkedUploader (the hosted service's protocol, which the server speaks under /v1/uploads; upload
+ * progress shown), converts them with the real PdfTransformClient (progress shown), and writes the
+ * outputs.
  *
  *   tsx src/convert-local.ts [--to markdown|epub] [--out DIR] [file.pdf ...]
  *
  * With no file it converts the repository corpus' tracemonkey.pdf. (The CLI package will replace this
  * with `pdf-transform convert`.)
  */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
-import { Contract, PdfTransformClient, PdfTransformError, Uploader } from "@pdf-transform/core"
+import { ChunkedUploader, Contract, PdfTransformClient, PdfTransformError, Uploader } from "@pdf-transform/core"
 import * as Server from "@pdf-transform/server/Server"
-import * as ServerUploader from "@pdf-transform/server/ServerUploader"
 import { Console, Effect, Layer, Logger, LogLevel, Option, Redacted, Stream } from "effect"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
@@ -30,10 +32,10 @@ const outDir = Path.resolve(flag("--out") ?? "out")
 const files = args.filter((arg, i) => !arg.startsWith("--") && !args[i - 1]?.startsWith("--"))
 const corpusDefault = fileURLToPath(new URL("../../corpus/text/tracemonkey.pdf", import.meta.url))
 
-const inputs = (): ReadonlyArray<Uploader.UploadFile> => {
-  if (files.length > 0) return files.map((file) => ({ name: Path.basename(file), bytes: Fs.readFileSync(file) }))
-  return [{ name: "tracemonkey.pdf", bytes: Fs.readFileSync(corpusDefault) }]
-}
+const inputs = (): ReadonlyArray<Uploader.UploadPath> =>
+  files.length > 0 ? files.map((path) => ({ path })) : [{
+    path: corpusDefault
+  }]
 
 /** Written to a temporary name, then renamed: an output is whole or absent. */
 const writeAtomically = <E>(target: string, chunks: Stream.Stream<Uint8Array, E>) =>
@@ -56,17 +58,32 @@ const writeAtomically = <E>(target: string, chunks: Stream.Stream<Uint8Array, E>
       })
   )
 
-const convertOne = (file: Uploader.UploadFile, to: Contract.Format) =>
+/** Uploads the file streamed from disk, printing the bytes sent; answers the URL to submit. */
+const upload = (file: Uploader.UploadPath) =>
   Effect.gen(function*() {
     const uploader = yield* Uploader.Uploader
+    let pdfURL = ""
+    yield* Stream.runForEach(uploader.uploadWithProgress(file), (event) => {
+      if (event._tag === "Uploaded") {
+        pdfURL = event.url
+        return Console.log(`${Uploader.nameOf(file)}: uploaded ${event.bytes} bytes as ${event.url}`)
+      }
+      return Console.log(`${Uploader.nameOf(file)}: sent ${event.sent} of ${event.total} bytes`)
+    })
+    return pdfURL
+  })
+
+const convertOne = (file: Uploader.UploadPath, to: Contract.Format) =>
+  Effect.gen(function*() {
     const client = yield* PdfTransformClient.PdfTransformClient
-    const name = file.name.replace(/\.pdf$/i, "")
-    const pdfURL = yield* uploader.upload(file)
+    const fileName = Uploader.nameOf(file)
+    const name = fileName.replace(/\.pdf$/i, "")
+    const pdfURL = yield* upload(file)
     const task = yield* client.submit(to, { pdfURL, filename: name })
     const last = yield* client.watch(task, { initialInterval: "200 millis", maxInterval: "1 seconds" }).pipe(
       Stream.tap((status) =>
         Console.log(
-          `${file.name}: ${status.state}${status.progress === undefined ? "" : ` ${Math.round(status.progress)}%`}`
+          `${fileName}: ${status.state}${status.progress === undefined ? "" : ` ${Math.round(status.progress)}%`}`
         )
       ),
       Stream.runLast
@@ -78,7 +95,7 @@ const convertOne = (file: Uploader.UploadFile, to: Contract.Format) =>
     const completed = { format: to, sessionId: task.sessionId, downloadURL: last.value.data.downloadURL }
     const target = Path.join(outDir, `${name}${to === "markdown" ? ".md" : ".epub"}`)
     yield* writeAtomically(target, client.download(completed))
-    yield* Console.log(`${file.name} -> ${target} (${Fs.statSync(target).size} bytes)`)
+    yield* Console.log(`${fileName} -> ${target} (${Fs.statSync(target).size} bytes)`)
   })
 
 const program = Effect.gen(function*() {
@@ -97,8 +114,11 @@ const ServerLive = Server.layer({ keys: [apiKey], port: 0, host: "127.0.0.1" }).
 const ClientsLive = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) =>
   Layer.merge(
     PdfTransformClient.layer({ baseUrl, apiKey }),
-    ServerUploader.layer({ baseUrl, apiKey })
-  ))).pipe(Layer.provideMerge(ServerLive), Layer.provide(NodeHttpClient.layerUndici))
+    ChunkedUploader.layer({ uploadBaseUrl: `${baseUrl}/uploads`, apiKey })
+  ))).pipe(
+    Layer.provideMerge(ServerLive),
+    Layer.provide(Layer.merge(NodeHttpClient.layerUndici, NodeFileSystem.layer))
+  )
 
 NodeRuntime.runMain(
   program.pipe(Effect.provide(ClientsLive), Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)))

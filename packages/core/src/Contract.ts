@@ -57,6 +57,24 @@ export const HttpUrl = Schema.String.pipe(
 )
 
 /**
+ * What a submit's `pdfURL` may be: an absolute http(s) URL, or the `cache://` URL a chunked upload
+ * answers (`cache://<name>.pdf`), which the service resolves to the uploaded file. Other schemes
+ * (`file:`, `ftp:`, `data:`...) are refused before anything is sent.
+ *
+ * @since 0.1.0
+ * @category request
+ */
+export const PdfUrl = Schema.String.pipe(
+  Schema.filter((s) => {
+    if (!URL.canParse(s)) return "must be an absolute URL"
+    const url = new URL(s)
+    if (url.protocol === "cache:") return url.host !== "" || "must name the uploaded file (cache://<name>.pdf)"
+    return url.protocol === "http:" || url.protocol === "https:" ||
+      `must be an http(s) URL or the cache:// URL of an upload, not ${url.protocol}`
+  }, { identifier: "PdfUrl" })
+)
+
+/**
  * The body of both submit operations (contract 2.1). Decoding fills the defaults, so the
  * encoded form always carries every field the contract names.
  *
@@ -64,7 +82,7 @@ export const HttpUrl = Schema.String.pipe(
  * @category request
  */
 export const ConversionRequest = Schema.Struct({
-  pdfURL: HttpUrl,
+  pdfURL: PdfUrl,
   model: Schema.optionalWith(Model, { default: () => "gundam" as const }),
   filename: Schema.optional(Schema.String),
   ignore_pdf_errors: Schema.optionalWith(Schema.Boolean, { default: () => true }),

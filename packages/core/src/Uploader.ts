@@ -1,11 +1,16 @@
 /**
- * The "file upload operation" the contract leaves out: turns a local PDF into a `pdfURL`.
- * Only the tag lives here; the reference server and the hosted service provide layers.
+ * The "file upload operation" the contract leaves out: turns a local PDF (bytes in memory, or a
+ * file streamed from disk) into a `pdfURL`. The tag, the sources, progress, and the errors live
+ * here; `ServerUploader` (the reference server's single request) and `ChunkedUploader` (the hosted
+ * service's chunked protocol, which the reference server also speaks) provide layers.
  *
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
+import * as Mailbox from "effect/Mailbox"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import type {
   InvalidRequest,
   InvalidResponse,
@@ -15,7 +20,7 @@ import type {
 } from "./PdfTransformError.js"
 
 /**
- * A PDF to upload.
+ * A PDF in memory.
  *
  * @since 0.1.0
  * @category models
@@ -27,12 +32,146 @@ export interface UploadFile {
 }
 
 /**
- * The errors an upload can end with.
+ * A PDF on disk, read through @effect/platform's `FileSystem` as it is sent: never whole in memory.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UploadPath {
+  readonly path: string
+  /** A file name for display (default: the path's last segment). */
+  readonly name?: string | undefined
+}
+
+/**
+ * What an upload takes. `resume` is the `uploadId` of an earlier, unfinished upload of the same
+ * file (from `UploadFailed`): a resumable uploader sends only the parts still missing; the others
+ * upload the whole file again.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type UploadSource = (UploadFile | UploadPath) & { readonly resume?: string | undefined }
+
+/**
+ * Bytes of an upload sent so far, of `total`. A part that is sent again after a failure is counted
+ * again from zero, so `sent` can go down when a retry begins.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Progress {
+  readonly _tag: "Progress"
+  readonly sent: number
+  readonly total: number
+}
+
+/**
+ * The end of an upload: the URL to submit as `pdfURL`, and the file's size.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Uploaded {
+  readonly _tag: "Uploaded"
+  readonly url: string
+  readonly bytes: number
+}
+
+/**
+ * What `uploadWithProgress` reports: `Progress` events, then one `Uploaded`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type UploadEvent = Progress | Uploaded
+
+/**
+ * The step of an upload that failed: reading the file, `init`, a part, or `url`.
  *
  * @since 0.1.0
  * @category errors
  */
-export type UploadError = InvalidRequest | Unauthenticated | UnexpectedResponse | InvalidResponse | TransportError
+export const UploadStep = Schema.Literal("read", "init", "part", "url")
+
+/**
+ * @since 0.1.0
+ * @category errors
+ */
+export type UploadStep = typeof UploadStep.Type
+
+/**
+ * An upload that failed at one step after its retries: the part, the HTTP status and a body
+ * excerpt when there was an answer, and the `uploadId` to resume with when the server gave one.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UploadFailed extends Schema.TaggedError<UploadFailed>("@pdf-transform/core/UploadFailed")(
+  "UploadFailed",
+  {
+    /** The file's name. */
+    name: Schema.String,
+    step: UploadStep,
+    /** The part that failed (1-based), for step `part`. */
+    part: Schema.optional(Schema.Number),
+    /** The HTTP status of the last answer, when there was one. */
+    status: Schema.optional(Schema.Number),
+    /** The first bytes of the last answer's body, as text. */
+    bodyExcerpt: Schema.optional(Schema.String),
+    reason: Schema.String,
+    /** Attempts made at this step. */
+    attempts: Schema.Number,
+    /** The upload to resume (`UploadSource.resume`) with its received parts kept. */
+    uploadId: Schema.optional(Schema.String),
+    cause: Schema.optional(Schema.Defect)
+  }
+) {
+  get message(): string {
+    const where = this.step === "part" && this.part !== undefined ? `part ${this.part}` : this.step
+    const status = this.status === undefined ? "" : ` (HTTP ${this.status})`
+    const resume = this.uploadId === undefined ? "" : `; resume upload ${this.uploadId}`
+    return `Upload of ${this.name} failed at ${where}${status} after ${this.attempts} attempt(s): ${this.reason}${resume}`
+  }
+}
+
+/**
+ * The file is larger than the server accepts. Raised before any request when the limit is known
+ * (given in the options, or announced by an earlier answer), else from the server's 413.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UploadTooLarge extends Schema.TaggedError<UploadTooLarge>("@pdf-transform/core/UploadTooLarge")(
+  "UploadTooLarge",
+  {
+    name: Schema.String,
+    bytes: Schema.Number,
+    /** The server's limit, when known. */
+    maxBytes: Schema.optional(Schema.Number)
+  }
+) {
+  get message(): string {
+    const limit = this.maxBytes === undefined ? "the server's limit" : `the limit of ${this.maxBytes} bytes`
+    return `${this.name} (${this.bytes} bytes) is over ${limit}`
+  }
+}
+
+/**
+ * The errors an upload can end with. `InvalidRequest`: the source cannot be read, is empty or is
+ * not a PDF (nothing was sent).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type UploadError =
+  | InvalidRequest
+  | Unauthenticated
+  | UnexpectedResponse
+  | InvalidResponse
+  | TransportError
+  | UploadFailed
+  | UploadTooLarge
 
 /**
  * @since 0.1.0
@@ -40,7 +179,9 @@ export type UploadError = InvalidRequest | Unauthenticated | UnexpectedResponse 
  */
 export interface Service {
   /** Uploads the file and answers the URL to submit as `pdfURL`. */
-  readonly upload: (file: UploadFile) => Effect.Effect<string, UploadError>
+  readonly upload: (source: UploadSource) => Effect.Effect<string, UploadError>
+  /** The same upload, reported as it goes: `Progress` events, then `Uploaded` with the URL. */
+  readonly uploadWithProgress: (source: UploadSource) => Stream.Stream<UploadEvent, UploadError>
 }
 
 /**
@@ -48,3 +189,40 @@ export interface Service {
  * @category tags
  */
 export class Uploader extends Context.Tag("@pdf-transform/core/Uploader")<Uploader, Service>() {}
+
+/**
+ * Builds the service from one function that uploads and reports the bytes sent as it goes
+ * (`report` may be ignored): `upload` runs it without reporting, `uploadWithProgress` turns the
+ * reports into a stream, keeping only the latest when the reader is slower than the upload.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  run: (
+    source: UploadSource,
+    report: (progress: Progress) => Effect.Effect<void>
+  ) => Effect.Effect<Uploaded, UploadError>
+): Service => ({
+  upload: (source) => Effect.map(run(source, () => Effect.void), (uploaded) => uploaded.url),
+  uploadWithProgress: (source) =>
+    Stream.unwrapScoped(Effect.gen(function*() {
+      // Sliding: a slow reader loses intermediate progress, never the final `Uploaded` (the newest).
+      const mailbox = yield* Mailbox.make<UploadEvent, UploadError>({ capacity: 64, strategy: "sliding" })
+      const upload = Effect.flatMap(
+        run(source, (progress) => Effect.asVoid(mailbox.offer(progress))),
+        (done) => mailbox.offer(done)
+      )
+      yield* Effect.forkScoped(Mailbox.into(upload, mailbox))
+      return Mailbox.toStream(mailbox)
+    }))
+})
+
+/**
+ * The display name of a source: its `name`, else the path's last segment.
+ *
+ * @since 0.1.0
+ * @category utils
+ */
+export const nameOf = (source: UploadSource): string =>
+  source.name ?? ("path" in source ? source.path.split(/[\\/]/).pop() ?? source.path : "document.pdf")

@@ -10,13 +10,6 @@
 export * as Server from "./Server.js"
 
 /**
- * The reference server's `Uploader` layer for core's tag.
- *
- * @since 0.1.0
- */
-export * as ServerUploader from "./ServerUploader.js"
-
-/**
  * A `Converter` that simulates work, for tests and benchmarks.
  *
  * @since 0.1.0

@@ -1,22 +1,27 @@
 /**
- * End to end over real sockets: core's PdfTransformClient and this package's Uploader against
- * Server.layer on 127.0.0.1 (a free port), converting corpus PDFs with the live converter (worker
- * threads) unless PDF_TRANSFORM_E2E_CONVERTER=simulated.
+ * End to end over real sockets: core's PdfTransformClient and its uploaders (ServerUploader's
+ * `POST /v1/files`, ChunkedUploader's `/v1/uploads`) against Server.layer on 127.0.0.1 (a free
+ * port), converting corpus PDFs with the live converter (worker threads) unless
+ * PDF_TRANSFORM_E2E_CONVERTER=simulated.
  */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it } from "@effect/vitest"
-import type { Converter } from "@pdf-transform/converter/Converter"
+import { Converter } from "@pdf-transform/converter/Converter"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
-import * as Contract from "@pdf-transform/core/Contract"
+import * as ChunkedUploader from "@pdf-transform/core/ChunkedUploader"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import * as ServerUploader from "@pdf-transform/core/ServerUploader"
 import * as Uploader from "@pdf-transform/core/Uploader"
 import { Chunk, Effect, Either, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
 import { strFromU8, unzipSync } from "fflate"
 import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
 import * as Server from "../src/Server.js"
-import * as ServerUploader from "../src/ServerUploader.js"
 import * as SimulatedConverter from "../src/SimulatedConverter.js"
-import { corpusUrl } from "./utils.js"
+import { corpusUrl, digestConverter, digestOf, fakePdf } from "./utils.js"
 
 const apiKey = "e2e-key"
 const useLive = process.env["PDF_TRANSFORM_E2E_CONVERTER"] !== "simulated"
@@ -38,8 +43,9 @@ const stack = (
   converter: Layer.Layer<Converter> = useLive ? liveConverter : SimulatedConverter.layer({ duration: "200 millis" }),
   clientKey = apiKey
 ) => {
+  // The converter is provided to the test as well, for conversions without the server.
   const server = Server.layer({ keys: [Redacted.make(apiKey)], port: 0, host: "127.0.0.1", ...serverOptions }).pipe(
-    Layer.provide(converter)
+    Layer.provideMerge(converter)
   )
   const clients = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) =>
     Layer.merge(
@@ -53,7 +59,7 @@ const stack = (
     )))
   return clients.pipe(
     Layer.provideMerge(server),
-    Layer.provideMerge(NodeHttpClient.layerUndici),
+    Layer.provideMerge(Layer.merge(NodeHttpClient.layerUndici, NodeFileSystem.layer)),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)),
     Layer.orDie
   )
@@ -125,64 +131,67 @@ describe("e2e: corpus conversions", () => {
   )
 })
 
-/**
- * The chunked protocol with plain `fetch`, as the hosted service's official client does it, then the
- * `cache://` URL submitted on the wire (core's request Schema takes http(s) URLs only) and the task
- * awaited and downloaded with core's client.
- */
-const convertChunked = (path: string, format: "markdown" | "epub") =>
-  Effect.gen(function*() {
-    const { baseUrl } = yield* Server.Server
-    const client = yield* PdfTransformClient.PdfTransformClient
-    const { bytes } = corpusFile(path)
-    const call = (url: string, init: RequestInit) =>
-      Effect.promise(async () => {
-        const response = await fetch(url, init)
-        return { status: response.status, json: await response.json() as { data: Record<string, unknown> } }
-      })
-    const auth = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }
-    const started = yield* call(`${baseUrl}/uploads/init`, {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({ file_extension: ".pdf", size: bytes.byteLength })
-    })
-    const { part_size: partSize, presigned_urls: urls, upload_id: uploadId } = started.json.data as {
-      part_size: number
-      presigned_urls: Record<string, string>
-      upload_id: string
-    }
-    for (const [part, url] of Object.entries(urls)) {
-      const offset = (Number(part) - 1) * partSize
-      const put = yield* call(url, {
-        method: "PUT",
-        headers: { "content-type": "application/octet-stream" },
-        body: bytes.subarray(offset, offset + partSize)
-      })
-      assert.strictEqual(put.status, 200)
-    }
-    const pdfURL = (yield* call(`${baseUrl}/uploads/${uploadId}/url`, { headers: auth })).json.data["url"] as string
-    const submitted = yield* call(`${baseUrl}${Contract.submitPath(format)}`, {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({ pdfURL, model: "gundam", filename: path.split("/").pop()!.replace(/\.pdf$/, "") })
-    })
-    const sessionId = Contract.SessionId.make((submitted.json as unknown as { sessionID: string }).sessionID)
-    const completed = yield* client.awaitCompletion(PdfTransformClient.task(format, sessionId), poll)
-    return yield* collect(client.download(completed))
-  }).pipe(Effect.catchTag("DownloadFailed", Effect.die))
+/** The entries of an EPUB, its `dcterms:modified` (the time of the build) blanked out. */
+const epubEntries = (epub: Uint8Array): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(unzipSync(epub)).map(([name, bytes]) => [
+      name,
+      strFromU8(bytes).replace(/(<meta property="dcterms:modified">)[^<]*(<\/meta>)/, "$1$2")
+    ])
+  )
 
-describe("e2e: chunked upload", () => {
+/** Core's ChunkedUploader pointed at the server's `/v1/uploads`. */
+const chunkedUploader = Effect.flatMap(
+  Server.Server,
+  ({ baseUrl }) => ChunkedUploader.make({ uploadBaseUrl: `${baseUrl}/uploads`, apiKey: Redacted.make(apiKey) })
+)
+
+describe("e2e: chunked upload with core's ChunkedUploader", () => {
   it.live(
-    "tracemonkey.pdf uploaded with the chunked protocol and submitted as cache:// converts as it does through POST /v1/files",
+    "tracemonkey.pdf uploaded from disk and converted from its cache:// URL: Markdown and EPUB equal to a direct conversion",
     () =>
       Effect.gen(function*() {
-        const chunked = yield* convertChunked("text/tracemonkey.pdf", "markdown")
-        const direct = yield* convertFile("text/tracemonkey.pdf", "markdown")
-        assert.isAbove(chunked.byteLength, 0)
-        assert.strictEqual(chunked.toString("utf8"), direct.toString("utf8"))
+        const uploader = yield* chunkedUploader
+        const client = yield* PdfTransformClient.PdfTransformClient
+        const converter = yield* Converter
+        const path = fileURLToPath(new URL("text/tracemonkey.pdf", corpusUrl))
+        const pdfURL = yield* uploader.upload({ path })
+        assert.match(pdfURL, /^cache:\/\/[0-9a-f-]{36}\.pdf$/)
+        const request = { pdfURL, filename: "tracemonkey" }
+        const markdown = yield* collect(client.download(yield* client.convert("markdown", request, poll)))
+        const epub = yield* collect(client.download(yield* client.convert("epub", request, poll)))
+
+        const pdf = new Uint8Array(Fs.readFileSync(path))
+        const options = { filename: "tracemonkey", ignorePdfErrors: true, ignoreOcrErrors: true }
+        const direct = yield* converter.toMarkdown(pdf, options)
+        assert.isAbove(markdown.byteLength, 0)
+        assert.strictEqual(markdown.toString("utf8"), direct.output)
+        const directEpub = yield* converter.toEpub(pdf, options)
+        assert.deepStrictEqual(epubEntries(new Uint8Array(epub)), epubEntries(directEpub.output))
       }).pipe(Effect.provide(stack())),
     { timeout: 180_000 }
   )
+
+  it.live("a 12 MiB file goes in three parts over 127.0.0.1 and arrives byte for byte", () =>
+    Effect.gen(function*() {
+      const uploader = yield* chunkedUploader
+      const client = yield* PdfTransformClient.PdfTransformClient
+      const file = fakePdf(12 * 1024 * 1024)
+      for (let offset = 4096; offset < file.byteLength; offset += 4096) file[offset] = (offset / 4096) % 251
+      const path = Path.join(Fs.mkdtempSync(Path.join(Os.tmpdir(), "e2e-upload-")), "big.pdf")
+      Fs.writeFileSync(path, file)
+      const events = yield* Stream.runCollect(uploader.uploadWithProgress({ path })).pipe(
+        Effect.map(Chunk.toReadonlyArray),
+        Effect.ensuring(Effect.sync(() => Fs.rmSync(Path.dirname(path), { recursive: true, force: true })))
+      )
+      const last = events[events.length - 1]
+      assert.strictEqual(last?._tag, "Uploaded")
+      const sent = events.flatMap((event) => event._tag === "Progress" ? [event.sent] : [])
+      assert.strictEqual(sent[sent.length - 1], file.byteLength)
+      const pdfURL = last?._tag === "Uploaded" ? last.url : ""
+      const output = yield* collect(client.download(yield* client.convert("markdown", { pdfURL }, poll)))
+      assert.strictEqual(output.toString("utf8"), digestOf(file))
+    }).pipe(Effect.provide(stack({}, Layer.succeed(Converter, digestConverter)))), { timeout: 60_000 })
 })
 
 describe("e2e: typed errors seen by the real client", () => {
@@ -247,6 +256,30 @@ describe("e2e: typed errors seen by the real client", () => {
         assert.strictEqual(unreachable._tag, "TransportError")
         if (unreachable._tag === "TransportError") assert.isFalse(unreachable.sent)
       }).pipe(Effect.provide(stack({}, slow))),
+    { timeout: 30_000 }
+  )
+
+  it.live(
+    "a file over the server's upload limit is UploadTooLarge for both uploaders; a known limit sends nothing",
+    () =>
+      Effect.gen(function*() {
+        const { baseUrl } = yield* Server.Server
+        const big = { name: "big.pdf", bytes: fakePdf(2 * 1024 * 1024) }
+        const uploader = yield* Uploader.Uploader
+        const direct = yield* Effect.flip(uploader.upload(big))
+        assert.deepInclude(direct, { _tag: "UploadTooLarge", name: "big.pdf", bytes: 2 * 1024 * 1024 })
+        const chunked = yield* chunkedUploader
+        const refused = yield* Effect.flip(chunked.upload(big))
+        assert.deepInclude(refused, { _tag: "UploadTooLarge", bytes: 2 * 1024 * 1024, maxBytes: 1024 * 1024 })
+        const unreachable = yield* ServerUploader.make({
+          baseUrl: "http://127.0.0.1:1/v1",
+          apiKey: Redacted.make(apiKey),
+          maxBytes: 1024 * 1024
+        })
+        // Refused before any connection: port 1 would have answered with a TransportError.
+        assert.strictEqual((yield* Effect.flip(unreachable.upload(big)))._tag, "UploadTooLarge")
+        assert.isString(baseUrl)
+      }).pipe(Effect.provide(stack({ uploads: { maxBytes: 1024 * 1024 } }, slow))),
     { timeout: 30_000 }
   )
 

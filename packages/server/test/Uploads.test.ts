@@ -5,22 +5,14 @@
  * presigned URL with `Content-Type: application/octet-stream` and no key, then `GET {id}/url`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import type * as ConverterModule from "@pdf-transform/converter/Converter"
 import { Effect, TestClock } from "effect"
 import * as Crypto from "node:crypto"
 import { bearer, json, otherBearer, pathOf, serve, settle, status, submit, submitted, upload } from "./harness.js"
 import type { Harness } from "./harness.js"
-import { fakePdf } from "./utils.js"
+import { digestConverter, digestOf, fakePdf } from "./utils.js"
 
 const MiB = 1024 * 1024
 const partSize = 5 * MiB
-
-/** A converter whose output names the exact bytes it was given: equal outputs mean equal inputs. */
-const digestOf = (pdf: Uint8Array) => `${Crypto.createHash("sha256").update(pdf).digest("hex")} ${pdf.byteLength}\n`
-const digestConverter: ConverterModule.Service = {
-  toMarkdown: (pdf) => Effect.succeed({ output: digestOf(pdf), pages: 1, warnings: [] }),
-  toEpub: (pdf) => Effect.succeed({ output: new TextEncoder().encode(digestOf(pdf)), pages: 1, warnings: [] })
-}
 
 /** A PDF-headed file whose every 4 KiB block differs, so a part written at the wrong place shows. */
 const bigPdf = (size: number): Uint8Array => {

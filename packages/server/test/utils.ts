@@ -2,6 +2,9 @@
  * Test helpers: a raw HTTP request over a real socket (so headers, paths and bodies are exactly
  * what the test says), and small PDFs.
  */
+import type * as ConverterModule from "@pdf-transform/converter/Converter"
+import { Effect } from "effect"
+import * as Crypto from "node:crypto"
 import * as Http from "node:http"
 
 export interface RawResponse {
@@ -78,3 +81,13 @@ export const fakePdf = (size = 256): Uint8Array => {
 }
 
 export const corpusUrl = new URL("../../../corpus/", import.meta.url)
+
+/** The SHA-256 and size of a PDF, as the digest converter writes them. */
+export const digestOf = (pdf: Uint8Array) =>
+  `${Crypto.createHash("sha256").update(pdf).digest("hex")} ${pdf.byteLength}\n`
+
+/** A converter whose output names the exact bytes it was given: equal outputs mean equal inputs. */
+export const digestConverter: ConverterModule.Service = {
+  toMarkdown: (pdf) => Effect.succeed({ output: digestOf(pdf), pages: 1, warnings: [] }),
+  toEpub: (pdf) => Effect.succeed({ output: new TextEncoder().encode(digestOf(pdf)), pages: 1, warnings: [] })
+}

@@ -5,49 +5,19 @@
 //   pnpm --filter @pdf-transform/stream bench
 //
 // BENCH_N (default 500) and BENCH_BIG_N (default 10000) shorten it.
-import { build } from "esbuild"
 import { spawn } from "node:child_process"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
+import { bundle, out, startServer } from "./processes.mjs"
 
-const here = Path.dirname(fileURLToPath(import.meta.url))
-const out = Path.join(here, "..", ".bench-out")
 const key = Crypto.randomBytes(16).toString("hex")
 const n = Number(process.env.BENCH_N ?? 500)
 const bigN = Number(process.env.BENCH_BIG_N ?? 10_000)
 const limit = 16
 const taskMs = 2000
 
-const bundle = (name) =>
-  build({
-    entryPoints: [Path.join(here, `${name}.ts`)],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    outfile: Path.join(out, `${name}.mjs`),
-    logLevel: "warning",
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
-  })
-
-const startServer = (env) =>
-  new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [Path.join(out, "server.mjs")], {
-      env: { ...process.env, BENCH_KEY: key, ...env },
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    let buffer = ""
-    proc.stdout.on("data", (chunk) => {
-      buffer += chunk
-      const line = buffer.split("\n")[0]
-      if (buffer.includes("\n")) resolve({ proc, baseUrl: JSON.parse(line).baseUrl })
-    })
-    proc.on("error", reject)
-    proc.on("exit", (code) => reject(new Error(`server exited ${code}`)))
-  })
 
 /** Uploads `count` small distinct PDFs and answers their URLs. */
 const upload = async (baseUrl, count) => {
@@ -81,7 +51,7 @@ const runClient = (scenario, baseUrl, urlsFile, workDir) =>
   })
 
 const scenario = async (name, client, count, serverEnv) => {
-  const { baseUrl, proc } = await startServer(serverEnv)
+  const { baseUrl, proc } = await startServer({ BENCH_KEY: key, ...serverEnv })
   try {
     const workDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), `bench-${name}-`))
     const urlsFile = Path.join(workDir, "urls.json")

@@ -4,7 +4,8 @@
  * counts. Prints `{ "baseUrl": ... }` once listening.
  *
  * Environment: BENCH_KEY, BENCH_CONCURRENCY (tasks in flight per key, 0 for none),
- * BENCH_DURATION_MS (simulated conversion time), BENCH_STEPS (progress reports per conversion).
+ * BENCH_DURATION_MS (simulated conversion time), BENCH_STEPS (progress reports per conversion),
+ * BENCH_UPLOAD_MAX_BYTES (largest upload, default 100 MiB as the server's own default).
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -21,6 +22,7 @@ const key = process.env["BENCH_KEY"] ?? "bench-key"
 const concurrency = Number(process.env["BENCH_CONCURRENCY"] ?? 16)
 const durationMs = Number(process.env["BENCH_DURATION_MS"] ?? 2000)
 const steps = Number(process.env["BENCH_STEPS"] ?? 100)
+const uploadMaxBytes = Number(process.env["BENCH_UPLOAD_MAX_BYTES"] ?? 100 * 1024 * 1024)
 
 const stats = {
   submits: 0,
@@ -57,7 +59,7 @@ const main = Effect.gen(function*() {
     publicUrl: origin,
     limits: { rate: false, quota: false, concurrency: concurrency > 0 ? concurrency : false },
     conversions: { maxConcurrent: 100_000, maxTasks: 50_000, retention: "30 minutes" },
-    uploads: { maxFiles: 50_000 }
+    uploads: { maxFiles: 50_000, maxBytes: uploadMaxBytes, maxTotalBytes: Math.max(uploadMaxBytes, 1024 ** 3) }
   })
   const counted = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest

@@ -37,6 +37,11 @@ export interface JobInfo {
 export type BatchEvent = Data.TaggedEnum<{
   /** The job entered the pipeline. */
   Queued: { readonly job: JobInfo }
+  /**
+   * Bytes of a local source sent so far, as the `Uploader` reports them (a part sent again after a
+   * failure counts again, so `sent` can go down).
+   */
+  Uploading: { readonly job: JobInfo; readonly sent: number; readonly total: number }
   /** A local source was uploaded; `pdfURL` is what will be submitted. */
   Uploaded: { readonly job: JobInfo; readonly pdfURL: string; readonly bytes: number }
   /** The service accepted the task (or, `resumed`, the journal knew it from an earlier run). */

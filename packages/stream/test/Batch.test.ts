@@ -46,6 +46,33 @@ describe("Batch.convert", () => {
     }).pipe(Effect.provide(h.layer))
   })
 
+  it.effect("local files go to the Uploader by path: ChunkedUploader streams them in parts, Uploading is reported, no file is read whole", () => {
+    const h = H.make({ uploader: "chunked" })
+    return Effect.gen(function*() {
+      const MiB = 1024 * 1024
+      const big = new Uint8Array(12 * MiB).fill(0x41)
+      big.set(new TextEncoder().encode("%PDF-1.7\n"))
+      h.memory.files.set("/in/big.pdf", big)
+      const [small] = H.pdfs(h.memory, 1)
+      const all = yield* H.events(
+        Batch.convert([Job.file("/in/big.pdf", "markdown"), Job.file(small!, "epub")], { outputDirectory: H.outDir })
+      )
+      assert.strictEqual(H.ofTag(all, "Completed").length, 2)
+      const uploading = H.ofTag(all, "Uploading").filter((e) => e.job.index === 0)
+      assert.isAbove(uploading.length, 3)
+      assert.deepInclude(uploading[uploading.length - 1], { sent: 12 * MiB, total: 12 * MiB })
+      const uploaded = H.ofTag(all, "Uploaded").find((e) => e.job.index === 0)
+      assert.deepInclude(uploaded, { pdfURL: "cache://upload-1.pdf", bytes: 12 * MiB })
+      const server = yield* FakeServer.FakeServer
+      const uploads = yield* server.uploads
+      assert.deepStrictEqual(uploads.map((u) => u.received), [[1, 2, 3], [1]])
+      assert.deepStrictEqual(uploads[0]?.bytes, big)
+      const sent = (yield* H.submits).map((r) => (r.body as { pdfURL: string }).pdfURL)
+      assert.sameMembers(sent, ["cache://upload-1.pdf", "cache://upload-2.pdf"])
+      assert.deepStrictEqual(h.memory.wholeReads.filter((path) => path.startsWith("/in/")), [])
+    }).pipe(Effect.provide(h.layer))
+  })
+
   it.effect("one failed document does not stop the others", () => {
     const h = H.make({ server: { defaultTimeline: H.linear(2) } })
     return Effect.gen(function*() {

@@ -42,6 +42,26 @@ export interface Options {
    * `Accept` take precedence; an `Accept` step refused for concurrency stays queued.
    */
   readonly concurrencyLimit?: number | undefined
+  /** The chunked upload protocol (see {@link UploadOptions}). */
+  readonly uploads?: UploadOptions | undefined
+}
+
+/**
+ * The chunked upload protocol of the fake: `init` and `url` under `baseUrl` (with the key), parts
+ * on the storage host `https://storage.fake.pdf-transform.test` (without it).
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface UploadOptions {
+  /** Where `init` and `url` live (default: the contract base URL + `/uploads`, as on the reference server). */
+  readonly baseUrl?: string | undefined
+  /** Bytes per part (default 5 MiB, as the reference server). */
+  readonly partSize?: number | undefined
+  /** A larger declared size answers 413 `{error: "upload_too_large", message, max_bytes}` (default: no limit). */
+  readonly maxBytes?: number | undefined
+  /** Wrap the answers of `init` and `url` in `{data: ...}` (default true; the hosted service's clients accept both). */
+  readonly envelope?: boolean | undefined
 }
 
 /**
@@ -218,6 +238,39 @@ export type DownloadStep =
   | { readonly _tag: "Fault"; readonly fault: Fault }
 
 /**
+ * What one `PUT` of a part gets, instead of being stored and answered 200. A `Fault` as for the
+ * other routes: `ServerError`, `ResetBeforeSend` and `Raw` store nothing; `ResetAfterSend`,
+ * `SlowBody` (a slow part: the answer comes after `delay`), `InvalidBody` and `NotJson` store the
+ * part. `ResetMidPart`: the connection drops after half the part's bytes arrived; nothing is stored.
+ *
+ * @since 0.1.0
+ * @category steps
+ */
+export type PartStep = { readonly _tag: "Fault"; readonly fault: Fault } | {
+  readonly _tag: "ResetMidPart"
+  readonly fault?: undefined
+}
+
+/**
+ * An upload the fake received through the chunked protocol.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface FakeUpload {
+  readonly uploadId: string
+  readonly size: number
+  readonly partSize: number
+  readonly totalParts: number
+  /** Parts stored, ascending. */
+  readonly received: ReadonlyArray<number>
+  /** Whether `url` has answered its `cache://` URL. */
+  readonly completed: boolean
+  /** The file as assembled from the parts stored (zeros where a part is missing). */
+  readonly bytes: Uint8Array
+}
+
+/**
  * A task the fake created.
  *
  * @since 0.1.0
@@ -272,6 +325,12 @@ export interface Service {
   readonly setConcurrencyLimit: (limit: number | undefined) => Effect.Effect<void>
   /** Tasks in flight now (Clock time), by the rule of `Options.concurrencyLimit`. */
   readonly inFlight: Effect.Effect<number>
+  /** Where `init` and `url` of the chunked upload protocol live. */
+  readonly uploadBaseUrl: string
+  /** Steps consumed one per `PUT` of this part number (of any upload), before the part is stored normally. */
+  readonly enqueuePart: (part: number, ...steps: ReadonlyArray<PartStep>) => Effect.Effect<void>
+  /** The chunked uploads received, in order of `init`. */
+  readonly uploads: Effect.Effect<ReadonlyArray<FakeUpload>>
   /** Every request received, in order. */
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>
   /** The tasks actually created, in order of creation. */

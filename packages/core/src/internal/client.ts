@@ -77,19 +77,19 @@ const millis = (input: Duration.DurationInput): number => Duration.toMillis(Dura
 // One HTTP exchange: status, headers and the whole body, within the request timeout.
 // ---------------------------------------------------------------------------------------------
 
-interface Exchange {
+export interface Exchange {
   readonly status: number
   readonly headers: Readonly<Record<string, string | undefined>>
   readonly text: string
 }
 
 /** Why an exchange gave no answer: it certainly did not reach the server, or it may have. */
-type ExchangeFailure =
+export type ExchangeFailure =
   | { readonly _tag: "NotSent"; readonly reason: string; readonly cause: unknown }
   | { readonly _tag: "Lost"; readonly reason: string; readonly cause: unknown }
   | { readonly _tag: "Malformed"; readonly reason: string }
 
-const fromHttpError = (error: HttpClientError.HttpClientError): ExchangeFailure => {
+export const fromHttpError = (error: HttpClientError.HttpClientError): ExchangeFailure => {
   if (error._tag === "RequestError") {
     if (error.reason === "Transport") {
       return transport.wasNotSent(error.cause)
@@ -102,7 +102,29 @@ const fromHttpError = (error: HttpClientError.HttpClientError): ExchangeFailure 
   return { _tag: "Lost", reason: `answer unreadable: ${transport.describe(error.cause ?? error)}`, cause: error.cause }
 }
 
-const excerpt = (text: string): string =>
+/** One request and its whole answer, within `timeout` (the body included). */
+export const timedExchange = (
+  client: HttpClient.HttpClient,
+  request: HttpClientRequest.HttpClientRequest,
+  timeout: Duration.Duration
+): Effect.Effect<Exchange, ExchangeFailure> =>
+  Effect.gen(function*() {
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    return { status: response.status, headers: response.headers, text }
+  }).pipe(
+    Effect.mapError(fromHttpError),
+    Effect.timeoutFail({
+      duration: timeout,
+      onTimeout: (): ExchangeFailure => ({
+        _tag: "Lost",
+        reason: `no complete answer within ${Duration.format(timeout)}`,
+        cause: undefined
+      })
+    })
+  )
+
+export const excerpt = (text: string): string =>
   text.length <= defaults.bodyExcerptChars ? text : `${text.slice(0, defaults.bodyExcerptChars)}…`
 
 const isJsonType = (contentType: string | undefined): boolean => {
@@ -111,7 +133,7 @@ const isJsonType = (contentType: string | undefined): boolean => {
   return type === "application/json" || type.endsWith("+json")
 }
 
-const parseJson = (text: string): Either.Either<unknown, string> =>
+export const parseJson = (text: string): Either.Either<unknown, string> =>
   Either.try({ try: (): unknown => JSON.parse(text), catch: (e) => `body is not JSON: ${String(e)}` })
 
 const formatParseError = (error: ParseResult.ParseError): string => ParseResult.TreeFormatter.formatErrorSync(error)
@@ -123,7 +145,7 @@ const stringField = (u: unknown, key: string): string | undefined => {
   return typeof value === "string" ? value : undefined
 }
 
-const unauthenticated = (operation: Operation, exchange: Exchange): Unauthenticated => {
+export const unauthenticated = (operation: Operation, exchange: Exchange): Unauthenticated => {
   const body = Either.getOrUndefined(parseJson(exchange.text))
   const challenge = exchange.headers["www-authenticate"]
   return new Unauthenticated({
@@ -134,7 +156,7 @@ const unauthenticated = (operation: Operation, exchange: Exchange): Unauthentica
   })
 }
 
-const unexpected = (operation: Operation, exchange: Exchange, now: number): UnexpectedResponse => {
+export const unexpected = (operation: Operation, exchange: Exchange, now: number): UnexpectedResponse => {
   const contentType = exchange.headers["content-type"]
   const retryAfterMs = RateLimit.parseRetryAfter(exchange.headers["retry-after"], {
     date: exchange.headers["date"],
@@ -150,7 +172,7 @@ const unexpected = (operation: Operation, exchange: Exchange, now: number): Unex
 }
 
 /** Decodes a 2xx JSON body, checking the Content-Type first. */
-const decodeBody = <A, I>(
+export const decodeBody = <A, I>(
   schema: Schema.Schema<A, I>,
   operation: Operation,
   exchange: Exchange
@@ -325,22 +347,7 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
     const exchange = (
       client: HttpClient.HttpClient,
       request: HttpClientRequest.HttpClientRequest
-    ): Effect.Effect<Exchange, ExchangeFailure> =>
-      Effect.gen(function*() {
-        const response = yield* client.execute(request)
-        const text = yield* response.text
-        return { status: response.status, headers: response.headers, text }
-      }).pipe(
-        Effect.mapError(fromHttpError),
-        Effect.timeoutFail({
-          duration: requestTimeout,
-          onTimeout: (): ExchangeFailure => ({
-            _tag: "Lost",
-            reason: `no complete answer within ${Duration.format(requestTimeout)}`,
-            cause: undefined
-          })
-        })
-      )
+    ): Effect.Effect<Exchange, ExchangeFailure> => timedExchange(client, request, requestTimeout)
 
     /** Jittered exponential backoff for retries the server gave no delay for. */
     const backoff = (plan: ReturnType<typeof retryPlan>, attempt: number): Effect.Effect<number> =>

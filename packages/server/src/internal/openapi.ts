@@ -3,10 +3,10 @@
  * JSON Schemas generated from core's Schemas (see the README for why not HttpApi).
  */
 import * as Contract from "@pdf-transform/core/Contract"
+import * as Upload from "@pdf-transform/core/UploadProtocol"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Schema from "effect/Schema"
 import { SubmitBody } from "./submitBody.js"
-import * as Upload from "./uploadProtocol.js"
 
 const SubmitRequest = SubmitBody.annotations({ identifier: "ConversionRequest" })
 

@@ -3,6 +3,7 @@
  * by its `/v1/files/` URL or by the `cache://` URL of a chunked upload), or, with remote fetching
  * on, a public http(s) address checked against SSRF before the task exists.
  */
+import * as UploadProtocol from "@pdf-transform/core/UploadProtocol"
 import * as Effect from "effect/Effect"
 import type { ResolvedTarget } from "./addresses.js"
 import { resolveTarget } from "./addresses.js"
@@ -16,7 +17,7 @@ export type Source =
   | { readonly _tag: "Remote"; readonly target: ResolvedTarget }
 
 /** The `pdfURL` of a finished chunked upload, as `GET /v1/uploads/{id}/url` answers it. */
-export const cacheUrlOf = (uploadId: string): string => `cache://${uploadId}.pdf`
+export const cacheUrlOf = UploadProtocol.cacheUrl
 
 const cacheUrlPattern = /^cache:\/\/([0-9a-f-]{36})\.pdf$/
 

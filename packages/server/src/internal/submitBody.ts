@@ -1,18 +1,16 @@
 /**
  * The submit body as the server enforces it: core's `ConversionRequest` fields, with `model`
- * required as the contract says (core's Schema defaults it for callers), bounded strings, a
- * `pdfURL` that is http(s) or the `cache://` URL of a chunked upload, and unknown keys ignored as
- * the hosted service does.
+ * required as the contract says (core's Schema defaults it for callers), bounded strings (core's
+ * `pdfURL`: http(s), or the `cache://` URL of a chunked upload), and unknown keys ignored as the
+ * hosted service does.
  */
 import * as Contract from "@pdf-transform/core/Contract"
 import * as Schema from "effect/Schema"
 import { jsonBodyDecoder } from "./jsonBody.js"
 
-const CacheUrl = Schema.String.pipe(Schema.startsWith("cache://"))
-
 export const SubmitBody = Schema.Struct({
   ...Contract.ConversionRequest.fields,
-  pdfURL: Schema.Union(Contract.HttpUrl, CacheUrl).pipe(Schema.maxLength(4096)),
+  pdfURL: Contract.PdfUrl.pipe(Schema.maxLength(4096)),
   model: Contract.Model,
   filename: Schema.optional(Schema.String.pipe(Schema.maxLength(255)))
 })

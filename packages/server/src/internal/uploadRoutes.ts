@@ -7,6 +7,13 @@
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Media from "@pdf-transform/core/Media"
+import {
+  IncompleteUpload,
+  InitRequest,
+  InitResponse,
+  PartResponse,
+  UrlResponse
+} from "@pdf-transform/core/UploadProtocol"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -19,7 +26,6 @@ import { fail, HttpFailure, jsonResponse, readBody } from "./http.js"
 import { jsonBodyDecoder } from "./jsonBody.js"
 import { signedUrl, verifySigned } from "./signedUrls.js"
 import { cacheUrlOf } from "./source.js"
-import { IncompleteUpload, InitRequest, InitResponse, PartResponse, UrlResponse } from "./uploadProtocol.js"
 
 const decodeInitBody = jsonBodyDecoder(InitRequest)
 const encodeInit = Schema.encodeSync(InitResponse)

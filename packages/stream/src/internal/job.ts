@@ -6,9 +6,12 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Media from "@pdf-transform/core/Media"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import type * as Uploader from "@pdf-transform/core/Uploader"
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import { type JournalFailed, SourceUnreadable, UploaderMissing } from "../BatchError.js"
 import type { Final, JobInfo } from "../BatchEvent.js"
 import type * as Job from "../Job.js"
@@ -30,12 +33,14 @@ const outcomes: Record<Final["_tag"], string> = {
   NotAttempted: "not_attempted"
 }
 
-/** Reads a local source whole, for the upload. */
-const readSource = (path: string) =>
-  Effect.flatMap(
-    FileSystem.FileSystem,
-    (fs) => Effect.mapError(fs.readFile(path), (cause) => new SourceUnreadable({ path, reason: cause.message }))
-  )
+/** The first bytes of a local source: enough to tell a PDF, without reading the file. */
+const readHead = (path: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) =>
+    fs.stream(path, { bytesToRead: 8 }).pipe(
+      Stream.runCollect,
+      Effect.map((chunks) => Uint8Array.from(Chunk.toReadonlyArray(chunks).flatMap((chunk) => [...chunk]))),
+      Effect.mapError((cause) => new SourceUnreadable({ path, reason: cause.message }))
+    ))
 
 /** The output path a job writes to: the one the journal gave it, else a new claim. */
 const outputPath = (ctx: BatchContext, job: Job.Job, info: JobInfo, record: Journal.JobRecord | undefined) =>
@@ -54,13 +59,22 @@ const pdfUrl = (ctx: BatchContext, job: Job.Job, info: JobInfo, identified: Iden
     const uploader = ctx.uploader.value
     const paths = yield* Path.Path
     return yield* ctx.uploads.withPermit(Effect.gen(function*() {
-      const bytes = source._tag === "Bytes" ? source.bytes : yield* readSource(source.path)
-      if (!Media.looksLikePdf(bytes)) {
+      const head = source._tag === "Bytes" ? source.bytes : yield* readHead(source.path)
+      if (!Media.looksLikePdf(head)) {
         return yield* new SourceUnreadable({ path: info.name, reason: "not a PDF (it does not start with %PDF-)" })
       }
-      const name = source._tag === "File" ? paths.basename(source.path) : `${job.outputName ?? "document"}.pdf`
-      const url = yield* uploader.upload({ name, bytes })
-      yield* ctx.emit({ _tag: "Uploaded", job: info, pdfURL: url, bytes: bytes.length })
+      // A file is handed over by its path: the uploader streams it, so no file is ever whole in memory.
+      const upload: Uploader.UploadSource = source._tag === "File"
+        ? { path: source.path, name: paths.basename(source.path) }
+        : { bytes: source.bytes, name: `${job.outputName ?? "document"}.pdf` }
+      let url = ""
+      yield* Stream.runForEach(uploader.uploadWithProgress(upload), (event) => {
+        if (event._tag === "Progress") {
+          return ctx.emit({ _tag: "Uploading", job: info, sent: event.sent, total: event.total })
+        }
+        url = event.url
+        return ctx.emit({ _tag: "Uploaded", job: info, pdfURL: event.url, bytes: event.bytes })
+      })
       return url
     }))
   })

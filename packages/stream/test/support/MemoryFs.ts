@@ -1,6 +1,7 @@
 /**
  * A file system in memory for pipeline tests under TestClock: no real I/O to race the clock. It
- * implements what the batch uses (directories, append and exclusive opens, sync, rename, streams)
+ * implements what the batch and the uploaders use (directories, append and exclusive opens, sync,
+ * rename, stat, ranged streams)
  * and can be told to fail writes under a path, like a full disk.
  */
 import { SystemError } from "@effect/platform/Error"
@@ -15,6 +16,8 @@ export interface MemoryFs {
   readonly failingWrites: Set<string>
   /** `writeAll` calls so far, by path. */
   readonly writes: Map<string, number>
+  /** Paths read whole (`readFile`), in order. */
+  readonly wholeReads: Array<string>
   readonly text: (path: string) => string | undefined
   readonly layer: Layer.Layer<FileSystem.FileSystem | Path.Path>
 }
@@ -41,6 +44,7 @@ export const make = (): MemoryFs => {
   const dirs = new Set<string>(["/"])
   const failingWrites = new Set<string>()
   const writes = new Map<string, number>()
+  const wholeReads: Array<string> = []
   let descriptors = 0
 
   const writable = (path: string) =>
@@ -50,6 +54,7 @@ export const make = (): MemoryFs => {
 
   const file = (path: string, append: boolean): FileSystem.File => {
     if (!append) files.set(path, new Uint8Array(0))
+    let position = 0
     const writeAll = (bytes: Uint8Array) =>
       Effect.zipRight(
         writable(path),
@@ -62,9 +67,15 @@ export const make = (): MemoryFs => {
       [FileSystem.FileTypeId]: FileSystem.FileTypeId,
       fd: FileSystem.FileDescriptor(++descriptors),
       stat: Effect.die("stat: not implemented"),
-      seek: () => Effect.die("seek: not implemented"),
+      seek: (offset) => Effect.sync(() => void (position = Number(offset))),
       sync: Effect.void,
-      read: () => Effect.die("read: not implemented"),
+      read: (buffer) =>
+        Effect.sync(() => {
+          const chunk = (files.get(path) ?? new Uint8Array(0)).subarray(position, position + buffer.byteLength)
+          buffer.set(chunk)
+          position += chunk.byteLength
+          return FileSystem.Size(chunk.byteLength)
+        }),
       readAlloc: () => Effect.succeed(Option.none()),
       truncate: () => Effect.die("truncate: not implemented"),
       write: (bytes) => Effect.as(writeAll(bytes), FileSystem.Size(bytes.length)),
@@ -87,6 +98,7 @@ export const make = (): MemoryFs => {
         ) :
         Effect.fail(error("readDirectory", path)),
     readFile: (path) => {
+      wholeReads.push(path)
       const bytes = files.get(path)
       return bytes === undefined ? Effect.fail(error("readFile", path)) : Effect.succeed(bytes)
     },
@@ -96,12 +108,37 @@ export const make = (): MemoryFs => {
         new TextDecoder().decode(bytes)
       )
     },
+    stat: (path) => {
+      const bytes = files.get(path)
+      if (bytes === undefined) return Effect.fail(error("stat", path))
+      return Effect.succeed({
+        type: "File",
+        mtime: Option.none(),
+        atime: Option.none(),
+        birthtime: Option.none(),
+        dev: 0,
+        ino: Option.none(),
+        mode: 0o644,
+        nlink: Option.none(),
+        uid: Option.none(),
+        gid: Option.none(),
+        rdev: Option.none(),
+        size: FileSystem.Size(bytes.length),
+        blksize: Option.none(),
+        blocks: Option.none()
+      })
+    },
     stream: (path, options) => {
       const bytes = files.get(path)
       if (bytes === undefined) return Stream.fail(error("stream", path))
       const size = Number(options?.chunkSize ?? 65536)
+      const start = Number(options?.offset ?? 0)
+      const end = Math.min(
+        bytes.length,
+        options?.bytesToRead === undefined ? Infinity : start + Number(options.bytesToRead)
+      )
       const chunks: Array<Uint8Array> = []
-      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size))
+      for (let i = start; i < end; i += size) chunks.push(bytes.subarray(i, Math.min(i + size, end)))
       return Stream.fromIterable(chunks)
     },
     remove: (path) => Effect.sync(() => void (files.delete(path) || dirs.delete(path))),
@@ -139,6 +176,7 @@ export const make = (): MemoryFs => {
     files,
     failingWrites,
     writes,
+    wholeReads,
     text: (path) => {
       const bytes = files.get(path)
       return bytes === undefined ? undefined : new TextDecoder().decode(bytes)

@@ -2,7 +2,7 @@
  * The batch over the real client and FakeServer, with an in-memory file system and a recording
  * Uploader, driven under TestClock.
  */
-import { PdfTransformClient } from "@pdf-transform/core"
+import { ChunkedUploader, PdfTransformClient } from "@pdf-transform/core"
 import * as Uploader from "@pdf-transform/core/Uploader"
 import { FakeServer } from "@pdf-transform/testing"
 import { Chunk, Duration, Effect, Fiber, Layer, Option, Redacted, Stream, TestClock } from "effect"
@@ -24,17 +24,23 @@ export const linear = (seconds: number): FakeServer.Timeline => [
 
 export interface Uploads {
   readonly names: Array<string>
+  readonly sources: Array<"path" | "bytes">
 }
 
-/** An Uploader that answers a URL per file and records the names. */
+/** An Uploader that answers a URL per file and records the names (and whether it was given a path). */
 export const recordingUploader = (uploads: Uploads) =>
-  Layer.succeed(Uploader.Uploader, {
-    upload: (file) =>
+  Layer.succeed(
+    Uploader.Uploader,
+    Uploader.make((source) =>
       Effect.sync(() => {
-        uploads.names.push(file.name)
-        return `https://files.example.test/${uploads.names.length}/${encodeURIComponent(file.name)}`
+        const name = Uploader.nameOf(source)
+        uploads.names.push(name)
+        uploads.sources.push("path" in source ? "path" : "bytes")
+        const url = `https://files.example.test/${uploads.names.length}/${encodeURIComponent(name)}`
+        return { _tag: "Uploaded", url, bytes: "bytes" in source ? source.bytes.byteLength : 0 }
       })
-  })
+    )
+  )
 
 export interface Harness {
   readonly memory: MemoryFs.MemoryFs
@@ -49,22 +55,33 @@ export const make = (options: {
   readonly client?: Partial<PdfTransformClient.Options>
   readonly journal?: Layer.Layer<Journal.Journal, never, never> | "file"
   readonly memory?: MemoryFs.MemoryFs
+  /** The recording Uploader (default), or core's ChunkedUploader through the fake's upload protocol. */
+  readonly uploader?: "recording" | "chunked"
 } = {}): Harness => {
   const memory = options.memory ?? MemoryFs.make()
-  const uploads: Uploads = { names: [] }
+  const uploads: Uploads = { names: [], sources: [] }
   const journal = options.journal === "file" ?
     Layer.orDie(Journal.layerFile("/state/journal.jsonl")).pipe(Layer.provide(memory.layer)) :
     options.journal ?? Journal.layerMemory
-  const client = PdfTransformClient.layer({
-    apiKey: Redacted.make(FakeServer.defaultApiKey),
-    baseUrl,
-    ...options.client,
-    poll: { jitter: false, initialInterval: "500 millis", maxInterval: "2 seconds", ...options.client?.poll }
-  }).pipe(Layer.provideMerge(FakeServer.layer({ baseUrl, ...options.server })))
+  const apiKey = Redacted.make(FakeServer.defaultApiKey)
+  const uploader = options.uploader === "chunked"
+    ? ChunkedUploader.layer({ apiKey, uploadBaseUrl: `${baseUrl}/uploads`, retry: { jitter: false } }).pipe(
+      Layer.provide(memory.layer)
+    )
+    : recordingUploader(uploads)
+  const clients = Layer.merge(
+    PdfTransformClient.layer({
+      apiKey,
+      baseUrl,
+      ...options.client,
+      poll: { jitter: false, initialInterval: "500 millis", maxInterval: "2 seconds", ...options.client?.poll }
+    }),
+    uploader
+  ).pipe(Layer.provideMerge(FakeServer.layer({ baseUrl, ...options.server })))
   return {
     memory,
     uploads,
-    layer: Layer.mergeAll(client, journal, memory.layer, recordingUploader(uploads))
+    layer: Layer.mergeAll(clients, journal, memory.layer)
   }
 }
 

@@ -12,6 +12,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type * as FakeServer from "../FakeServer.js"
+import * as FakeUploads from "./fakeUploads.js"
 import { FakeResponse } from "./response.js"
 
 /** Downloads are delivered in chunks of this size, like a socket would. */
@@ -488,6 +489,7 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
           (cause) => new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause })
         )
         const now = yield* Clock.currentTimeMillis
+        if (uploads.owns(url)) return yield* uploads.handle(request, url, now)
         const body = yield* readBody(request)
         if (recordRequests) {
           requests.push({
@@ -510,6 +512,18 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
         }
         return toResponse(request, outcome)
       })
+
+    const uploads = FakeUploads.make({
+      baseUrl: options.uploads?.baseUrl ?? `${baseUrl}/uploads`,
+      options: options.uploads ?? {},
+      authenticate: (request) => {
+        const denied = authenticate(request)
+        return denied && toResponse(request, { _tag: "Reply", reply: denied })
+      },
+      record: (entry) => {
+        if (recordRequests) requests.push(entry)
+      }
+    })
 
     // `makeWith` rather than `make`: no socket to abort, so no AbortController, finalization
     // registry or span per request, which would cost more than the client under test.
@@ -568,6 +582,9 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
           concurrencyLimit = limit
         }),
       inFlight: Effect.map(Clock.currentTimeMillis, inFlightAt),
+      uploadBaseUrl: uploads.baseUrl,
+      enqueuePart: uploads.enqueuePart,
+      uploads: uploads.uploads,
       requests: Effect.sync(() => requests.slice()),
       tasks: Effect.sync(() => Array.from(tasks.values(), (record) => record.task))
     }

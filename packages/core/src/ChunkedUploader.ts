@@ -1,0 +1,157 @@
+/**
+ * The `Uploader` of the hosted service's chunked, resumable upload protocol, which the reference
+ * server speaks too (its upload base is `<server>/v1/uploads`): `init` with the key, each missing
+ * part `PUT` to its presigned URL (streamed from disk, a few at once, each retried on 5xx and
+ * network failures, never with the key), then `url` for the `cache://` URL to submit as `pdfURL`.
+ *
+ * @since 0.1.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Config from "effect/Config"
+import type { ConfigError } from "effect/ConfigError"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import * as internal from "./internal/chunkedUpload.js"
+import * as Uploader from "./Uploader.js"
+import { hostedUploadBaseUrl } from "./UploadProtocol.js"
+
+/**
+ * How one request of an upload (`init`, a part, `url`) is retried after a 5xx answer or a network
+ * failure; nothing else is retried.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 5). */
+  readonly attempts?: number | undefined
+  /** First delay, doubled after each attempt (default 1 s). */
+  readonly initialDelay?: Duration.DurationInput | undefined
+  /** Longest delay (default 15 s). */
+  readonly maxDelay?: Duration.DurationInput | undefined
+  /** Randomise each delay by ±20% (default true) so that parts failing together do not retry together. */
+  readonly jitter?: boolean | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category options
+ */
+export interface Options {
+  readonly apiKey: Redacted.Redacted<string>
+  /** Where `init` and `url` live (default: the hosted service's; the reference server's is `<server>/v1/uploads`). */
+  readonly uploadBaseUrl?: string | undefined
+  /** Parts sent at once (default 3). */
+  readonly concurrency?: number | undefined
+  readonly retry?: RetryOptions | undefined
+  /** Time limit of one request, its body included (default 120 s: a 5 MiB part at ~45 KB/s). */
+  readonly requestTimeout?: Duration.DurationInput | undefined
+  /**
+   * The server's upload limit in bytes, when known: a larger file fails with `UploadTooLarge`
+   * before any request. A limit the server announces in a 413 is remembered the same way.
+   */
+  readonly maxBytes?: number | undefined
+}
+
+/**
+ * Every default of this uploader, with its reason.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults = {
+  /** The hosted service. */
+  uploadBaseUrl: hostedUploadBaseUrl,
+  /** Three parts in flight fill a link without holding more than a few read buffers in memory. */
+  concurrency: 3,
+  retry: {
+    /** Four retries ride out a restarting proxy or a storage hiccup (~15 s of waiting in all). */
+    attempts: 5,
+    initialDelay: Duration.seconds(1),
+    maxDelay: Duration.seconds(15),
+    jitter: true
+  },
+  requestTimeout: Duration.seconds(120)
+} as const
+
+/**
+ * The delays between the attempts of one request, as a `Schedule`: exponential from
+ * `initialDelay` by 2 up to `maxDelay`, jittered, for `attempts - 1` retries.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const retrySchedule = (options: RetryOptions = {}): Schedule.Schedule<unknown, unknown> => {
+  const maxDelay = Duration.decode(options.maxDelay ?? defaults.retry.maxDelay)
+  const capped = Schedule.exponential(options.initialDelay ?? defaults.retry.initialDelay, 2).pipe(
+    Schedule.union(Schedule.spaced(maxDelay))
+  )
+  const delays = (options.jitter ?? defaults.retry.jitter) ? Schedule.jittered(capped) : capped
+  const attempts = Math.max(1, Math.floor(options.attempts ?? defaults.retry.attempts))
+  return Schedule.intersect(delays, Schedule.recurs(attempts - 1))
+}
+
+/**
+ * Builds the uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: Options
+): Effect.Effect<Uploader.Service, never, HttpClient.HttpClient | FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const fs = yield* FileSystem.FileSystem
+    const run = internal.make(
+      {
+        apiKey: options.apiKey,
+        uploadBaseUrl: options.uploadBaseUrl ?? defaults.uploadBaseUrl,
+        concurrency: Math.max(1, Math.floor(options.concurrency ?? defaults.concurrency)),
+        retry: retrySchedule(options.retry),
+        requestTimeout: Duration.decode(options.requestTimeout ?? defaults.requestTimeout),
+        maxBytes: options.maxBytes
+      },
+      client,
+      fs
+    )
+    return Uploader.make(run)
+  })
+
+/**
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: Options
+): Layer.Layer<Uploader.Uploader, never, HttpClient.HttpClient | FileSystem.FileSystem> =>
+  Layer.effect(Uploader.Uploader, make(options))
+
+/**
+ * The uploader from configuration: `PDF_TRANSFORM_API_KEY` (redacted) and
+ * `PDF_TRANSFORM_UPLOAD_BASE_URL` (default: the hosted service's) unless given; other options as
+ * plain values.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  options: {
+    readonly apiKey?: Config.Config<Redacted.Redacted<string>> | undefined
+    readonly uploadBaseUrl?: Config.Config<string> | undefined
+  } & Omit<Options, "apiKey" | "uploadBaseUrl"> = {}
+): Layer.Layer<Uploader.Uploader, ConfigError, HttpClient.HttpClient | FileSystem.FileSystem> =>
+  Layer.effect(
+    Uploader.Uploader,
+    Effect.gen(function*() {
+      const apiKey = yield* (options.apiKey ?? Config.redacted("PDF_TRANSFORM_API_KEY"))
+      const uploadBaseUrl = yield* (options.uploadBaseUrl ?? Config.string("PDF_TRANSFORM_UPLOAD_BASE_URL").pipe(
+        Config.withDefault(defaults.uploadBaseUrl)
+      ))
+      return yield* make({ ...options, apiKey, uploadBaseUrl })
+    })
+  )

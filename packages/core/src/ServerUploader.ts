@@ -1,0 +1,130 @@
+/**
+ * The `Uploader` of the reference server's single-request upload: `POST {baseUrl}/files` with the
+ * PDF as the body (streamed from disk for a path), answering the URL to submit as `pdfURL`. Errors
+ * are core's typed errors.
+ *
+ * @since 0.1.0
+ */
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import type * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { HttpUrl } from "./Contract.js"
+import * as Http from "./internal/client.js"
+import { type ReadFailure, resolve } from "./internal/uploadSource.js"
+import * as Media from "./Media.js"
+import { InvalidRequest, TransportError } from "./PdfTransformError.js"
+import * as Uploader from "./Uploader.js"
+
+/**
+ * @since 0.1.0
+ * @category options
+ */
+export interface Options {
+  /** The server's base URL, ending in `/v1` (as given to the client). */
+  readonly baseUrl: string
+  readonly apiKey: Redacted.Redacted<string>
+  /** Time limit of one upload, body included (default 120 s). */
+  readonly timeout?: Duration.DurationInput | undefined
+  /**
+   * The server's upload limit in bytes, when known: a larger file fails with `UploadTooLarge`
+   * before anything is sent. The server's 413 also ends as `UploadTooLarge`.
+   */
+  readonly maxBytes?: number | undefined
+}
+
+/**
+ * Every default of this uploader, with its reason.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults = {
+  /** A whole file in one request: long enough for ~100 MiB on a modest link. */
+  timeout: Duration.seconds(120)
+} as const
+
+const UploadedFile = Schema.Struct({ url: HttpUrl })
+
+/**
+ * Builds the uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: Options
+): Effect.Effect<Uploader.Service, never, HttpClient.HttpClient | FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const fs = yield* FileSystem.FileSystem
+    const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/files`
+    const timeout = Duration.decode(options.timeout ?? defaults.timeout)
+
+    const run = (source: Uploader.UploadSource, report: (progress: Uploader.Progress) => Effect.Effect<void>) =>
+      Effect.gen(function*() {
+        const file = yield* resolve(fs, source)
+        yield* Effect.annotateCurrentSpan({ name: file.name, bytes: file.size })
+        const tooLarge = new Uploader.UploadTooLarge({
+          name: file.name,
+          bytes: file.size,
+          ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes })
+        })
+        if (options.maxBytes !== undefined && file.size > options.maxBytes) return yield* tooLarge
+        let sent = 0
+        let readFailure: ReadFailure | undefined
+        const body = file.read(0, file.size).pipe(
+          Stream.tap((chunk) => {
+            sent += chunk.byteLength
+            return report({ _tag: "Progress", sent, total: file.size })
+          }),
+          Stream.tapError((error) => Effect.sync(() => void (readFailure = error)))
+        )
+        const request = HttpClientRequest.post(endpoint).pipe(
+          HttpClientRequest.bearerToken(options.apiKey),
+          HttpClientRequest.acceptJson,
+          HttpClientRequest.bodyStream(body, { contentType: Media.pdfContentType, contentLength: file.size })
+        )
+        const answer = yield* Effect.mapError(Http.timedExchange(client, request, timeout), (failure) => {
+          if (readFailure !== undefined) {
+            return new InvalidRequest({ operation: "upload", problem: readFailure.message })
+          }
+          if (failure._tag === "Malformed") return new InvalidRequest({ operation: "upload", problem: failure.reason })
+          const cause = failure.cause
+          return new TransportError({
+            operation: "upload",
+            reason: failure.reason,
+            sent: failure._tag === "Lost",
+            cause
+          })
+        })
+        if (answer.status === 200 || answer.status === 201) {
+          const decoded = Http.decodeBody(UploadedFile, "upload", answer)
+          if (Either.isLeft(decoded)) return yield* decoded.left
+          return { _tag: "Uploaded" as const, url: decoded.right.url, bytes: file.size }
+        }
+        if (answer.status === 401) return yield* Http.unauthenticated("upload", answer)
+        if (answer.status === 413) return yield* tooLarge
+        return yield* Http.unexpected("upload", answer, yield* Clock.currentTimeMillis)
+      }).pipe(Effect.withSpan("ServerUploader.upload"))
+
+    return Uploader.make(run)
+  })
+
+/**
+ * The reference server's `Uploader` for core's tag.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: Options
+): Layer.Layer<Uploader.Uploader, never, HttpClient.HttpClient | FileSystem.FileSystem> =>
+  Layer.effect(Uploader.Uploader, make(options))
