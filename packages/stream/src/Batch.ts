@@ -61,7 +61,10 @@ export const defaults = {
   concurrency: 4,
   /** Downloads are short next to conversions; a few at once keep up with many tasks. */
   downloadConcurrency: 4,
-  /** Uploads read a whole file into memory (for now): two bound the memory they take. */
+  /**
+   * Two uploads at once keep the link busy (each one sends its own parts in parallel) while the
+   * memory they take stays bounded: a chunked upload holds its parts in flight, a few MiB each.
+   */
   uploadConcurrency: 2,
   /** Rate limits pass; twenty refusals of one job (about ten minutes of backoff) say they will not. */
   maxSubmitAttempts: 20,
