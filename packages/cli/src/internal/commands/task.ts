@@ -49,9 +49,7 @@ const connect = (flags: Flags) =>
     }
     const sessionId = decodeSessionId(flags.sessionId)
     if (Either.isLeft(sessionId)) return yield* new UsageError({ message: "The sessionID must not be empty" })
-    const client = yield* PdfTransformClient.make({ baseUrl: backend.baseUrl, apiKey: backend.apiKey }).pipe(
-      Effect.provide(NodeHttpClient.layerUndici)
-    )
+    const client = yield* PdfTransformClient.make({ baseUrl: backend.baseUrl, apiKey: backend.apiKey })
     return { client, task: PdfTransformClient.task(flags.to, sessionId.right), service: backend.baseUrl }
   })
 
@@ -60,6 +58,8 @@ const finish = <E extends Messages.Explainable, R>(
   service: () => string | undefined
 ) =>
   effect.pipe(
+    // The HTTP client lives as long as the command: its connections close when it ends.
+    Effect.provide(NodeHttpClient.layerUndici),
     Effect.catchAll((error) =>
       Effect.sync(() => {
         Display.printError(Messages.sentence(error, { service: service() }))
