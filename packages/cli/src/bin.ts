@@ -5,8 +5,11 @@
  * @since 0.1.0
  */
 import * as ValidationError from "@effect/cli/ValidationError"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Cli from "./Cli.js"
 import { ExitCode } from "./ExitCode.js"
 import { ExitStatus } from "./internal/interrupts.js"
@@ -18,7 +21,8 @@ const program = Cli.run(process.argv).pipe(
     ValidationError.isValidationError,
     () => Effect.flatMap(ExitStatus, (status) => status.set(ExitCode.usage))
   ),
-  Effect.provide(NodeContext.layer)
+  // What the commands use of the platform, and no more (NodeContext would load workers and processes too).
+  Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer))
 )
 
 runMain(program, { verbose: process.argv.includes("--verbose") })
