@@ -90,7 +90,7 @@ export const choose = (flags: Flags): Effect.Effect<Backend, UsageError> =>
 /** The first line of a conversion: which backend is used. */
 export const describe = (backend: Backend): string =>
   backend._tag === "Embedded" ?
-    "Backend: this machine (the reference server, started in this process with the local converter; no account needed)" :
+    "Backend: this machine (embedded reference server, local converter, no account)" :
     `Backend: ${backend.baseUrl}${backend.hosted ? " (the hosted service)" : ""}, API key from ${backend.keyFrom}`
 
 /**

@@ -27,7 +27,7 @@ describe("convert on this machine", () => {
     ])
     const lines = result.stdout.split("\n")
     assert.strictEqual(result.code, 1, result.stdout + result.stderr)
-    assert.match(lines[0]!, /^Backend: this machine \(the reference server/)
+    assert.match(lines[0]!, /^Backend: this machine \(embedded reference server, local converter, no account\)$/)
     for (const name of ["pdkids", "shared-mime-info-spec", "tracemonkey"]) {
       const output = Path.join(out, `${name}.md`)
       assert.isTrue(Fs.statSync(output).size > 1_000, `${output} is too small`)
