@@ -21,7 +21,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import type { CliError } from "../../CliError.js"
+import { type CliError, UsageError } from "../../CliError.js"
 import * as ExitCode from "../../ExitCode.js"
 import * as Messages from "../../Messages.js"
 import * as Backend from "../backend.js"
@@ -110,6 +110,9 @@ const run = (flags: Flags) =>
     const startedAt = Date.now()
     const path = yield* Path.Path
     const interrupts = yield* Interrupts
+    if (!Number.isInteger(flags.concurrency) || flags.concurrency < 1) {
+      return yield* new UsageError({ message: `--concurrency must be a whole number from 1, not ${flags.concurrency}` })
+    }
     const backend = yield* Backend.choose(flags)
     const inputs = yield* Inputs.collect(flags.paths, flags.to)
     const outputDirectory = path.resolve(flags.out)
