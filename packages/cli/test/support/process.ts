@@ -34,6 +34,11 @@ export interface Running {
 /** The processes still running, each with its end. */
 const children = new Map<ChildProcess, Promise<unknown>>()
 
+// Should a test file end without its cleanup (a crash, a timeout), its servers do not outlive it.
+process.once("exit", () => {
+  for (const [child] of children) child.kill("SIGKILL")
+})
+
 /** Starts `pdf-transform args...` in `cwd` (default: the repository). */
 export const start = (
   args: ReadonlyArray<string>,
