@@ -8,7 +8,7 @@ import * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import * as Batch from "@pdf-transform/stream/Batch"
-import type { JournalFailed, OutputFailed } from "@pdf-transform/stream/BatchError"
+import type { JournalFailed } from "@pdf-transform/stream/BatchError"
 import * as BatchEvent from "@pdf-transform/stream/BatchEvent"
 import * as Journal from "@pdf-transform/stream/Journal"
 import * as Deferred from "effect/Deferred"
@@ -23,11 +23,11 @@ import type * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { type CliError, UsageError } from "../../CliError.js"
 import * as ExitCode from "../../ExitCode.js"
-import * as Messages from "../../Messages.js"
 import * as Backend from "../backend.js"
+import { conclude } from "../conclude.js"
 import * as Display from "../display.js"
 import * as Inputs from "../inputs.js"
-import { ExitStatus, Interrupts } from "../interrupts.js"
+import { Interrupts } from "../interrupts.js"
 import type * as Lines from "../lines.js"
 import * as Reporter from "../reporter.js"
 import * as Summary from "../summary.js"
@@ -238,13 +238,4 @@ const report = (
   })
 
 /** Runs the command; every error ends as a sentence on stderr and an exit code. */
-export const convert = (flags: Flags) =>
-  Effect.scoped(run(flags)).pipe(
-    Effect.catchAll((error: CliError | JournalFailed | OutputFailed) =>
-      Effect.sync(() => {
-        Display.printError(Messages.sentence(error))
-        return ExitCode.ofError(error)
-      })
-    ),
-    Effect.flatMap((code) => Effect.flatMap(ExitStatus, (status) => status.set(code)))
-  )
+export const convert = (flags: Flags) => conclude(Effect.scoped(run(flags)))

@@ -13,10 +13,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Crypto from "node:crypto"
 import { BackendFailed, UsageError } from "../../CliError.js"
-import * as ExitCode from "../../ExitCode.js"
-import * as Messages from "../../Messages.js"
-import * as Display from "../display.js"
-import { ExitStatus } from "../interrupts.js"
+import { conclude } from "../conclude.js"
 import * as LiveConverter from "../liveConverter.js"
 
 export interface Flags {
@@ -77,13 +74,4 @@ const run = (flags: Flags) =>
 
 /** Runs the server until Ctrl-C; an error ends as a sentence on stderr and an exit code. */
 export const serve = (flags: Flags) =>
-  run(flags).pipe(
-    Logger.withMinimumLogLevel(flags.verbose ? LogLevel.Debug : LogLevel.Info),
-    Effect.catchAll((error) =>
-      Effect.sync(() => {
-        Display.printError(Messages.sentence(error))
-        return ExitCode.ofError(error)
-      })
-    ),
-    Effect.flatMap((code) => Effect.flatMap(ExitStatus, (status) => status.set(code)))
-  )
+  conclude(run(flags).pipe(Logger.withMinimumLogLevel(flags.verbose ? LogLevel.Debug : LogLevel.Info)))

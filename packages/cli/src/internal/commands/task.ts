@@ -16,10 +16,10 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { UsageError } from "../../CliError.js"
 import * as ExitCode from "../../ExitCode.js"
-import * as Messages from "../../Messages.js"
+import type * as Messages from "../../Messages.js"
 import * as Backend from "../backend.js"
+import { conclude } from "../conclude.js"
 import * as Display from "../display.js"
-import { ExitStatus } from "../interrupts.js"
 import { bytes } from "../lines.js"
 
 export interface Flags {
@@ -53,21 +53,11 @@ const connect = (flags: Flags) =>
     return { client, task: PdfTransformClient.task(flags.to, sessionId.right), service: backend.baseUrl }
   })
 
+/** The HTTP client lives as long as the command: its connections close when it ends. */
 const finish = <E extends Messages.Explainable, R>(
   effect: Effect.Effect<ExitCode.ExitCode, E, R>,
   service: () => string | undefined
-) =>
-  effect.pipe(
-    // The HTTP client lives as long as the command: its connections close when it ends.
-    Effect.provide(NodeHttpClient.layerUndici),
-    Effect.catchAll((error) =>
-      Effect.sync(() => {
-        Display.printError(Messages.sentence(error, { service: service() }))
-        return ExitCode.ofError(error)
-      })
-    ),
-    Effect.flatMap((code) => Effect.flatMap(ExitStatus, (status) => status.set(code)))
-  )
+) => conclude(Effect.provide(effect, NodeHttpClient.layerUndici), () => ({ service: service() }))
 
 const describeStatus = (status: PdfTransformClient.Status): string => {
   if ("error" in status && typeof status.error === "string") return `failed: ${status.error}`
