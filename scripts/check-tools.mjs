@@ -24,6 +24,6 @@ const missing = [
 if (missing.length > 0) {
   console.error(`The tests need: ${missing.join(", ")}.`)
   console.error("Install them with `pnpm tools` (Debian/Ubuntu, as root or with sudo), or:")
-  console.error("  sudo apt-get install -y --no-install-recommends poppler-utils epubcheck")
+  console.error("  sudo apt-get install -y --no-install-recommends poppler-utils epubcheck tmux")
   process.exit(1)
 }

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Installs the system tools the converter tests compare against (pdftotext, from poppler-utils) and
-# validate with (epubcheck, with a Java runtime), on Debian or Ubuntu, as root or with sudo.
+# Installs the system tools the tests use: pdftotext (poppler-utils), which the converter's output is
+# compared against; epubcheck (with a Java runtime), which validates its EPUBs; tmux, the terminal
+# the CLI's live view is tested in. On Debian or Ubuntu, as root or with sudo.
 # Used by CI (.ci/run) and by `pnpm tools` on a developer's machine.
 set -euo pipefail
 
-if command -v pdftotext >/dev/null 2>&1 && command -v java >/dev/null 2>&1 && [ -f /usr/share/java/epubcheck.jar ]; then
+if command -v pdftotext >/dev/null 2>&1 && command -v java >/dev/null 2>&1 && [ -f /usr/share/java/epubcheck.jar ] &&
+  command -v tmux >/dev/null 2>&1; then
   exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "Install poppler-utils (pdftotext) and epubcheck with your system's package manager; this script knows apt-get only." >&2
+  echo "Install poppler-utils (pdftotext), epubcheck and tmux with your system's package manager; this script knows apt-get only." >&2
   exit 1
 fi
 if [ "$(id -u)" = "0" ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-  echo "Run as root, or install them yourself: apt-get install -y --no-install-recommends poppler-utils epubcheck" >&2
+  echo "Run as root, or install them yourself: apt-get install -y --no-install-recommends poppler-utils epubcheck tmux" >&2
   exit 1
 fi
 
@@ -29,4 +31,4 @@ retry() {
 
 export DEBIAN_FRONTEND=noninteractive
 retry $SUDO apt-get update -qq
-retry $SUDO apt-get install -y -qq --no-install-recommends poppler-utils epubcheck >/dev/null
+retry $SUDO apt-get install -y -qq --no-install-recommends poppler-utils epubcheck tmux >/dev/null

@@ -1,0 +1,85 @@
+/**
+ * The exit codes of `pdf-transform`, and the one function that picks a batch's.
+ *
+ * @since 0.1.0
+ */
+import type * as Batch from "@pdf-transform/stream/Batch"
+import type { CliError } from "./CliError.js"
+
+/**
+ * - `ok` (0): every document converted (now or by an earlier run).
+ * - `failed` (1): some documents did not convert (failed, ambiguous, or not attempted).
+ * - `usage` (2): the command line cannot run as written.
+ * - `unauthenticated` (3): the service refused the API key.
+ * - `limited` (4): a quota or rate limit stopped the batch.
+ * - `interrupted` (130): stopped with Ctrl-C before everything was done (128 + SIGINT, as shells expect).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const ExitCode = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  unauthenticated: 3,
+  limited: 4,
+  interrupted: 130
+} as const
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export type ExitCode = typeof ExitCode[keyof typeof ExitCode]
+
+/**
+ * How a run ended besides its summary: whether the person asked it to stop.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Ending {
+  /** Ctrl-C was pressed (once or twice). */
+  readonly stoppedByUser: boolean
+  /** Jobs that never reached a final event (the batch was interrupted). */
+  readonly unfinished: number
+}
+
+const isTag = (tag: string) => (error: { readonly _tag: string } | undefined): boolean => error?._tag === tag
+
+/**
+ * The exit code of a batch: the refused key first (nothing can work until it is fixed), then a
+ * spent quota or rate limit, then the person's Ctrl-C, then failures of single documents.
+ *
+ * @since 0.1.0
+ * @category exit codes
+ */
+export const ofBatch = (summary: Batch.Summary, ending: Ending): ExitCode => {
+  const errors = [...summary.failed.map((event) => event.error), summary.stopped?.error]
+  if (errors.some(isTag("Unauthenticated"))) return ExitCode.unauthenticated
+  if (errors.some(isTag("RateLimited"))) return ExitCode.limited
+  const incomplete = summary.failed.length + summary.ambiguous.length + summary.notAttempted.length +
+    ending.unfinished +
+    summary.skipped.filter((event) => event.previous === "failed").length
+  if (ending.stoppedByUser && incomplete > 0) return ExitCode.interrupted
+  return incomplete > 0 ? ExitCode.failed : ExitCode.ok
+}
+
+/**
+ * The exit code of an error of the command itself.
+ *
+ * @since 0.1.0
+ * @category exit codes
+ */
+export const ofError = (error: CliError | { readonly _tag: string }): ExitCode => {
+  switch (error._tag) {
+    case "UsageError":
+      return ExitCode.usage
+    case "Unauthenticated":
+      return ExitCode.unauthenticated
+    case "RateLimited":
+      return ExitCode.limited
+    default:
+      return ExitCode.failed
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * `pdf-transform serve`: the reference server in the foreground, with the local converter or, with
+ * `--simulate`, a converter that only takes time (for trying clients and batches at scale).
+ */
+import * as Server from "@pdf-transform/server/Server"
+import * as SimulatedConverter from "@pdf-transform/server/SimulatedConverter"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Crypto from "node:crypto"
+import { BackendFailed, UsageError } from "../../CliError.js"
+import { conclude } from "../conclude.js"
+import * as LiveConverter from "../liveConverter.js"
+
+export interface Flags {
+  readonly port: number
+  readonly host: string
+  readonly keys: Option.Option<string>
+  readonly simulate: Option.Option<Duration.Duration>
+  readonly verbose: boolean
+}
+
+const keysOf = (flags: Flags) =>
+  Effect.gen(function*() {
+    const given = Option.orElse(flags.keys, () => Option.fromNullable(process.env.PDF_TRANSFORM_SERVER_KEYS))
+    if (Option.isNone(given)) {
+      return { keys: [Crypto.randomBytes(24).toString("base64url")], generated: true }
+    }
+    const keys = given.value.split(",").map((key) => key.trim()).filter((key) => key !== "")
+    if (keys.length === 0 || keys.some((key) => !/^[\x21-\x7e]+$/.test(key))) {
+      return yield* new UsageError({
+        message: "--keys takes API keys separated by commas, each of printable characters without spaces"
+      })
+    }
+    return { keys, generated: false }
+  })
+
+const run = (flags: Flags) =>
+  Effect.gen(function*() {
+    if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) {
+      return yield* new UsageError({ message: `--port must be from 0 (any free port) to 65535, not ${flags.port}` })
+    }
+    const { generated, keys } = yield* keysOf(flags)
+    // Simulated durations vary by a fifth either way: tasks submitted together do not all end together.
+    const converter = Option.isSome(flags.simulate) ?
+      SimulatedConverter.layer({ duration: flags.simulate.value, jitter: 0.2 }) :
+      (yield* LiveConverter.load)()
+    const server = Server.layer({
+      keys: keys.map((key) => Redacted.make(key)),
+      port: flags.port,
+      host: flags.host
+    }).pipe(
+      Layer.provide(converter),
+      Layer.mapError((error) => new BackendFailed({ reason: error.message }))
+    )
+    const announce = Effect.flatMap(Server.Server, ({ baseUrl }) =>
+      Effect.sync(() => {
+        const out = (line: string) => process.stdout.write(`${line}\n`)
+        const engine = Option.match(flags.simulate, {
+          onNone: () => "the local converter",
+          onSome: (duration) => `simulated conversions of ${Duration.format(duration)}`
+        })
+        out(`pdf-transform server listening on ${baseUrl} (${engine})`)
+        if (generated) out(`API key (made for this run; choose yours with --keys): ${keys[0]}`)
+        out(`Convert through it: pdf-transform convert FILES --to markdown --base-url ${baseUrl} --api-key KEY`)
+        out("Ctrl-C stops it.")
+      }))
+    return yield* Effect.zipRight(announce, Effect.never).pipe(Effect.provide(server))
+  })
+
+/** Runs the server until Ctrl-C; an error ends as a sentence on stderr and an exit code. */
+export const serve = (flags: Flags) =>
+  conclude(run(flags).pipe(Logger.withMinimumLogLevel(flags.verbose ? LogLevel.Debug : LogLevel.Info)))

@@ -1,0 +1,50 @@
+/**
+ * The embedded backend: the reference server on a free 127.0.0.1 port with a key made for this
+ * run and the local converter, the client and the uploader pointed at it; all stopped when the
+ * command ends. Loaded only when used.
+ */
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import type * as Uploader from "@pdf-transform/core/Uploader"
+import * as Server from "@pdf-transform/server/Server"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Crypto from "node:crypto"
+import * as Os from "node:os"
+import { BackendFailed } from "../CliError.js"
+import * as Backend from "./backend.js"
+import * as LiveConverter from "./liveConverter.js"
+
+export const layer = (
+  options: { readonly client: Omit<PdfTransformClient.Options, "apiKey" | "baseUrl"> }
+): Layer.Layer<
+  PdfTransformClient.PdfTransformClient | Uploader.Uploader,
+  BackendFailed,
+  HttpClient.HttpClient | FileSystem.FileSystem
+> =>
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const converterLayer = yield* LiveConverter.load
+    const apiKey = Redacted.make(Crypto.randomBytes(24).toString("base64url"))
+    const cores = Os.availableParallelism()
+    const server = Server.layer({
+      keys: [apiKey],
+      port: 0,
+      host: "127.0.0.1",
+      // One person's batch on their own machine: no rate or quota to protect, every core converts.
+      limits: { rate: false, quota: false },
+      conversions: { maxConcurrent: cores }
+    }).pipe(
+      Layer.provide(converterLayer({ size: cores })),
+      Layer.mapError((error) => new BackendFailed({ reason: error.message }))
+    )
+    const clients = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) => {
+      const connection = { baseUrl, apiKey }
+      return Layer.merge(
+        PdfTransformClient.layer({ ...options.client, ...connection }),
+        Backend.uploader(Backend.uploadRoute({ _tag: "Embedded" }), connection)
+      )
+    }))
+    return Layer.provide(clients, server)
+  }))

@@ -1,0 +1,52 @@
+/** Help, version, completions and usage errors: what a person sees before converting anything. */
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import * as Fs from "node:fs"
+import { fileURLToPath } from "node:url"
+import { run, stopAll } from "../support/process.js"
+
+const version = (JSON.parse(Fs.readFileSync(fileURLToPath(new URL("../../package.json", import.meta.url)), "utf8")) as {
+  readonly version: string
+}).version
+
+describe("usage", () => {
+  afterAll(stopAll)
+
+  it("--help lists the commands, each command's help has examples", async () => {
+    const root = await run(["--help"])
+    assert.strictEqual(root.code, 0)
+    for (const command of ["convert", "serve", "status", "download"]) assert.include(root.stdout, `- ${command} `)
+    const convert = await run(["convert", "--help"])
+    assert.strictEqual(convert.code, 0)
+    assert.include(convert.stdout, "EXAMPLES")
+    assert.include(convert.stdout, "pdf-transform convert examples/pdfs --to markdown --out out")
+    assert.include(convert.stdout, "--resubmit-ambiguous")
+  })
+
+  it("--version prints the package's version", async () => {
+    const result = await run(["--version"])
+    assert.strictEqual(result.code, 0)
+    assert.strictEqual(result.stdout.trim(), version)
+  })
+
+  it("--completions prints a shell's completion script", async () => {
+    const result = await run(["--completions", "bash"])
+    assert.strictEqual(result.code, 0)
+    assert.include(result.stdout, "complete -F")
+    assert.include(result.stdout, "convert")
+  })
+
+  it("a command line that cannot run exits 2 with what is wrong", async () => {
+    const missingFormat = await run(["convert", "examples/pdfs"])
+    assert.strictEqual(missingFormat.code, 2)
+    assert.include(missingFormat.stderr, "--to")
+    const missingFile = await run(["convert", "no/such/file.pdf", "--to", "markdown"])
+    assert.strictEqual(missingFile.code, 2)
+    assert.strictEqual(missingFile.stderr.trim(), "error: No such file or folder: no/such/file.pdf.")
+    const badDuration = await run(["convert", "examples/pdfs", "--to", "epub", "--timeout", "soon"])
+    assert.strictEqual(badDuration.code, 2)
+    assert.include(badDuration.stderr, "is not a duration")
+    const keyless = await run(["convert", "examples/pdfs", "--to", "epub", "--base-url", "http://127.0.0.1:9/v1"])
+    assert.strictEqual(keyless.code, 2)
+    assert.include(keyless.stderr, "needs an API key")
+  })
+})
