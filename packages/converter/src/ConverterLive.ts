@@ -23,8 +23,9 @@ import { useReplacingOnTimeout } from "./internal/pooled.js"
 import { ConvertRequest } from "./internal/protocol.js"
 
 /**
- * A document that takes longer than this is abandoned: ten minutes covers OCR of a few hundred
- * scanned pages on a slow core, and still bounds a PDF built to make the parser loop.
+ * A document that takes longer than this is abandoned: ten minutes covers OCR of about fifty dense
+ * scanned pages on one core (10-15 s each) or a few thousand text pages, and still bounds a PDF
+ * built to make the parser loop.
  *
  * @since 0.1.0
  * @category defaults
@@ -34,7 +35,7 @@ export const defaultTimeout: Duration.Duration = Duration.minutes(10)
 /**
  * Old-generation heap limit of a worker. V8's own limit grows with the machine's memory (about
  * 4 GB on 24 GB) and lets garbage pile up: a 2,000-page document then peaks above 430 MB of
- * RSS while its live data stays near 120 MB. At 512 MB the same document peaks near 300 MB.
+ * RSS while its live data stays near 120 MB. At 512 MB the same document peaks at 370-372 MB.
  *
  * @since 0.1.0
  * @category defaults
