@@ -12,7 +12,7 @@ import type * as Document from "../Document.js"
 import * as Epub from "../Epub.js"
 import * as Markdown from "../Markdown.js"
 import type { OrderedPage, TextItem } from "./layout.js"
-import { hasText, isBetterReading, isJunkTextLayer, layoutDocument, orderPage } from "./layout.js"
+import { hasText, isBetterReading, isJunkTextLayer, layout, orderPage } from "./layout.js"
 import * as Ocr from "./ocr.js"
 import * as Pdf from "./pdf.js"
 
@@ -57,7 +57,14 @@ export const readDocument = (
   options: EngineOptions,
   format: Format
 ): Effect.Effect<
-  { readonly document: Document.Document; readonly warnings: Array<Converter.ConversionWarning> },
+  {
+    readonly document: Document.Document
+    readonly warnings: Array<Converter.ConversionWarning>
+    /** Pages that were read by OCR (rendered and recognised), whether its reading was kept or not. */
+    readonly ocrPages: ReadonlyArray<number>
+    /** The running heads and folios the layout removed. */
+    readonly removedLines: ReadonlyArray<string>
+  },
   EngineError
 > =>
   Effect.scoped(Effect.gen(function*() {
@@ -70,6 +77,7 @@ export const readDocument = (
     // Only the lines in reading order are kept per page, not pdf.js's items: bounded memory.
     const pages: Array<OrderedPage> = []
     const heights = new Map<number, number>()
+    const ocrPages: Array<number> = []
     let ocr: Ocr.Ocr | undefined
     let lenient: Pdf.OpenDocument | null | undefined
     const ocrFailure = (page: number, reason: string) =>
@@ -88,6 +96,7 @@ export const readDocument = (
         }
         if (ocr === undefined) return undefined
         const engine = ocr
+        ocrPages.push(page)
         const recognised = yield* Effect.either(
           Effect.scoped(Pdf.renderPng(open, page)).pipe(
             Effect.mapError((error) => `rendering failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -149,13 +158,13 @@ export const readDocument = (
       }
       yield* options.onProgress({ pagesDone: n, pagesTotal: total })
     }
-    const document = layoutDocument({
+    const { document, removedLines } = layout({
       pages,
       outline: Pdf.outlineTopDown(outline, heights),
       title,
       filename: options.filename
     })
-    return { document, warnings }
+    return { document, warnings, ocrPages, removedLines }
   }))
 
 /** A finished conversion in one of the formats. */

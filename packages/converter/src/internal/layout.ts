@@ -38,9 +38,19 @@ const plainText = (blocks: ReadonlyArray<Document.Block>): string =>
       : ""
   ).join(" ")
 
+/** A document laid out, and the text of the running heads and folios that were removed from it. */
+export interface Layout {
+  readonly document: Document.Document
+  readonly removedLines: ReadonlyArray<string>
+}
+
 /** Reading order, headers/footers, headings, paragraphs, lists and tables for the whole document. */
-export const layoutDocument = (input: LayoutInput): Document.Document => {
-  const ordered = removeRunningHeads(input.pages.map((page) => "width" in page ? orderPage(page) : page))
+export const layoutDocument = (input: LayoutInput): Document.Document => layout(input).document
+
+/** `layoutDocument`, with the running heads it removed. */
+export const layout = (input: LayoutInput): Layout => {
+  const withoutHeads = removeRunningHeads(input.pages.map((page) => "width" in page ? orderPage(page) : page))
+  const ordered = withoutHeads.pages
   const body = bodySize(ordered)
   const outline = useOutline(input.outline) ? input.outline : []
   const levels = outline.length > 0 ? new Map<number, number>() : headingLevels(ordered, body)
@@ -55,9 +65,12 @@ export const layoutDocument = (input: LayoutInput): Document.Document => {
   const firstHeading = merged.find((block): block is Document.Heading => block._tag === "Heading")
   const title = [input.title, input.filename, firstHeading?.text].map((t) => t?.trim() ?? "").find((t) => t !== "")
   return {
-    title: title ?? "Untitled",
-    language: detectLanguage(plainText(merged)),
-    blocks: merged,
-    pages: input.pages.length
+    document: {
+      title: title ?? "Untitled",
+      language: detectLanguage(plainText(merged)),
+      blocks: merged,
+      pages: input.pages.length
+    },
+    removedLines: withoutHeads.removed.map((line) => line.text)
   }
 }

@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
 import type * as TesseractModule from "tesseract.js"
 
 const require = createRequire(import.meta.url)
@@ -33,16 +34,38 @@ export interface Ocr {
 
 const describe = (error: unknown): string => error instanceof Error ? error.message : String(error)
 
+/** tesseract.js's worker thread, started through a script that turns its prints into messages. */
+const workerPath = fileURLToPath(new URL("./tesseractThread.cjs", import.meta.url))
+
+/** What tesseract printed, as `tesseractThread.cjs` forwards it. */
+const printed = (message: unknown): string | undefined =>
+  typeof message === "object" && message !== null && "status" in message &&
+    message.status === "tesseract output" && "text" in message && typeof message.text === "string" ?
+    message.text :
+    undefined
+
 /** Starts a tesseract worker with the local English model; it is terminated with the scope. */
 export const make: Effect.Effect<Ocr, string, Scope.Scope> = Effect.gen(function*() {
   let lastError: string | undefined
+  // Collected as tesseract prints them (outside any fiber), logged after each call.
+  let output: Array<string> = []
+  const logOutput = Effect.suspend(() => {
+    const lines = output.join("").split("\n").map((line) => line.trim()).filter((line) => line !== "")
+    output = []
+    return lines.length === 0 ? Effect.void : Effect.logDebug("tesseract", ...lines)
+  })
   const worker = yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: () =>
         Tesseract.createWorker("eng", Tesseract.OEM.LSTM_ONLY, {
           langPath,
+          workerPath,
           gzip: true,
           cacheMethod: "none",
+          logger: (message: unknown) => {
+            const text = printed(message)
+            if (text !== undefined) output.push(text)
+          },
           // Without a handler tesseract.js rethrows worker errors globally; the job's promise
           // rejects with the same error, which is where we report it.
           errorHandler: (error: unknown) => {
@@ -50,7 +73,7 @@ export const make: Effect.Effect<Ocr, string, Scope.Scope> = Effect.gen(function
           }
         }),
       catch: (error) => `tesseract could not start: ${describe(error)}`
-    }),
+    }).pipe(Effect.ensuring(logOutput)),
     (worker) => Effect.promise(() => worker.terminate())
   )
   return {
@@ -59,6 +82,7 @@ export const make: Effect.Effect<Ocr, string, Scope.Scope> = Effect.gen(function
         try: () => worker.recognize(Buffer.from(png.buffer, png.byteOffset, png.byteLength), {}, { blocks: true }),
         catch: (error) => lastError ?? describe(error)
       }).pipe(
+        Effect.ensuring(logOutput),
         // Words with their boxes go through the same layout rules as a text layer (columns,
         // paragraphs, lists), which reads a two-column scan better than tesseract's own blocks.
         Effect.map((result) =>

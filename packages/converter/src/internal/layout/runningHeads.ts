@@ -13,11 +13,14 @@ const marginKey = (line: Line, height: number): string | undefined => {
 
 /**
  * Drops lines in the top and bottom bands that repeat (digits ignored, so "Page 3" matches
- * "Page 4") on at least 3 pages and 30% of the pages, and bare page numbers there.
+ * "Page 4") on at least 3 pages and 30% of the pages, and bare page numbers there. The lines
+ * removed are returned too, so a measurement can tell them from body text lost.
  */
-export const removeRunningHeads = (pages: ReadonlyArray<OrderedPage>): Array<OrderedPage> => {
+export const removeRunningHeads = (
+  pages: ReadonlyArray<OrderedPage>
+): { readonly pages: Array<OrderedPage>; readonly removed: Array<Line> } => {
   const textPages = pages.filter((page) => page.items.length > 0).length
-  if (textPages < 2) return [...pages]
+  if (textPages < 2) return { pages: [...pages], removed: [] }
   const counts = new Map<string, number>()
   for (const page of pages) {
     const keys = new Set<string>()
@@ -29,14 +32,17 @@ export const removeRunningHeads = (pages: ReadonlyArray<OrderedPage>): Array<Ord
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1)
   }
   const threshold = Math.max(3, textPages * 0.3)
-  return pages.map((page) => ({
+  const removed: Array<Line> = []
+  const kept = pages.map((page) => ({
     ...page,
     items: page.items.filter((item) => {
       if (item._tag !== "Line") return true
       const key = marginKey(item.line, page.height)
-      if (key === undefined) return true
-      if (pageNumber.test(item.line.text.trim())) return false
-      return (counts.get(key) ?? 0) < threshold
+      const keep = key === undefined ||
+        (!pageNumber.test(item.line.text.trim()) && (counts.get(key) ?? 0) < threshold)
+      if (!keep) removed.push(item.line)
+      return keep
     })
   }))
+  return { pages: kept, removed }
 }
