@@ -78,7 +78,8 @@ const options: Engine.EngineOptions = {
   ignoreOcrErrors: true,
   filename: undefined,
   password: undefined,
-  transferBytes: false,
+  ocrLanguages: ["eng"],
+  ocrDataPath: undefined,
   onProgress: () => Effect.void
 }
 

@@ -76,12 +76,21 @@ export interface PoolOptions extends Options {
   readonly maxHeapMb?: number | undefined
 }
 
+/**
+ * OCR reads English unless asked otherwise: its model ships with the package.
+ *
+ * @since 0.1.0
+ * @category defaults
+ */
+export const defaultOcrLanguages: ReadonlyArray<string> = ["eng"]
+
 const engineOptions = (options: Converter.ConvertOptions | undefined): Engine.EngineOptions => ({
   ignorePdfErrors: options?.ignorePdfErrors ?? true,
   ignoreOcrErrors: options?.ignoreOcrErrors ?? true,
   filename: options?.filename,
   password: options?.password === undefined ? undefined : Redacted.value(options.password),
-  transferBytes: false,
+  ocrLanguages: options?.ocrLanguages ?? defaultOcrLanguages,
+  ocrDataPath: options?.ocrDataPath,
   onProgress: options?.onProgress ?? (() => Effect.void)
 })
 
@@ -107,12 +116,14 @@ const fromEngine = (
     Effect.map(convert(pdf, "markdown", options), (result) => ({
       output: typeof result.output === "string" ? result.output : new TextDecoder().decode(result.output),
       pages: result.pages,
+      ocrPages: result.ocrPages,
       warnings: result.warnings
     })).pipe(Effect.withSpan("Converter.toMarkdown")),
   toEpub: (pdf, options) =>
     Effect.map(convert(pdf, "epub", options), (result) => ({
       output: typeof result.output === "string" ? new TextEncoder().encode(result.output) : result.output,
       pages: result.pages,
+      ocrPages: result.ocrPages,
       warnings: result.warnings
     })).pipe(Effect.withSpan("Converter.toEpub"))
 })
@@ -164,13 +175,13 @@ const spawnWorker = (maxHeapMb: number, niceness: number): WorkerThreads.Worker 
 const isConverterError = (error: unknown): error is Engine.EngineError =>
   typeof error === "object" && error !== null && "_tag" in error &&
   (error._tag === "PdfPasswordRequired" || error._tag === "PdfInvalid" || error._tag === "PdfPageFailed" ||
-    error._tag === "OcrFailed")
+    error._tag === "OcrFailed" || error._tag === "OcrLanguageUnavailable")
 
 /**
  * A pool of worker threads running the engine. A worker that cannot be reached or crashes is a
  * defect (not a conversion error); interrupting a call interrupts the work in the worker, which
  * destroys the document. A call over its time limit also replaces its worker: a PDF that traps
- * pdf.js in synchronous code never yields to the interruption, and would keep the worker for good.
+ * the PDF engine in synchronous code never yields to the interruption, and would keep the worker for good.
  *
  * @since 0.1.0
  * @category constructors
@@ -194,7 +205,9 @@ export const makePool = (
         ignorePdfErrors: engine.ignorePdfErrors,
         ignoreOcrErrors: engine.ignoreOcrErrors,
         ...(engine.filename !== undefined ? { filename: engine.filename } : {}),
-        ...(engine.password !== undefined ? { password: engine.password } : {})
+        ...(engine.password !== undefined ? { password: engine.password } : {}),
+        ocrLanguages: engine.ocrLanguages,
+        ...(engine.ocrDataPath !== undefined ? { ocrDataPath: engine.ocrDataPath } : {})
       })
       const convertOn = (worker: Worker.SerializedWorker<ConvertRequest>) =>
         worker.execute(request).pipe(

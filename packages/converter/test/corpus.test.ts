@@ -109,8 +109,8 @@ describe("corpus", () => {
         }
         assert.include(markdownOf("scripts/issue3521.pdf"), "我们都是黑体字")
         assert.include(markdownOf("scripts/ArabicCIDTrueType.pdf"), "انواع الخطوط العربية")
-        // A non-embedded CID font through 90ms-RKSJ-H whose CIDFont has no FontDescriptor: pdf.js
-        // 5.6 took it for a simple font and gave "œ{ŒeXg" (patches/pdfjs-dist@5.6.205.patch).
+        // A non-embedded CID font through 90ms-RKSJ-H whose CIDFont has no FontDescriptor (pdf.js
+        // 5.6 took it for a simple font and gave "œ{ŒeXg"; PDFium reads it).
         const japanese = markdownOf("scripts/90ms_rksj_h_sample.pdf")
         assert.include(japanese, "Hello ASCII")
         assert.include(japanese, "日本語テスト")

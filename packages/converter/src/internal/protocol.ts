@@ -3,7 +3,7 @@
  * by a stream of progress events and a final result.
  */
 import * as Schema from "effect/Schema"
-import { OcrFailed, PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
+import { OcrFailed, OcrLanguageUnavailable, PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
 
 /** Pages done so far. */
 export class ProgressEvent extends Schema.TaggedClass<ProgressEvent>()("Progress", {
@@ -15,12 +15,13 @@ export class ProgressEvent extends Schema.TaggedClass<ProgressEvent>()("Progress
 export class DoneEvent extends Schema.TaggedClass<DoneEvent>()("Done", {
   output: Schema.Union(Schema.String, Schema.Uint8ArrayFromSelf),
   pages: Schema.Number,
+  ocrPages: Schema.Array(Schema.Number),
   warnings: Schema.Array(Schema.Union(PdfPageFailed, OcrFailed))
 }) {}
 
 /** Convert one document; the PDF bytes are structured-cloned into the worker. */
 export class ConvertRequest extends Schema.TaggedRequest<ConvertRequest>()("Convert", {
-  failure: Schema.Union(PdfPasswordRequired, PdfInvalid, PdfPageFailed, OcrFailed),
+  failure: Schema.Union(PdfPasswordRequired, PdfInvalid, PdfPageFailed, OcrFailed, OcrLanguageUnavailable),
   success: Schema.Union(ProgressEvent, DoneEvent),
   payload: {
     pdf: Schema.Uint8ArrayFromSelf,
@@ -28,6 +29,8 @@ export class ConvertRequest extends Schema.TaggedRequest<ConvertRequest>()("Conv
     ignorePdfErrors: Schema.Boolean,
     ignoreOcrErrors: Schema.Boolean,
     filename: Schema.optional(Schema.String),
-    password: Schema.optional(Schema.String)
+    password: Schema.optional(Schema.String),
+    ocrLanguages: Schema.Array(Schema.String),
+    ocrDataPath: Schema.optional(Schema.String)
   }
 }) {}

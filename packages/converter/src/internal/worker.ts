@@ -68,12 +68,14 @@ const convert = (request: ConvertRequest) =>
       ignoreOcrErrors: request.ignoreOcrErrors,
       filename: request.filename,
       password: request.password,
-      // The request's bytes are this worker's own structured clone.
-      transferBytes: true,
+      ocrLanguages: request.ocrLanguages,
+      ocrDataPath: request.ocrDataPath,
       collectGarbage,
       onProgress: (progress) => Effect.asVoid(events.offer(new ProgressEvent(progress)))
     }).pipe(
-      Effect.flatMap((result) => events.offer(new DoneEvent({ ...result, warnings: [...result.warnings] }))),
+      Effect.flatMap((result) =>
+        events.offer(new DoneEvent({ ...result, ocrPages: [...result.ocrPages], warnings: [...result.warnings] }))
+      ),
       Mailbox.into(events),
       Effect.forkScoped
     )

@@ -18,7 +18,7 @@ export interface TextQuality {
 }
 
 /**
- * What glyph ids of a font without a ToUnicode map turn into: pdf.js passes C0 control codes on,
+ * What glyph ids of a font without a ToUnicode map turn into: PDFium and pdf.js pass C0 control codes on,
  * pdftotext-like readers print Latin Extended-B, IPA, spacing modifiers and Greek numeral signs
  * (TAMReview's Cambria: U+01E1 for a comma, U+0373 for "1"); private-use and unassigned code
  * points and U+FFFD are never text either. Real text has few of them (Vietnamese ơ/ư, the okina).
@@ -73,13 +73,21 @@ const wordShare = (quality: TextQuality): number =>
 
 /**
  * True when a page has a text layer that is not readable text: enough characters to judge, of
- * which many are what unmapped glyphs come out as, or few are letters or digits.
+ * which many are what unmapped glyphs come out as (or are flagged unmapped by the PDF engine:
+ * `unmapped`), or few are letters or digits while some are such characters. A page of leader
+ * dots, numbers or code has no such character and is text however few letters it has (an index
+ * page with dot leaders is 10% letters).
  */
-export const isJunkTextLayer = (items: ReadonlyArray<TextItem>): boolean => isJunk(textQuality(items))
+export const isJunkTextLayer = (items: ReadonlyArray<TextItem>, unmapped = 0): boolean =>
+  isJunk(textQuality(items), unmapped)
 
-const isJunk = (quality: TextQuality): boolean =>
-  quality.characters >= minJudgedCharacters &&
-  (quality.suspicious / quality.characters >= maxSuspiciousShare || wordShare(quality) < minWordShare)
+const isJunk = (quality: TextQuality, unmapped = 0): boolean => {
+  const suspicious = Math.min(quality.characters, quality.suspicious + unmapped)
+  return quality.characters >= minJudgedCharacters && (
+    suspicious / quality.characters >= maxSuspiciousShare ||
+    (suspicious > 0 && wordShare(quality) < minWordShare)
+  )
+}
 
 /** OCR that reads fewer words than this found a caption or specks, not the page's text. */
 const minReadingWords = 20
