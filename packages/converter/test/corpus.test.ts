@@ -188,20 +188,18 @@ describe("corpus", () => {
     )
 
     it.effect(
-      "a damaged page is reported and skipped with ignorePdfErrors, fatal without",
+      "damaged content streams: PDFium salvages what it can, in either mode",
       () =>
         Effect.gen(function*() {
           const converter = yield* Converter.Converter
           const pdf = readCorpus("broken/poppler-90-0-fuzzed.pdf")
-          const lenient = yield* converter.toMarkdown(pdf, { ignorePdfErrors: true })
-          assert.strictEqual(lenient.pages, 16)
-          assert.isAbove(lenient.warnings.length, 0)
-          for (const warning of lenient.warnings) {
-            assert.strictEqual(warning._tag, "PdfPageFailed")
-            assert.isAtLeast(warning.page, 1)
+          // pdf.js stopped at the damaged streams (a PdfPageFailed per page); PDFium reads what is
+          // left of them, as its repair does, so no page fails and page 3's heading is salvaged.
+          for (const ignorePdfErrors of [true, false]) {
+            const result = yield* converter.toMarkdown(pdf, { ignorePdfErrors })
+            assert.strictEqual(result.pages, 16)
+            assert.include(result.output, "Distribution")
           }
-          const strict = yield* Effect.flip(converter.toMarkdown(pdf, { ignorePdfErrors: false }))
-          assert.strictEqual(strict._tag, "PdfPageFailed")
         }),
       30_000
     )

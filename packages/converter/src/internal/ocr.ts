@@ -188,9 +188,13 @@ const isWordLike = (word: Word): boolean => {
   return !/^\p{Script=Latin}+$/u.test(text.replace(/['’-]/g, "")) || vowel.test(text)
 }
 
-/** Fewer word-like words than this, or a smaller share of them, is artwork or specks read as letters. */
+/**
+ * Fewer word-like words than this, or a smaller share of them when there are few, is artwork or
+ * specks read as letters; a page with many (an illustrated book page) is text around a picture.
+ */
 const minWordLikeWords = 5
 const minWordLikeShare = 0.4
+const enoughWordLikeWords = 20
 
 /**
  * Whether an OCR reading of an image-only page is noise rather than text: too few words that look
@@ -198,5 +202,6 @@ const minWordLikeShare = 0.4
  */
 export const isNoise = (words: ReadonlyArray<Word>): boolean => {
   const wordLike = words.filter(isWordLike).length
-  return wordLike < minWordLikeWords || wordLike < words.length * minWordLikeShare
+  return wordLike < minWordLikeWords ||
+    (wordLike < enoughWordLikeWords && wordLike < words.length * minWordLikeShare)
 }
