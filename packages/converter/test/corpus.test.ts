@@ -151,6 +151,14 @@ describe("corpus", () => {
         }
       }))
 
+    it.effect("tracemonkey: words hyphenated at a line end are whole again", () =>
+      Effect.sync(() => {
+        // PDFium writes such a hyphen as U+FFFE; stripped as a noncharacter, it left "inter preter".
+        const text = markdownOf("text/tracemonkey.pdf")
+        assert.notInclude(text, "inter preter")
+        assert.include(text, "difficult to compile than")
+      }))
+
     it.effect("OCR: the scanned brochure's words are found (>= 95% of the ground truth)", () =>
       Effect.sync(() => {
         const truth = words(readFileSync(corpusFile("scanned/ocrmypdf-linn.txt"), "utf8"))

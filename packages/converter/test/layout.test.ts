@@ -86,6 +86,21 @@ describe("layout rules", () => {
       assert.deepStrictEqual(blocks, [{ _tag: "Paragraph", text: "This paragraph is hyphenated across lines." }])
     }))
 
+  it.effect("a hyphen before a segment on the same baseline (a column beside it) is not a line-end cut", () =>
+    Effect.sync(() => {
+      // Three full-width lines cross the middle of the page, so no gutter is found and the two
+      // segments of the last baseline are read one after the other.
+      const blocks = contentBlocks(layout([page([
+        ...bodyLines(["A line long enough to span both halves of this test page, wide", "and a second one"], 50, 100),
+        item("as a func-", 50, 124),
+        item("and more text", 330, 124)
+      ])]))
+      assert.deepStrictEqual(blocks, [{
+        _tag: "Paragraph",
+        text: "A line long enough to span both halves of this test page, wide and a second one as a func- and more text"
+      }])
+    }))
+
   it.effect("bullets and numbers become lists, with continuation lines joined", () =>
     Effect.sync(() => {
       const blocks = contentBlocks(layout([page([

@@ -1,7 +1,8 @@
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib"
 import { Converter, ConverterLive } from "../src/index.js"
+import * as Pdf from "../src/internal/pdf.js"
 import { readCorpus } from "./support/corpus.js"
 import { scanOf } from "./support/scans.js"
 import { stripMarkdown, words } from "./support/words.js"
@@ -96,4 +97,14 @@ describe("OCR only where it pays", () => {
         assert.isTrue(error._tag === "OcrLanguageUnavailable" && error.language === "xyz")
       }))
   })
+
+  it.effect("a US Letter page is rendered on the 2550 x 3300 grid of a 300 dpi scan, not resampled", () =>
+    Effect.gen(function*() {
+      // 792 pt * 300 / 72 is 3300.0000000000005 in floating point: one row more blurred the scan.
+      const rendering = yield* Effect.scoped(
+        Effect.flatMap(Pdf.open(readCorpus("scanned/ocrmypdf-linn.pdf"), undefined), (open) => Pdf.render(open, 1))
+      )
+      const header = new TextDecoder().decode(rendering.image.subarray(0, 16)).split("\n").slice(0, 2)
+      assert.deepStrictEqual(header, ["P5", "2550 3300"])
+    }))
 })

@@ -19,11 +19,18 @@ const isRtl = (text: string): boolean => {
   return rtl > 0 && rtl * 2 > (text.match(letter)?.length ?? 0)
 }
 
+/**
+ * PDFium writes a hyphen that ends a line (FPDFText_IsHyphen) as U+FFFE, a noncharacter the
+ * layout would strip, leaving "com pile": it is given back as the hyphen the page shows, so that
+ * the layout's rule for hyphens at line ends rejoins the word.
+ */
+const lineEndHyphen = /\uFFFE/g
+
 /** The characters of a text page as strings, one per character index (a pair of surrogates is one). */
 const characters = (m: Pdfium, textPage: number, count: number): Array<string> =>
   P.withBuffer(m, (count + 1) * 4, (buffer) => {
     const units = m.FPDFText_GetText(textPage, 0, count, buffer)
-    const text = P.readUtf16(m, buffer, units)
+    const text = P.readUtf16(m, buffer, units).replace(lineEndHyphen, "-")
     const chars: Array<string> = []
     for (let i = 0; i < text.length && chars.length < count; i++) {
       const code = text.charCodeAt(i)

@@ -194,8 +194,11 @@ export const render = (open: OpenDocument, pageNumber: number): Effect.Effect<Re
     const width = m.FPDF_GetPageWidthF(page)
     const height = m.FPDF_GetPageHeightF(page)
     const scale = Math.min(ocrDpi / 72, maxOcrPixels / Math.max(width, height))
-    const w = Math.max(1, Math.ceil(width * scale))
-    const h = Math.max(1, Math.ceil(height * scale))
+    // 792 * (300 / 72) is 3300.0000000000005 in floating point: a plain ceil adds a row of
+    // pixels, which makes PDFium resample a 300 dpi scan and blurs what tesseract reads.
+    const pixels = (points: number) => Math.max(1, Math.ceil(points * scale - 1e-6))
+    const w = pixels(width)
+    const h = pixels(height)
     const bitmap = m.FPDFBitmap_Create(w, h, 0)
     try {
       m.FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xFFFFFFFF)

@@ -43,6 +43,13 @@ const breaksBefore = (previous: Line, line: Line, paragraphRight: number | undef
   return paragraphRight !== undefined && previous.x1 < paragraphRight - size * 3
 }
 
+/**
+ * A line on the previous one's baseline (the next cell or column beside it, when no gutter was
+ * found) does not continue it after a line break: a hyphen before it is not a word cut in two.
+ */
+const beside = (previous: Line, line: Line): boolean =>
+  Math.abs(line.y - previous.y) <= 0.5 * Math.max(previous.size, line.size)
+
 /** What a page's lines are turned into, and how headings are told from the rest. */
 export interface PageRules {
   readonly body: number
@@ -130,8 +137,9 @@ class PageBlocks {
     const startsItem = marker !== undefined &&
       (!marker.ordered || this.list !== undefined || this.paragraph === undefined || breaks ||
         endsSentence(previous!.text))
+    const sameBaseline = previous !== undefined && beside(previous, line)
     if (startsItem) this.listItem(line, marker, breaks)
-    else if (!this.listContinuation(line)) this.paragraphLine(line, breaks)
+    else if (!this.listContinuation(line)) this.paragraphLine(line, breaks, sameBaseline)
     this.previous = line
   }
 
@@ -181,9 +189,11 @@ class PageBlocks {
     return false
   }
 
-  private paragraphLine(line: Line, breaks: boolean): void {
+  private paragraphLine(line: Line, breaks: boolean, besidePrevious: boolean): void {
     if (this.paragraph !== undefined && !breaks) {
-      this.paragraph.text = joinLines(this.paragraph.text, line.text)
+      this.paragraph.text = besidePrevious
+        ? `${this.paragraph.text.trimEnd()} ${line.text.trimStart()}`
+        : joinLines(this.paragraph.text, line.text)
       this.paragraph.maxX1 = Math.max(this.paragraph.maxX1, line.x1)
       return
     }
