@@ -33,14 +33,21 @@ import { ConvertRequest } from "./internal/protocol.js"
 export const defaultTimeout: Duration.Duration = Duration.minutes(10)
 
 /**
- * Old-generation heap limit of a worker. V8's own limit grows with the machine's memory (about
- * 4 GB on 24 GB) and lets garbage pile up: a 2,000-page document then peaks above 430 MB of
- * RSS while its live data stays near 120 MB. At 512 MB the same document peaks at 370-372 MB.
+ * Old-generation heap limit of a worker: a bound for hostile documents. V8's own limit grows with
+ * the machine's memory (about 4 GB on 24 GB), and a worker's heap would grow towards it.
  *
  * @since 0.1.0
  * @category defaults
  */
 export const defaultWorkerHeapMb = 512
+
+/**
+ * A worker's young generation, in MB. What a conversion allocates is either short-lived (per page)
+ * or kept to the end (the pages' lines), so a small nursery costs little: on the 2,000-page
+ * document of the benchmark, 4 MB (V8's default is several times that) took the process's peak
+ * RSS from 324-330 MB to 291-296 MB for 2-4% more CPU time.
+ */
+const workerYoungGenerationMb = 4
 
 /**
  * Conversion threads run at nice +10 relative to the caller (Linux): a server's event loop keeps
@@ -162,7 +169,7 @@ const spawnWorker = (maxHeapMb: number, niceness: number): WorkerThreads.Worker 
   const url = new URL(`./internal/worker.${fromSource ? "ts" : "js"}`, import.meta.url)
   // A worker inherits the caller's Node flags by default; some (`--input-type`, `--eval`) make
   // no sense for it and stop it from starting.
-  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb }
+  const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: workerYoungGenerationMb }
   const workerData = { niceness }
   if (!fromSource) return new WorkerThreads.Worker(url, { execArgv: [], resourceLimits, workerData })
   const tsxApi = require.resolve("tsx/esm/api")

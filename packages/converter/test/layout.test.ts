@@ -23,7 +23,7 @@ const page = (items: ReadonlyArray<TextItem>, number = 1, width = 600, height = 
 })
 
 const layout = (pages: ReadonlyArray<PageText>, outline: ReadonlyArray<Layout.OutlineEntry> = []) =>
-  Layout.layoutDocument({ pages, outline, title: undefined, filename: "test" })
+  Layout.layoutDocument({ pages: [...pages], outline, title: undefined, filename: "test" })
 
 const contentBlocks = (document: Document.Document) => document.blocks.filter((block) => block._tag !== "PageBreak")
 

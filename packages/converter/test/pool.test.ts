@@ -37,7 +37,7 @@ describe("worker pool", () => {
     )
 
     it.effect(
-      "the caller's bytes stay intact (the engine copies them into its own heap)",
+      "the caller's bytes stay intact (the worker is sent a copy; PDFium only reads it)",
       () =>
         Effect.gen(function*() {
           const converter = yield* Converter.Converter

@@ -11,7 +11,7 @@ import * as Epub from "../Epub.js"
 import * as Markdown from "../Markdown.js"
 import { layout } from "./layout.js"
 import * as Ocr from "./ocr.js"
-import { readPages } from "./pages.js"
+import { collectEvery, readPages } from "./pages.js"
 import * as Pdf from "./pdf.js"
 
 /** The output formats. */
@@ -30,6 +30,8 @@ export interface EngineOptions {
    * workers): V8 lets the garbage of page reading pile up well past the live heap.
    */
   readonly collectGarbage?: (() => void) | undefined
+  /** Markdown as UTF-8 bytes rather than a string (a worker moves bytes to the caller's thread). */
+  readonly markdownAsUtf8?: boolean | undefined
   readonly onProgress: (progress: Converter.Progress) => Effect.Effect<void>
 }
 
@@ -85,15 +87,33 @@ export interface EngineResult {
   readonly warnings: ReadonlyArray<Converter.ConversionWarning>
 }
 
-/** Converts to the format asked. */
+/**
+ * Converts to the format asked. On a long document (where a collector is given), a full garbage
+ * collection runs once the pages are laid out and once the output is written: each time, what came
+ * before (every page's lines, then the document model) just became garbage, and collecting it
+ * before the next step allocates keeps the thread's peak near its live data.
+ */
 export const convert = (
   pdf: Uint8Array,
   format: Format,
   options: EngineOptions
-): Effect.Effect<EngineResult, EngineError> =>
-  Effect.map(readDocument(pdf, options, format), ({ document, ocrPages, warnings }) => ({
-    output: format === "markdown" ? Markdown.render(document) : Epub.build(document),
-    pages: document.pages,
-    ocrPages,
-    warnings
-  }))
+): Effect.Effect<EngineResult, EngineError> => {
+  const collect = (pages: number) =>
+    Effect.sync(() => {
+      if (pages >= collectEvery) options.collectGarbage?.()
+    })
+  return readDocument(pdf, options, format).pipe(
+    Effect.tap(({ document }) => collect(document.pages)),
+    Effect.map(({ document, ocrPages, warnings }) => ({
+      output: format === "epub"
+        ? Epub.build(document)
+        : options.markdownAsUtf8 === true
+        ? Markdown.renderUtf8(document)
+        : Markdown.render(document),
+      pages: document.pages,
+      ocrPages,
+      warnings
+    })),
+    Effect.tap((result) => collect(result.pages))
+  )
+}

@@ -7,7 +7,7 @@ import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { mergeSplitParagraphs, pageBlocks } from "./layout/blocks.js"
 import { bodySize, headingLevels, matchOutline, useOutline } from "./layout/headings.js"
-import { detectLanguage } from "./layout/language.js"
+import { detectLanguage, languageSample } from "./layout/language.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
 import { orderPage } from "./layout/order.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
@@ -21,22 +21,36 @@ export { joinLines } from "./layout/text.js"
 
 /** Options for turning pages into a document. */
 export interface LayoutInput {
-  /** Pages as read, or already put in reading order with `orderPage` (keeps memory low). */
-  readonly pages: ReadonlyArray<PageText | OrderedPage>
+  /**
+   * Pages as read, or already put in reading order with `orderPage` (keeps memory low). The layout
+   * takes them: the array is emptied, so that each page's lines can be freed as soon as its blocks
+   * are built (a 2,000-page document's lines are about 30 MB).
+   */
+  readonly pages: Array<PageText | OrderedPage>
   readonly outline: ReadonlyArray<OutlineEntry>
   readonly title: string | undefined
   readonly filename: string | undefined
 }
 
-/** The text of the blocks that have any, for the language guess. */
-const plainText = (blocks: ReadonlyArray<Document.Block>): string =>
-  blocks.map((block) =>
-    block._tag === "Paragraph" || block._tag === "Heading"
+/**
+ * The text of the first blocks that have any, as much as the language guess reads (a whole long
+ * document's text would be a string of millions of characters made only to be cut).
+ */
+const plainText = (blocks: ReadonlyArray<Document.Block>): string => {
+  const parts: Array<string> = []
+  let length = 0
+  for (const block of blocks) {
+    if (length >= languageSample) break
+    const text = block._tag === "Paragraph" || block._tag === "Heading"
       ? block.text
       : block._tag === "List"
       ? block.items.join(" ")
       : ""
-  ).join(" ")
+    parts.push(text)
+    length += text.length + 1
+  }
+  return parts.join(" ")
+}
 
 /** A document laid out, and the text of the running heads and folios that were removed from it. */
 export interface Layout {
@@ -49,15 +63,18 @@ export const layoutDocument = (input: LayoutInput): Document.Document => layout(
 
 /** `layoutDocument`, with the running heads it removed. */
 export const layout = (input: LayoutInput): Layout => {
-  const withoutHeads = removeRunningHeads(input.pages.map((page) => "width" in page ? orderPage(page) : page))
-  const ordered = withoutHeads.pages
-  const body = bodySize(ordered)
+  const pageCount = input.pages.length
+  const { pages, removed } = removeRunningHeads(
+    input.pages.splice(0).map((page) => "width" in page ? orderPage(page) : page)
+  )
+  const body = bodySize(pages)
   const outline = useOutline(input.outline) ? input.outline : []
-  const levels = outline.length > 0 ? new Map<number, number>() : headingLevels(ordered, body)
-  const matched = matchOutline(ordered, outline)
+  const levels = outline.length > 0 ? new Map<number, number>() : headingLevels(pages, body)
+  const matched = matchOutline(pages, outline)
   const rules: PageRules = { body, levels, outlineLines: matched.lines }
   const blocks: Array<Document.Block> = []
-  for (const page of ordered) {
+  // Each page leaves the array as its blocks are built: its lines are garbage from then on.
+  for (let page = pages.shift(); page !== undefined; page = pages.shift()) {
     blocks.push({ _tag: "PageBreak", page: page.page })
     blocks.push(...pageBlocks(page, rules, matched.missing.get(page.page) ?? []))
   }
@@ -69,8 +86,8 @@ export const layout = (input: LayoutInput): Layout => {
       title: title ?? "Untitled",
       language: detectLanguage(plainText(merged)),
       blocks: merged,
-      pages: input.pages.length
+      pages: pageCount
     },
-    removedLines: withoutHeads.removed.map((line) => line.text)
+    removedLines: removed.map((line) => line.text)
   }
 }

@@ -60,31 +60,33 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
     if (count <= 0) return { items: [], unmapped: 0 }
     const chars = characters(m, textPage, count)
     return P.withBuffer(m, 64, (out) => {
+      const c = m.direct
       const items: Array<TextItem> = []
       let unmapped = 0
       const deviceWidth = Math.ceil(width * precision)
       const deviceHeight = Math.ceil(height * precision)
       const toPage = (x: number, y: number): readonly [number, number] => {
-        m.FPDF_PageToDevice(page, 0, 0, deviceWidth, deviceHeight, 0, x, y, out + 48, out + 52)
-        const [dx, dy] = P.ints(m, out + 48, 2)
-        return [dx! / precision, dy! / precision]
+        c.FPDF_PageToDevice(page, 0, 0, deviceWidth, deviceHeight, 0, x, y, out + 48, out + 52)
+        return [P.int(m, out + 48) / precision, P.int(m, out + 52) / precision]
       }
       const run = (start: number, end: number) => {
         const text = chars.slice(start, end).join("")
         if (text.trim() === "") return
-        m.FPDFText_GetCharOrigin(textPage, start, out, out + 8)
-        const baseline = P.doubles(m, out + 8, 1)[0]!
-        m.FPDFText_GetCharBox(textPage, start, out, out + 8, out + 16, out + 24)
-        const [firstLeft, firstRight] = P.doubles(m, out, 2)
-        m.FPDFText_GetCharBox(textPage, end - 1, out, out + 8, out + 16, out + 24)
-        const [lastLeft, lastRight] = P.doubles(m, out, 2)
+        c.FPDFText_GetCharOrigin(textPage, start, out, out + 8)
+        const baseline = P.double(m, out + 8)
+        c.FPDFText_GetCharBox(textPage, start, out, out + 8, out + 16, out + 24)
+        const firstLeft = P.double(m, out)
+        const firstRight = P.double(m, out + 8)
+        c.FPDFText_GetCharBox(textPage, end - 1, out, out + 8, out + 16, out + 24)
+        const lastLeft = P.double(m, out)
+        const lastRight = P.double(m, out + 8)
         // The font size is the Tf operand; the text matrix scales it (TeX sets 1 and scales).
-        m.FPDFText_GetMatrix(textPage, start, out + 32)
-        const [, , c, d] = P.floats(m, out + 32, 4)
-        const size = m.FPDFText_GetFontSize(textPage, start) * (Math.hypot(c!, d!) || 1)
-        if (m.FPDFText_HasUnicodeMapError(textPage, start) === 1) unmapped += end - start
-        const left = Math.min(firstLeft!, lastLeft!)
-        const right = Math.max(firstRight!, lastRight!)
+        c.FPDFText_GetMatrix(textPage, start, out + 32)
+        const size = c.FPDFText_GetFontSize(textPage, start) *
+          (Math.hypot(P.float(m, out + 40), P.float(m, out + 44)) || 1)
+        if (c.FPDFText_HasUnicodeMapError(textPage, start) === 1) unmapped += end - start
+        const left = Math.min(firstLeft, lastLeft)
+        const right = Math.max(firstRight, lastRight)
         const [x0, y] = toPage(left, baseline)
         const [x1] = toPage(right, baseline)
         items.push({
@@ -97,9 +99,9 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
         })
       }
       let start = 0
-      let object = m.FPDFText_GetTextObject(textPage, 0)
+      let object = c.FPDFText_GetTextObject(textPage, 0)
       for (let i = 1; i <= count; i++) {
-        const next = i < count ? m.FPDFText_GetTextObject(textPage, i) : -1
+        const next = i < count ? c.FPDFText_GetTextObject(textPage, i) : -1
         if (next === object) continue
         // Characters PDFium generated (line ends, spaces between objects) belong to no object.
         if (object !== 0) run(start, i)

@@ -11,13 +11,6 @@ import { pageText } from "./pageText.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 
-/** An open document: the module that holds it and PDFium's handle. */
-export interface OpenDocument {
-  readonly module: Pdfium
-  readonly document: number
-  readonly pages: number
-}
-
 /** FPDF_GetLastError's codes. */
 const reasons: Record<number, string> = {
   1: "unknown error",
@@ -30,8 +23,59 @@ const reasons: Record<number, string> = {
 const passwordError = 4
 
 /**
- * Opens the PDF; PDFium repairs a damaged cross-reference table as it goes. The bytes are copied
- * into the module's heap and freed, with the document, when the scope closes.
+ * PDFium keeps every object it parsed (page dictionaries, fonts, decompressed object streams)
+ * until the document is closed, and the module's heap never shrinks: a 2,000-page document grew
+ * it from 18 to 133 MB. So after this many pages, or sooner once the heap has grown this much
+ * since the document was opened, the next page is read from a fresh opening of the same file
+ * (its cross-reference table parsed again: 12 ms for those 2,000 pages), and the memory freed by
+ * the closing is reused by what follows: that document then stays at 18 MB of heap.
+ */
+const pagesPerOpening = 100
+const maxHeapGrowth = 16 * 1024 * 1024
+
+/** An open document: the module that holds it and PDFium's handle, which `refresh` may replace. */
+export class OpenDocument {
+  private heapAtOpen: number
+  private pagesRead = 0
+  constructor(
+    readonly module: Pdfium,
+    readonly pages: number,
+    private handle: number,
+    private readonly reopen: () => number
+  ) {
+    this.heapAtOpen = module.pdfium.HEAPU8.length
+  }
+
+  /** PDFium's handle of the document. */
+  get document(): number {
+    return this.handle
+  }
+
+  /**
+   * After each page: reopens the document when it has cached enough (see `pagesPerOpening`). If
+   * the new opening fails (memory), the current one goes on.
+   */
+  refresh(): void {
+    const heap = this.module.pdfium.HEAPU8.length
+    if (++this.pagesRead < pagesPerOpening && heap - this.heapAtOpen <= maxHeapGrowth) return
+    const fresh = this.reopen()
+    if (fresh !== 0) {
+      this.module.FPDF_CloseDocument(this.handle)
+      this.handle = fresh
+    }
+    this.heapAtOpen = heap
+    this.pagesRead = 0
+  }
+
+  close(): void {
+    this.module.FPDF_CloseDocument(this.handle)
+  }
+}
+
+/**
+ * Opens the PDF; PDFium repairs a damaged cross-reference table as it goes. PDFium reads the
+ * caller's bytes where they are, as it needs them (they are never written to); the document is
+ * closed when the scope closes.
  */
 export const open = (
   bytes: Uint8Array,
@@ -40,27 +84,25 @@ export const open = (
   Effect.acquireRelease(P.acquire, P.release).pipe(
     Effect.flatMap((module) =>
       Effect.acquireRelease(
-        Effect.sync(() => {
-          const pointer = module.pdfium.wasmExports.malloc(Math.max(1, bytes.length))
-          module.pdfium.HEAPU8.set(bytes, pointer)
-          return pointer
-        }),
-        (pointer) => Effect.sync(() => module.pdfium.wasmExports.free(pointer))
+        Effect.sync(() => P.openFile(module, bytes)),
+        (file) => Effect.sync(() => P.closeFile(module, file))
       ).pipe(
-        Effect.flatMap((pointer) =>
-          Effect.acquireRelease(
-            Effect.suspend((): Effect.Effect<number, PdfPasswordRequired | PdfInvalid> => {
-              const document = module.FPDF_LoadMemDocument(pointer, bytes.length, password ?? "")
-              if (document !== 0) return Effect.succeed(document)
+        Effect.flatMap((file) => {
+          const load = () => module.FPDF_LoadCustomDocument(file, password ?? "")
+          return Effect.acquireRelease(
+            Effect.suspend((): Effect.Effect<OpenDocument, PdfPasswordRequired | PdfInvalid> => {
+              const document = load()
+              if (document !== 0) {
+                return Effect.succeed(new OpenDocument(module, module.FPDF_GetPageCount(document), document, load))
+              }
               const code = module.FPDF_GetLastError()
               return code === passwordError
                 ? Effect.fail(new PdfPasswordRequired({ wrongPassword: password !== undefined }))
                 : Effect.fail(new PdfInvalid({ reason: reasons[code] ?? `PDFium error ${code}` }))
             }),
-            (document) => Effect.sync(() => module.FPDF_CloseDocument(document))
+            (open) => Effect.sync(() => open.close())
           )
-        ),
-        Effect.map((document) => ({ module, document, pages: module.FPDF_GetPageCount(document) }))
+        })
       )
     ),
     Effect.filterOrFail(

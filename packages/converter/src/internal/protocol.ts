@@ -2,6 +2,7 @@
  * The messages between the caller and a conversion worker: one request per document, answered
  * by a stream of progress events and a final result.
  */
+import * as Transferable from "@effect/platform/Transferable"
 import * as Schema from "effect/Schema"
 import { OcrFailed, OcrLanguageUnavailable, PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
 
@@ -11,9 +12,12 @@ export class ProgressEvent extends Schema.TaggedClass<ProgressEvent>()("Progress
   pagesTotal: Schema.Number
 }) {}
 
-/** The finished conversion. */
+/**
+ * The finished conversion. Bytes (an EPUB, or Markdown as UTF-8) are moved to the caller's thread,
+ * not copied: a copy of a large output would briefly sit in both threads.
+ */
 export class DoneEvent extends Schema.TaggedClass<DoneEvent>()("Done", {
-  output: Schema.Union(Schema.String, Schema.Uint8ArrayFromSelf),
+  output: Schema.Union(Schema.String, Transferable.Uint8Array),
   pages: Schema.Number,
   ocrPages: Schema.Array(Schema.Number),
   warnings: Schema.Array(Schema.Union(PdfPageFailed, OcrFailed))

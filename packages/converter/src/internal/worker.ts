@@ -71,10 +71,18 @@ const convert = (request: ConvertRequest) =>
       ocrLanguages: request.ocrLanguages,
       ocrDataPath: request.ocrDataPath,
       collectGarbage,
+      // Bytes are moved to the caller's thread (see DoneEvent); a string would be copied.
+      markdownAsUtf8: true,
       onProgress: (progress) => Effect.asVoid(events.offer(new ProgressEvent(progress)))
     }).pipe(
       Effect.flatMap((result) =>
-        events.offer(new DoneEvent({ ...result, ocrPages: [...result.ocrPages], warnings: [...result.warnings] }))
+        events.offer(
+          new DoneEvent({
+            ...result,
+            ocrPages: [...result.ocrPages],
+            warnings: [...result.warnings]
+          })
+        )
       ),
       Mailbox.into(events),
       Effect.forkScoped

@@ -15,12 +15,15 @@ const scripts: ReadonlyArray<readonly [RegExp, string]> = [
   [/\p{Script=Devanagari}/gu, "hi"]
 ]
 
+/** Characters of the text the guess looks at: enough to tell the scripts apart. */
+export const languageSample = 200_000
+
 /**
  * Guesses the language from the script that dominates the letters; Latin text stays "en" since
  * telling Latin-script languages apart needs more than a script count.
  */
 export const detectLanguage = (text: string): string => {
-  const sample = text.slice(0, 200_000)
+  const sample = text.slice(0, languageSample)
   const letters = sample.replace(/[^\p{L}]/gu, "").length
   if (letters === 0) return "en"
   const kanaCount = (sample.match(kana) ?? []).length
