@@ -26,6 +26,8 @@ export interface TextQuality {
 const suspiciousCharacter = /[\p{Cc}\p{Co}\p{Cn}\uFFFD\u0180-\u02FF\u0370-\u037D]/u
 const wordCharacter = /[\p{L}\p{N}]/u
 const space = /\s/u
+const asciiWord = (code: number): boolean =>
+  (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5A) || (code >= 0x61 && code <= 0x7A)
 
 /** Counts the characters of a page's items (raw, before normalisation strips control codes). */
 export const textQuality = (items: ReadonlyArray<TextItem>): TextQuality => {
@@ -36,9 +38,12 @@ export const textQuality = (items: ReadonlyArray<TextItem>): TextQuality => {
   for (const item of items) {
     let run = 0
     for (const char of item.text) {
-      const counted = !space.test(char)
-      const isSuspicious = counted && suspiciousCharacter.test(char)
-      const isWord = counted && !isSuspicious && wordCharacter.test(char)
+      const code = char.charCodeAt(0)
+      // ASCII, most of any page, without the Unicode property tests.
+      const counted = code < 0x80 ? code > 0x20 || (code < 0x09 || (code > 0x0D && code < 0x20)) : !space.test(char)
+      const isSuspicious = counted && (code < 0x80 ? code < 0x20 || code === 0x7F : suspiciousCharacter.test(char))
+      const isWord = counted && !isSuspicious &&
+        (code < 0x80 ? asciiWord(code) : wordCharacter.test(char))
       if (counted) characters++
       if (isSuspicious) suspicious++
       if (isWord) {
