@@ -17,8 +17,6 @@ import * as Pdf from "./pdf.js"
 
 /** A page whose text layer is empty and which is mostly covered by an image is a scan. */
 const scanCoverage = 0.5
-/** A full garbage collection this often (pages) keeps a long document's peak memory near its live data. */
-export const collectEvery = 100
 /** Renderings waiting for OCR at most: the page loop waits for the oldest beyond that. */
 const maxPendingOcr = 2
 
@@ -99,7 +97,6 @@ export const readPages = (
         pages.push(reason === undefined ? orderPage({ page: n, ...content }) : yield* recognise(n, content, reason))
       }
       yield* Effect.sync(() => open.refresh())
-      if (n % collectEvery === 0 && options.collectGarbage !== undefined) yield* Effect.sync(options.collectGarbage)
       yield* options.onProgress({ pagesDone: n, pagesTotal: open.pages })
     }
     const ordered = yield* Effect.forEach(
