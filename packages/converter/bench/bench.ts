@@ -46,6 +46,12 @@ import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 const { Converter, ConverterLive } = await import(${JSON.stringify(build)})
 const [mode, ...args] = process.argv.slice(1)
+// CPU time of every thread of this process over the wall time from \`since\`: the cores it used.
+const coresSince = (since) => {
+  const used = process.cpuUsage(since.cpu)
+  return (used.user + used.system) / 1000 / (performance.now() - since.wall)
+}
+const mark = () => ({ cpu: process.cpuUsage(), wall: performance.now() })
 const single = Effect.gen(function*() {
   const [file, repeats] = args
   const pdf = readFileSync(file)
@@ -54,12 +60,13 @@ const single = Effect.gen(function*() {
   const warm = yield* converter.toMarkdown(pdf)
   const ocr = warm.ocrPages.length
   const times = Number(repeats) === 0 ? [performance.now() - first] : []
+  const since = mark()
   for (let i = 0; i < Number(repeats); i++) {
     const start = performance.now()
     yield* converter.toMarkdown(pdf)
     times.push(performance.now() - start)
   }
-  return { pages: warm.pages, times, ocr }
+  return { pages: warm.pages, times, ocr, cores: Number(repeats) === 0 ? 0 : coresSince(since) }
 })
 const pool = Effect.gen(function*() {
   const [copies, ...files] = args
@@ -67,20 +74,21 @@ const pool = Effect.gen(function*() {
   const pdfs = files.map((file) => readFileSync(file))
   yield* Effect.forEach(pdfs, (pdf) => converter.toMarkdown(pdf), { concurrency: "unbounded" })
   const jobs = Array.from({ length: Number(copies) }, () => pdfs).flat()
-  const start = performance.now()
+  const since = mark()
   const results = yield* Effect.forEach(jobs, (pdf) => converter.toMarkdown(pdf), { concurrency: "unbounded" })
   return {
     pages: results.reduce((sum, r) => sum + r.pages, 0),
-    times: [performance.now() - start],
-    ocr: results.reduce((sum, r) => sum + r.ocrPages.length, 0)
+    times: [performance.now() - since.wall],
+    ocr: results.reduce((sum, r) => sum + r.ocrPages.length, 0),
+    cores: coresSince(since)
   }
 }).pipe(Effect.provide(ConverterLive.layer({ niceness: 0 })))
 const one = Effect.gen(function*() {
   const [file] = args
   const converter = yield* Converter.Converter
-  const start = performance.now()
+  const since = mark()
   const result = yield* converter.toMarkdown(readFileSync(file))
-  return { pages: result.pages, times: [performance.now() - start], ocr: result.ocrPages.length }
+  return { pages: result.pages, times: [performance.now() - since.wall], ocr: result.ocrPages.length, cores: coresSince(since) }
 }).pipe(Effect.provide(ConverterLive.layer({ size: 1, niceness: 0 })))
 const result = await Effect.runPromise(mode === "pool" ? pool : mode === "worker" ? one : single)
 console.log(JSON.stringify({ ...result, maxRssKb: process.resourceUsage().maxRSS }))
@@ -91,6 +99,8 @@ interface Measure {
   readonly ocr: number
   readonly ms: number
   readonly rssMb: number
+  /** CPU time over wall time during the measured runs (0 when not measured). */
+  readonly cores: number
 }
 
 const median = (values: ReadonlyArray<number>): number => {
@@ -106,8 +116,20 @@ const ours = (args: ReadonlyArray<string>): Measure => {
   })
   if (result.status !== 0) throw new Error(`measurement failed: ${result.stderr}`)
   const line = result.stdout.trim().split("\n").pop() ?? ""
-  const parsed = JSON.parse(line) as { pages: number; times: Array<number>; maxRssKb: number; ocr: number }
-  return { pages: parsed.pages, ms: median(parsed.times), rssMb: parsed.maxRssKb / 1024, ocr: parsed.ocr }
+  const parsed = JSON.parse(line) as {
+    pages: number
+    times: Array<number>
+    maxRssKb: number
+    ocr: number
+    cores: number
+  }
+  return {
+    pages: parsed.pages,
+    ms: median(parsed.times),
+    rssMb: parsed.maxRssKb / 1024,
+    ocr: parsed.ocr,
+    cores: parsed.cores
+  }
 }
 
 const pageCount = (file: string): number => {
@@ -117,20 +139,26 @@ const pageCount = (file: string): number => {
   return Number(match[1])
 }
 
-/** `pdftotext -layout` as a user runs it: process start included, the median of a few runs. */
+/**
+ * `pdftotext -layout` as a user runs it: process start included, the median of a few runs, with
+ * its peak RSS and its CPU time over its wall time (GNU time's %M, %U, %S, %e).
+ */
 const pdftotext = (file: string, runs: number): Measure => {
   const times: Array<number> = []
+  const cores: Array<number> = []
   let rssKb = 0
   for (let i = 0; i < runs; i++) {
     const start = performance.now()
-    const result = spawnSync("/usr/bin/time", ["-f", "%M", "pdftotext", "-layout", "-q", file, "/dev/null"], {
+    const result = spawnSync("/usr/bin/time", ["-f", "%M %U %S %e", "pdftotext", "-layout", "-q", file, "/dev/null"], {
       encoding: "utf8"
     })
     times.push(performance.now() - start)
     if (result.status !== 0) throw new Error(`pdftotext failed on ${file}: ${result.stderr}`)
-    rssKb = Math.max(rssKb, Number(result.stderr.trim().split("\n").pop()))
+    const [maxRss, user, system, elapsed] = (result.stderr.trim().split("\n").pop() ?? "").split(" ").map(Number)
+    rssKb = Math.max(rssKb, maxRss!)
+    cores.push(elapsed! > 0 ? (user! + system!) / elapsed! : 0)
   }
-  return { pages: pageCount(file), ms: median(times), rssMb: rssKb / 1024, ocr: 0 }
+  return { pages: pageCount(file), ms: median(times), rssMb: rssKb / 1024, ocr: 0, cores: median(cores) }
 }
 
 /** Concatenates corpus pages with pdf-lib up to `pages` pages (cached in the temp directory). */
@@ -161,7 +189,9 @@ const row = (name: string, mine: Measure, theirs: Measure) => {
     (mineRate / theirRate).toFixed(2),
     mine.rssMb.toFixed(0),
     theirs.rssMb.toFixed(0),
-    String(mine.ocr)
+    String(mine.ocr),
+    mine.cores === 0 ? "-" : mine.cores.toFixed(2),
+    theirs.cores === 0 ? "-" : theirs.cores.toFixed(2)
   ])
 }
 
@@ -191,7 +221,8 @@ const main = async () => {
     pages: setMeasures.reduce((sum, m) => sum + m.pages, 0) * poolCopies,
     ms: setMeasures.reduce((sum, m) => sum + m.ms, 0) * poolCopies,
     rssMb: Math.max(...setMeasures.map((m) => m.rssMb)),
-    ocr: 0
+    ocr: 0,
+    cores: setMeasures.reduce((sum, m) => sum + m.cores * m.ms, 0) / setMeasures.reduce((sum, m) => sum + m.ms, 0)
   }
   row(
     `text-layer set x${poolCopies} (worker pool)`,
@@ -209,7 +240,9 @@ const main = async () => {
     "ratio",
     "ours peak RSS MB",
     "pdftotext peak RSS MB",
-    "pages OCR'd"
+    "pages OCR'd",
+    "ours cores used",
+    "pdftotext cores used"
   ]
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((r) => r[i]!.length)))
   const format = (cells: ReadonlyArray<string>) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`
