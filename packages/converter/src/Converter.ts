@@ -75,6 +75,24 @@ export class OcrFailed extends Schema.TaggedError<OcrFailed>("@pdf-transform/con
 }
 
 /**
+ * An OCR language was asked for whose model is not installed (no `@tesseract.js-data/<language>`
+ * package, no `<language>.traineddata` in `ocrDataPath`). Raised before any page is read.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class OcrLanguageUnavailable
+  extends Schema.TaggedError<OcrLanguageUnavailable>("@pdf-transform/converter/OcrLanguageUnavailable")(
+    "OcrLanguageUnavailable",
+    { language: Schema.String, searched: Schema.String }
+  )
+{
+  get message(): string {
+    return `No OCR model for "${this.language}" (searched: ${this.searched})`
+  }
+}
+
+/**
  * The document took longer than its time limit.
  *
  * @since 0.1.0
@@ -96,7 +114,13 @@ export class ConversionTimeout
  * @since 0.1.0
  * @category errors
  */
-export type ConverterError = PdfPasswordRequired | PdfInvalid | PdfPageFailed | OcrFailed | ConversionTimeout
+export type ConverterError =
+  | PdfPasswordRequired
+  | PdfInvalid
+  | PdfPageFailed
+  | OcrFailed
+  | OcrLanguageUnavailable
+  | ConversionTimeout
 
 /**
  * A non-fatal problem: a page or OCR error that was ignored as the options asked.
@@ -134,6 +158,14 @@ export interface ConvertOptions {
   readonly onProgress?: ((progress: Progress) => Effect.Effect<void>) | undefined
   /** Time limit for this document (default from the layer). */
   readonly timeout?: Duration.DurationInput | undefined
+  /**
+   * Languages OCR reads, as tesseract names them ("eng", "fra", "rus", "chi_sim"; default
+   * `["eng"]`). Each needs its model: an installed `@tesseract.js-data/<language>` package or a
+   * `<language>.traineddata[.gz]` file in `ocrDataPath`; otherwise `OcrLanguageUnavailable`.
+   */
+  readonly ocrLanguages?: ReadonlyArray<string> | undefined
+  /** A directory of tesseract models searched before the installed packages (e.g. Debian's tessdata). */
+  readonly ocrDataPath?: string | undefined
 }
 
 /**
@@ -146,6 +178,8 @@ export interface Conversion<A> {
   readonly output: A
   readonly pages: number
   readonly warnings: ReadonlyArray<ConversionWarning>
+  /** The pages read by OCR (1-based), whether its reading was kept or not; absent from converters that do no OCR. */
+  readonly ocrPages?: ReadonlyArray<number> | undefined
 }
 
 /**

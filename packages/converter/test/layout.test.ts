@@ -23,7 +23,7 @@ const page = (items: ReadonlyArray<TextItem>, number = 1, width = 600, height = 
 })
 
 const layout = (pages: ReadonlyArray<PageText>, outline: ReadonlyArray<Layout.OutlineEntry> = []) =>
-  Layout.layoutDocument({ pages, outline, title: undefined, filename: "test" })
+  Layout.layoutDocument({ pages: [...pages], outline, title: undefined, filename: "test" })
 
 const contentBlocks = (document: Document.Document) => document.blocks.filter((block) => block._tag !== "PageBreak")
 
@@ -84,6 +84,21 @@ describe("layout rules", () => {
         layout([page(bodyLines(["This paragraph is hyphen-", "ated across lines."], 50, 100))])
       )
       assert.deepStrictEqual(blocks, [{ _tag: "Paragraph", text: "This paragraph is hyphenated across lines." }])
+    }))
+
+  it.effect("a hyphen before a segment on the same baseline (a column beside it) is not a line-end cut", () =>
+    Effect.sync(() => {
+      // Three full-width lines cross the middle of the page, so no gutter is found and the two
+      // segments of the last baseline are read one after the other.
+      const blocks = contentBlocks(layout([page([
+        ...bodyLines(["A line long enough to span both halves of this test page, wide", "and a second one"], 50, 100),
+        item("as a func-", 50, 124),
+        item("and more text", 330, 124)
+      ])]))
+      assert.deepStrictEqual(blocks, [{
+        _tag: "Paragraph",
+        text: "A line long enough to span both halves of this test page, wide and a second one as a func- and more text"
+      }])
     }))
 
   it.effect("bullets and numbers become lists, with continuation lines joined", () =>
@@ -248,9 +263,15 @@ describe("text layer quality", () => {
 
   it.effect("control codes, Latin Extended-B and Greek numeral signs, or bare punctuation are junk", () =>
     Effect.sync(() => {
-      for (const text of [controlCodes, extendedB, punctuation]) {
+      for (const text of [controlCodes, extendedB]) {
         assert.isTrue(Layout.isJunkTextLayer(pageOf(text)), JSON.stringify(text))
       }
+      // Bare punctuation is junk when the engine says its glyphs have no Unicode mapping...
+      const marks = pageOf(punctuation)
+      assert.isTrue(Layout.isJunkTextLayer(marks, marks.reduce((sum, i) => sum + i.text.replace(/ /g, "").length, 0)))
+      // ...and text when they do: an index of dot leaders and page numbers is 10% letters.
+      assert.isFalse(Layout.isJunkTextLayer(marks))
+      assert.isFalse(Layout.isJunkTextLayer(pageOf("abs . . . . . . . . . . . . . . . . . . . . . . . 12")))
       // A few running heads in real text do not save a page of junk.
       assert.isTrue(Layout.isJunkTextLayer([item(prose, 50, 40), ...pageOf(controlCodes, 2000)]))
     }))

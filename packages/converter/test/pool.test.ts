@@ -36,16 +36,20 @@ describe("worker pool", () => {
       30_000
     )
 
-    it.effect("the caller's bytes stay intact (the worker hands pdf.js its own copy)", () =>
-      Effect.gen(function*() {
-        const converter = yield* Converter.Converter
-        const pdf = readCorpus("text/tracemonkey.pdf")
-        const original = Uint8Array.from(pdf)
-        const first = yield* converter.toMarkdown(pdf)
-        assert.deepStrictEqual(pdf, original)
-        const second = yield* converter.toEpub(pdf)
-        assert.strictEqual(second.pages, first.pages)
-      }), 30_000)
+    it.effect(
+      "the caller's bytes stay intact (the worker is sent a copy; PDFium only reads it)",
+      () =>
+        Effect.gen(function*() {
+          const converter = yield* Converter.Converter
+          const pdf = readCorpus("text/tracemonkey.pdf")
+          const original = Uint8Array.from(pdf)
+          const first = yield* converter.toMarkdown(pdf)
+          assert.deepStrictEqual(pdf, original)
+          const second = yield* converter.toEpub(pdf)
+          assert.strictEqual(second.pages, first.pages)
+        }),
+      30_000
+    )
   })
 
   // One worker, so the caller keeps a core of the two: what is measured is whether the
@@ -103,7 +107,7 @@ describe("worker pool", () => {
         assert.strictEqual(seen[seen.length - 1], 17)
       }), 30_000)
 
-    it.effect("the caller's bytes stay intact (pdf.js gets a copy in process)", () =>
+    it.effect("the caller's bytes stay intact (in process too)", () =>
       Effect.gen(function*() {
         const converter = yield* Converter.Converter
         const pdf = readCorpus("text/shared-mime-info-spec.pdf")

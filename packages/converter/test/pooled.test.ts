@@ -5,7 +5,7 @@ import { useReplacingOnTimeout } from "../src/internal/pooled.js"
 class Timeout extends Data.TaggedError("Timeout") {}
 class Other extends Data.TaggedError("Other") {}
 
-/** A pool of one "worker"; the first one made is stuck forever, as pdf.js in a synchronous loop. */
+/** A pool of one "worker"; the first one made is stuck forever, as a PDF engine in a synchronous loop. */
 const setup = Effect.gen(function*() {
   let made = 0
   const pool = yield* Pool.make({ acquire: Effect.sync(() => ({ id: ++made })), size: 1 })

@@ -57,6 +57,31 @@ describe("Markdown", () => {
         "## Title\n\nSome text.\n\n3. three\n4. four\n\n- dot\n\n| a | b\\|c |\n| --- | --- |\n| 1 |  |\n"
       )
     }))
+
+  it.effect("renderUtf8 gives the bytes of render, whatever the characters", () =>
+    Effect.sync(() => {
+      const texts = [
+        "plain ASCII",
+        "é à ü ñ",
+        "日本語テスト",
+        "emoji 😀 and a lone \uD800 surrogate",
+        "a\\b*c",
+        "- item"
+      ]
+      const full = document([
+        { _tag: "Heading", level: 1, text: texts[0]! },
+        ...texts.map((text): Document.Block => ({ _tag: "Paragraph", text })),
+        { _tag: "List", ordered: false, start: 0, items: texts },
+        { _tag: "Table", rows: [texts.slice(0, 3), texts.slice(3)] }
+      ])
+      const encoded = new TextEncoder().encode(Markdown.render(full))
+      assert.deepStrictEqual(Markdown.renderUtf8(full), encoded)
+      assert.strictEqual(
+        new TextDecoder().decode(Markdown.renderUtf8(full)),
+        Markdown.render(full).replaceAll("\uD800", "\uFFFD")
+      )
+      assert.deepStrictEqual(Markdown.renderUtf8(document([{ _tag: "PageBreak", page: 1 }])), new Uint8Array(0))
+    }))
 })
 
 describe("EPUB", () => {

@@ -5,7 +5,7 @@ import type * as Pool from "effect/Pool"
 /**
  * Runs `use` on an item of the pool. When the use fails with a time-out, the item is invalidated:
  * the pool closes it (a worker thread is told to stop, then terminated) and makes a fresh one,
- * so a document that traps pdf.js in a loop costs one worker restart, not a worker for good.
+ * so a document that traps the PDF engine in a loop costs one worker restart, not a worker for good.
  */
 export const useReplacingOnTimeout = <W, WE, A, E, R>(
   pool: Pool.Pool<W, WE>,

@@ -2,8 +2,9 @@
  * The messages between the caller and a conversion worker: one request per document, answered
  * by a stream of progress events and a final result.
  */
+import * as Transferable from "@effect/platform/Transferable"
 import * as Schema from "effect/Schema"
-import { OcrFailed, PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
+import { OcrFailed, OcrLanguageUnavailable, PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
 
 /** Pages done so far. */
 export class ProgressEvent extends Schema.TaggedClass<ProgressEvent>()("Progress", {
@@ -11,16 +12,20 @@ export class ProgressEvent extends Schema.TaggedClass<ProgressEvent>()("Progress
   pagesTotal: Schema.Number
 }) {}
 
-/** The finished conversion. */
+/**
+ * The finished conversion. Bytes (an EPUB, or Markdown as UTF-8) are moved to the caller's thread,
+ * not copied: a copy of a large output would briefly sit in both threads.
+ */
 export class DoneEvent extends Schema.TaggedClass<DoneEvent>()("Done", {
-  output: Schema.Union(Schema.String, Schema.Uint8ArrayFromSelf),
+  output: Schema.Union(Schema.String, Transferable.Uint8Array),
   pages: Schema.Number,
+  ocrPages: Schema.Array(Schema.Number),
   warnings: Schema.Array(Schema.Union(PdfPageFailed, OcrFailed))
 }) {}
 
 /** Convert one document; the PDF bytes are structured-cloned into the worker. */
 export class ConvertRequest extends Schema.TaggedRequest<ConvertRequest>()("Convert", {
-  failure: Schema.Union(PdfPasswordRequired, PdfInvalid, PdfPageFailed, OcrFailed),
+  failure: Schema.Union(PdfPasswordRequired, PdfInvalid, PdfPageFailed, OcrFailed, OcrLanguageUnavailable),
   success: Schema.Union(ProgressEvent, DoneEvent),
   payload: {
     pdf: Schema.Uint8ArrayFromSelf,
@@ -28,6 +33,8 @@ export class ConvertRequest extends Schema.TaggedRequest<ConvertRequest>()("Conv
     ignorePdfErrors: Schema.Boolean,
     ignoreOcrErrors: Schema.Boolean,
     filename: Schema.optional(Schema.String),
-    password: Schema.optional(Schema.String)
+    password: Schema.optional(Schema.String),
+    ocrLanguages: Schema.Array(Schema.String),
+    ocrDataPath: Schema.optional(Schema.String)
   }
 }) {}

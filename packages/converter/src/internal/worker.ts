@@ -68,12 +68,22 @@ const convert = (request: ConvertRequest) =>
       ignoreOcrErrors: request.ignoreOcrErrors,
       filename: request.filename,
       password: request.password,
-      // The request's bytes are this worker's own structured clone.
-      transferBytes: true,
+      ocrLanguages: request.ocrLanguages,
+      ocrDataPath: request.ocrDataPath,
       collectGarbage,
+      // Bytes are moved to the caller's thread (see DoneEvent); a string would be copied.
+      markdownAsUtf8: true,
       onProgress: (progress) => Effect.asVoid(events.offer(new ProgressEvent(progress)))
     }).pipe(
-      Effect.flatMap((result) => events.offer(new DoneEvent({ ...result, warnings: [...result.warnings] }))),
+      Effect.flatMap((result) =>
+        events.offer(
+          new DoneEvent({
+            ...result,
+            ocrPages: [...result.ocrPages],
+            warnings: [...result.warnings]
+          })
+        )
+      ),
       Mailbox.into(events),
       Effect.forkScoped
     )

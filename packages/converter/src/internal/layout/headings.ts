@@ -1,0 +1,106 @@
+/** Headings: font sizes larger than the body's, or the PDF's outline matched to the lines it names. */
+import { heaviest } from "./lines.js"
+import type { Line, OrderedPage, OutlineEntry } from "./model.js"
+import { pageLines } from "./model.js"
+import { letterCount, normalizeText } from "./text.js"
+
+/** The most common font size, weighted by characters: the size of running text. */
+export const bodySize = (pages: ReadonlyArray<OrderedPage>): number => {
+  const weights = new Map<number, number>()
+  for (const page of pages) {
+    for (const item of page.items) {
+      if (item._tag !== "Line") continue
+      weights.set(item.line.size, (weights.get(item.line.size) ?? 0) + item.line.text.length)
+    }
+  }
+  return heaviest(weights)
+}
+
+/** A line set this much larger than the body, short, and with letters, is a heading. */
+const headingRatio = 1.15
+/** Longer "headings" are large-print passages (an author list, a lead), not titles. */
+export const headingMaxChars = 160
+
+/** Whether a line's size, length and letters make it a heading (its level comes from `headingLevels`). */
+export const isHeadingCandidate = (line: Line, body: number): boolean =>
+  line.size >= body * headingRatio && line.text.length <= headingMaxChars && letterCount(line.text) >= 2
+
+/** Larger sizes map to levels: the largest heading size is level 1, and so on up to 6. */
+export const headingLevels = (pages: ReadonlyArray<OrderedPage>, body: number): Map<number, number> => {
+  const sizes = new Set<number>()
+  for (const page of pages) {
+    for (const item of page.items) {
+      if (item._tag === "Line" && isHeadingCandidate(item.line, body)) sizes.add(item.line.size)
+    }
+  }
+  const levels = new Map<number, number>()
+  ;[...sizes].sort((a, b) => b - a).forEach((size, index) => levels.set(size, Math.min(6, index + 1)))
+  return levels
+}
+
+/** An outline only wins over font sizes when it has real structure (a lone bookmark does not). */
+export const useOutline = (outline: ReadonlyArray<OutlineEntry>): boolean => outline.length >= 2
+
+const matchKey = (text: string): string => normalizeText(text).toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
+
+/** The outline entry a heading line was matched to; `first` for the first line of a wrapped title. */
+export interface OutlinedLine {
+  readonly level: number
+  readonly title: string
+  readonly first: boolean
+}
+
+/** Heading lines found for outline entries, and entries with no visible line (inserted). */
+export interface OutlineMatch {
+  readonly lines: Map<Line, OutlinedLine>
+  readonly missing: Map<number, Array<OutlineEntry>>
+}
+
+/**
+ * The lines of a page, from the first that starts the entry's title, that together spell it (a
+ * title may wrap); or undefined when no run of lines does.
+ */
+const findTitleLines = (
+  lines: ReadonlyArray<Line>,
+  key: string,
+  taken: ReadonlyMap<Line, OutlinedLine>
+): Array<Line> | undefined => {
+  for (let i = 0; i < lines.length; i++) {
+    const first = lines[i]!
+    if (taken.has(first)) continue
+    let joined = matchKey(first.text)
+    if (joined === "" || !key.startsWith(joined)) continue
+    const group = [first]
+    while (joined.length < key.length && i + group.length < lines.length) {
+      const next = matchKey(lines[i + group.length]!.text)
+      if (next === "" || !key.startsWith(joined + next)) break
+      joined += next
+      group.push(lines[i + group.length]!)
+    }
+    if (joined === key || (joined.length >= 8 && joined.length >= key.length * 0.6)) return group
+  }
+  return undefined
+}
+
+/** Each outline entry matched to the lines of its destination page (or the next one). */
+export const matchOutline = (pages: ReadonlyArray<OrderedPage>, outline: ReadonlyArray<OutlineEntry>): OutlineMatch => {
+  const lines: OutlineMatch["lines"] = new Map()
+  const missing: OutlineMatch["missing"] = new Map()
+  const byPage = new Map<number, OrderedPage>(pages.map((page) => [page.page, page]))
+  const tryPage = (entry: OutlineEntry, pageNumber: number): boolean => {
+    const page = byPage.get(pageNumber)
+    const key = matchKey(entry.title)
+    if (page === undefined || key === "") return false
+    const group = findTitleLines(pageLines(page), key, lines)
+    if (group === undefined) return false
+    group.forEach((line, index) => lines.set(line, { level: entry.level, title: entry.title, first: index === 0 }))
+    return true
+  }
+  for (const entry of outline) {
+    if (tryPage(entry, entry.page) || tryPage(entry, entry.page + 1)) continue
+    const list = missing.get(entry.page) ?? []
+    list.push(entry)
+    missing.set(entry.page, list)
+  }
+  return { lines, missing }
+}

@@ -1,0 +1,68 @@
+/**
+ * The shapes the layout rules pass along: positioned text as a PDF (or OCR) gives it, lines
+ * rebuilt from it, and pages in reading order.
+ */
+import type * as Document from "../../Document.js"
+
+/** One run of text as the PDF places it; `y` is the baseline measured from the page top. */
+export interface TextItem {
+  readonly text: string
+  readonly x: number
+  readonly y: number
+  readonly width: number
+  readonly size: number
+  readonly rtl: boolean
+}
+
+/** An image placed on the page (PDF user space converted to top-down coordinates). */
+export interface PlacedFigure {
+  readonly figure: Document.Figure
+  readonly x0: number
+  readonly x1: number
+  readonly y0: number
+  readonly y1: number
+}
+
+/** What was read from one page: its text items (from the text layer, or OCR for a scan). */
+export interface PageText {
+  readonly page: number
+  readonly width: number
+  readonly height: number
+  readonly items: ReadonlyArray<TextItem>
+  readonly figures: ReadonlyArray<PlacedFigure>
+}
+
+/** A bookmark resolved to its page (1-based) and, when the destination says, its top. */
+export interface OutlineEntry {
+  readonly title: string
+  readonly level: number
+  readonly page: number
+  readonly top: number | undefined
+}
+
+/** A horizontal run of text on one baseline, without large gaps. */
+export interface Line {
+  readonly text: string
+  readonly x0: number
+  readonly x1: number
+  readonly y: number
+  readonly size: number
+  readonly rtl: boolean
+}
+
+/** Lines in reading order, with tables and figures placed among them. */
+export type PageItem =
+  | { readonly _tag: "Line"; readonly line: Line }
+  | { readonly _tag: "Table"; readonly rows: ReadonlyArray<ReadonlyArray<string>>; readonly y: number }
+  | { readonly _tag: "Figure"; readonly placed: PlacedFigure }
+
+/** A page after reading order was rebuilt. */
+export interface OrderedPage {
+  readonly page: number
+  readonly height: number
+  readonly items: ReadonlyArray<PageItem>
+}
+
+/** The lines of a page, in reading order, without its tables and figures. */
+export const pageLines = (page: OrderedPage): Array<Line> =>
+  page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])

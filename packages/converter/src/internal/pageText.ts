@@ -1,0 +1,116 @@
+/**
+ * A page's text as positioned runs, from PDFium's text API: the characters in bulk
+ * (FPDFText_GetText), cut into runs where the text object changes (one run per show operation,
+ * as a PDF places text), then a few calls per run for its box, baseline and size, never per character.
+ */
+import type { TextItem } from "./layout.js"
+import type { Pdfium } from "./pdfium.js"
+import * as P from "./pdfium.js"
+
+/** Device units per point when mapping page coordinates (FPDF_PageToDevice answers in integers). */
+const precision = 16
+
+const rtlLetter = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/gu
+const letter = /\p{L}/gu
+
+/** Whether most letters of a run are right-to-left ones. */
+const isRtl = (text: string): boolean => {
+  const rtl = text.match(rtlLetter)?.length ?? 0
+  return rtl > 0 && rtl * 2 > (text.match(letter)?.length ?? 0)
+}
+
+/**
+ * PDFium writes a hyphen that ends a line (FPDFText_IsHyphen) as U+FFFE, a noncharacter the
+ * layout would strip, leaving "com pile": it is given back as the hyphen the page shows, so that
+ * the layout's rule for hyphens at line ends rejoins the word.
+ */
+const lineEndHyphen = /\uFFFE/g
+
+/** The characters of a text page as strings, one per character index (a pair of surrogates is one). */
+const characters = (m: Pdfium, textPage: number, count: number): Array<string> =>
+  P.withBuffer(m, (count + 1) * 4, (buffer) => {
+    const units = m.FPDFText_GetText(textPage, 0, count, buffer)
+    const text = P.readUtf16(m, buffer, units).replace(lineEndHyphen, "-")
+    const chars: Array<string> = []
+    for (let i = 0; i < text.length && chars.length < count; i++) {
+      const code = text.charCodeAt(i)
+      if (code >= 0xD800 && code <= 0xDBFF && i + 1 < text.length) {
+        chars.push(text.slice(i, i + 2))
+        i++
+      } else {
+        chars.push(text[i]!)
+      }
+    }
+    return chars
+  })
+
+/** What a page's text layer gave. */
+export interface PageText {
+  readonly items: Array<TextItem>
+  /** Characters whose font has no usable Unicode mapping. */
+  readonly unmapped: number
+}
+
+/** The text runs of a loaded page, in top-down page coordinates. */
+export const pageText = (m: Pdfium, page: number, width: number, height: number): PageText => {
+  const textPage = m.FPDFText_LoadPage(page)
+  if (textPage === 0) return { items: [], unmapped: 0 }
+  try {
+    const count = m.FPDFText_CountChars(textPage)
+    if (count <= 0) return { items: [], unmapped: 0 }
+    const chars = characters(m, textPage, count)
+    return P.withBuffer(m, 64, (out) => {
+      const c = m.direct
+      const items: Array<TextItem> = []
+      let unmapped = 0
+      const deviceWidth = Math.ceil(width * precision)
+      const deviceHeight = Math.ceil(height * precision)
+      const toPage = (x: number, y: number): readonly [number, number] => {
+        c.FPDF_PageToDevice(page, 0, 0, deviceWidth, deviceHeight, 0, x, y, out + 48, out + 52)
+        return [P.int(m, out + 48) / precision, P.int(m, out + 52) / precision]
+      }
+      const run = (start: number, end: number) => {
+        const text = chars.slice(start, end).join("")
+        if (text.trim() === "") return
+        c.FPDFText_GetCharOrigin(textPage, start, out, out + 8)
+        const baseline = P.double(m, out + 8)
+        c.FPDFText_GetCharBox(textPage, start, out, out + 8, out + 16, out + 24)
+        const firstLeft = P.double(m, out)
+        const firstRight = P.double(m, out + 8)
+        c.FPDFText_GetCharBox(textPage, end - 1, out, out + 8, out + 16, out + 24)
+        const lastLeft = P.double(m, out)
+        const lastRight = P.double(m, out + 8)
+        // The font size is the Tf operand; the text matrix scales it (TeX sets 1 and scales).
+        c.FPDFText_GetMatrix(textPage, start, out + 32)
+        const size = c.FPDFText_GetFontSize(textPage, start) *
+          (Math.hypot(P.float(m, out + 40), P.float(m, out + 44)) || 1)
+        if (c.FPDFText_HasUnicodeMapError(textPage, start) === 1) unmapped += end - start
+        const left = Math.min(firstLeft, lastLeft)
+        const right = Math.max(firstRight, lastRight)
+        const [x0, y] = toPage(left, baseline)
+        const [x1] = toPage(right, baseline)
+        items.push({
+          text,
+          x: Math.min(x0, x1),
+          y,
+          width: Math.abs(x1 - x0),
+          size,
+          rtl: isRtl(text)
+        })
+      }
+      let start = 0
+      let object = c.FPDFText_GetTextObject(textPage, 0)
+      for (let i = 1; i <= count; i++) {
+        const next = i < count ? c.FPDFText_GetTextObject(textPage, i) : -1
+        if (next === object) continue
+        // Characters PDFium generated (line ends, spaces between objects) belong to no object.
+        if (object !== 0) run(start, i)
+        start = i
+        object = next
+      }
+      return { items, unmapped }
+    })
+  } finally {
+    m.FPDFText_ClosePage(textPage)
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The page loop: each page read from PDFium, put in reading order, and, when it is a scan or its
+ * text layer is junk, rendered and handed to OCR, which runs on tesseract's own thread while the
+ * next pages are read.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Fiber from "effect/Fiber"
+import * as Scope from "effect/Scope"
+import type * as Converter from "../Converter.js"
+import { OcrFailed } from "../Converter.js"
+import type { EngineOptions } from "./engine.js"
+import type { OrderedPage, TextItem } from "./layout.js"
+import { hasText, isBetterReading, isJunkTextLayer, orderPage } from "./layout.js"
+import * as Ocr from "./ocr.js"
+import * as Pdf from "./pdf.js"
+
+/** A page whose text layer is empty and which is mostly covered by an image is a scan. */
+const scanCoverage = 0.5
+/** Renderings waiting for OCR at most: the page loop waits for the oldest beyond that. */
+const maxPendingOcr = 2
+
+/** What reading the pages gave. */
+export interface ReadPages {
+  readonly pages: Array<OrderedPage>
+  readonly warnings: Array<Converter.ConversionWarning>
+  readonly ocrPages: Array<number>
+}
+
+/** Why a page goes to OCR, which decides what its reading must prove to be kept. */
+type OcrReason = "scan" | "junk"
+
+/** Reads every page of an open document. */
+export const readPages = (
+  open: Pdf.OpenDocument,
+  options: EngineOptions & { readonly models: ReadonlyMap<string, string>; readonly figures: boolean }
+): Effect.Effect<ReadPages, Converter.PdfPageFailed | Converter.OcrFailed, Scope.Scope> =>
+  Effect.gen(function*() {
+    const scope = yield* Effect.scope
+    const warnings: Array<Converter.ConversionWarning> = []
+    const ocrPages: Array<number> = []
+    const pages: Array<OrderedPage | Fiber.Fiber<OrderedPage, OcrFailed>> = []
+    const pending: Array<Fiber.Fiber<OrderedPage, OcrFailed>> = []
+    /** One tesseract worker per conversion, started by the first page that needs it. */
+    let tesseract: Effect.Effect<Ocr.Ocr, string> | undefined
+    const ocrFailure = (page: number, reason: string) =>
+      Effect.gen(function*() {
+        const error = new OcrFailed({ page, reason })
+        if (!options.ignoreOcrErrors) return yield* Effect.fail(error)
+        warnings.push(error)
+      })
+    const recognise = (n: number, content: Pdf.PageContent, reason: OcrReason) =>
+      Effect.gen(function*() {
+        ocrPages.push(n)
+        const rendering = yield* Effect.either(Effect.scoped(Pdf.render(open, n)))
+        tesseract ??= yield* Effect.cached(Ocr.make(options.models).pipe(Scope.extend(scope)))
+        const worker = tesseract
+        const fallback = orderPage({ page: n, ...content })
+        const work = Effect.gen(function*() {
+          if (Either.isLeft(rendering)) return yield* Effect.fail(rendering.left.reason)
+          const words = yield* Effect.flatMap(worker, (started) => started.recognize(rendering.right.image))
+          const scale = rendering.right.scale
+          const items = words.map((word): TextItem => ({
+            text: word.text,
+            x: word.x / scale,
+            y: word.y / scale,
+            width: word.width / scale,
+            size: word.size / scale,
+            rtl: false
+          }))
+          const keep = reason === "scan" ? !Ocr.isNoise(words) : isBetterReading(items, content.items)
+          // A scan read as text is its text; a scan read as noise (artwork) is only its image.
+          if (!keep) return fallback
+          return orderPage({ page: n, ...content, items, figures: reason === "scan" ? [] : content.figures })
+        }).pipe(
+          Effect.catchAll((reason) => Effect.as(ocrFailure(n, reason), fallback))
+        )
+        const fiber = yield* Effect.forkIn(work, scope)
+        pending.push(fiber)
+        if (pending.length > maxPendingOcr) yield* Fiber.await(pending.shift()!)
+        return fiber
+      })
+    yield* options.onProgress({ pagesDone: 0, pagesTotal: open.pages })
+    for (let n = 1; n <= open.pages; n++) {
+      const read = yield* Effect.either(Effect.scoped(Pdf.readPage(open, n, { figures: options.figures })))
+      if (Either.isLeft(read)) {
+        if (!options.ignorePdfErrors) return yield* Effect.fail(read.left)
+        warnings.push(read.left)
+        pages.push({ page: n, height: 0, items: [] })
+      } else {
+        const content = read.right
+        const reason: OcrReason | undefined = !hasText(content.items) && content.imageCoverage >= scanCoverage
+          ? "scan"
+          : isJunkTextLayer(content.items, content.unmapped)
+          ? "junk"
+          : undefined
+        pages.push(reason === undefined ? orderPage({ page: n, ...content }) : yield* recognise(n, content, reason))
+      }
+      yield* Effect.sync(() => open.refresh())
+      yield* options.onProgress({ pagesDone: n, pagesTotal: open.pages })
+    }
+    const ordered = yield* Effect.forEach(
+      pages,
+      (page) => Fiber.isFiber(page) ? Fiber.join(page) : Effect.succeed(page)
+    )
+    return { pages: ordered, warnings, ocrPages }
+  })

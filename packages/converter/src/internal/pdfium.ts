@@ -1,0 +1,189 @@
+/**
+ * PDFium compiled to WebAssembly (`@embedpdf/pdfium`): one module instance per thread, reused
+ * across documents; documents read from the caller's bytes through a callback (never copied into
+ * the module's heap); and small helpers for the C API's memory (buffers, out-parameters, UTF-16).
+ */
+import type { WrappedPdfiumModule } from "@embedpdf/pdfium"
+import { init } from "@embedpdf/pdfium"
+import * as Effect from "effect/Effect"
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+
+/**
+ * C functions called once per character or per text run, called as the module exports them:
+ * the wrapper's `cwrap` goes through `ccall` and an assertion wrapper on every call, which took
+ * 1.1 s of a 2,000-page document's 13 s (7 million calls).
+ */
+export interface Direct {
+  readonly FPDFText_GetTextObject: (textPage: number, index: number) => number
+  readonly FPDFText_GetCharOrigin: (textPage: number, index: number, x: number, y: number) => number
+  readonly FPDFText_GetCharBox: (
+    textPage: number,
+    index: number,
+    left: number,
+    right: number,
+    bottom: number,
+    top: number
+  ) => number
+  readonly FPDFText_GetMatrix: (textPage: number, index: number, matrix: number) => number
+  readonly FPDFText_GetFontSize: (textPage: number, index: number) => number
+  readonly FPDFText_HasUnicodeMapError: (textPage: number, index: number) => number
+  readonly FPDF_PageToDevice: (
+    page: number,
+    startX: number,
+    startY: number,
+    sizeX: number,
+    sizeY: number,
+    rotate: number,
+    pageX: number,
+    pageY: number,
+    deviceX: number,
+    deviceY: number
+  ) => number
+}
+
+const directNames: ReadonlyArray<keyof Direct> = [
+  "FPDFText_GetTextObject",
+  "FPDFText_GetCharOrigin",
+  "FPDFText_GetCharBox",
+  "FPDFText_GetMatrix",
+  "FPDFText_GetFontSize",
+  "FPDFText_HasUnicodeMapError",
+  "FPDF_PageToDevice"
+]
+
+/** The bytes of the documents open in one module, by the number PDFium hands back to the read callback. */
+interface Files {
+  readonly bytes: Map<number, Uint8Array>
+  next: number
+  /** The read callback's index in the module's function table. */
+  readonly getBlock: number
+}
+
+/** The module, its exported C functions (wrapped, and the hot ones direct), its heap and open files. */
+export type Pdfium = WrappedPdfiumModule & { readonly direct: Direct; readonly files: Files }
+
+const require = createRequire(import.meta.url)
+
+/**
+ * The WebAssembly heap only grows: a large document leaves the module holding what it needed.
+ * Past this size, once no document is open, the instance is dropped (the garbage collector frees
+ * its memory) and the next document starts a fresh one (about 50 ms).
+ */
+const maxHeapBytes = 256 * 1024 * 1024
+
+let instance: Promise<Pdfium> | undefined
+let openDocuments = 0
+
+const directOf = (exports: object): Direct => {
+  const missing = directNames.filter((name) => !(name in exports) || typeof Reflect.get(exports, name) !== "function")
+  if (missing.length > 0) throw new Error(`@embedpdf/pdfium does not export ${missing.join(", ")}`)
+  // Checked just above: each name is an exported function of the signature PDFium's headers give.
+  return exports as Direct
+}
+
+const withFiles = (module: WrappedPdfiumModule): Pdfium => {
+  const bytes = new Map<number, Uint8Array>()
+  // FPDF_FILEACCESS.m_GetBlock(param, position, buffer, size): copies a block into PDFium's buffer.
+  const getBlock = module.pdfium.addFunction((param: number, position: number, buffer: number, size: number) => {
+    const file = bytes.get(param)
+    const start = position >>> 0
+    const end = start + (size >>> 0)
+    if (file === undefined || end > file.length) return 0
+    module.pdfium.HEAPU8.set(file.subarray(start, end), buffer)
+    return 1
+  }, "iiiii")
+  return Object.assign(module, { direct: directOf(module.pdfium.wasmExports), files: { bytes, next: 1, getBlock } })
+}
+
+const load = (): Promise<
+  Pdfium
+> => (instance ??= init({ wasmBinary: readFileSync(require.resolve("@embedpdf/pdfium/pdfium.wasm")).buffer }).then(
+  (module) => {
+    module.PDFiumExt_Init()
+    return withFiles(module)
+  }
+))
+
+/** The thread's module, counted as in use until `release`. */
+export const acquire: Effect.Effect<Pdfium> = Effect.promise(load).pipe(Effect.tap(() => {
+  openDocuments++
+}))
+
+/** A document is done with the module: past `maxHeapBytes`, the next one gets a fresh instance. */
+export const release = (module: Pdfium): Effect.Effect<void> =>
+  Effect.sync(() => {
+    openDocuments--
+    if (openDocuments === 0 && module.pdfium.HEAPU8.length > maxHeapBytes) instance = undefined
+  })
+
+/** Size of FPDF_FILEACCESS in wasm32: m_FileLen, m_GetBlock and m_Param, 4 bytes each. */
+const fileAccessBytes = 12
+
+/**
+ * An FPDF_FILEACCESS (for FPDF_LoadCustomDocument) that reads `bytes` where they are: PDFium asks
+ * for the blocks it parses, so the document costs no copy of the file in the module's heap. The
+ * caller must keep `bytes` unchanged until `closeFile`.
+ */
+export const openFile = (module: Pdfium, bytes: Uint8Array): number => {
+  const id = module.files.next++
+  module.files.bytes.set(id, bytes)
+  const access = module.pdfium.wasmExports.malloc(fileAccessBytes)
+  module.pdfium.HEAPU32.set([bytes.length, module.files.getBlock, id], access / 4)
+  return access
+}
+
+/** Frees what `openFile` made, once no document reads from it. */
+export const closeFile = (module: Pdfium, access: number): void => {
+  module.files.bytes.delete(module.pdfium.HEAPU32[access / 4 + 2]!)
+  module.pdfium.wasmExports.free(access)
+}
+
+/** Runs `f` with `bytes` bytes of the module's heap, freed afterwards. */
+export const withBuffer = <A>(module: Pdfium, bytes: number, f: (pointer: number) => A): A => {
+  const pointer = module.pdfium.wasmExports.malloc(Math.max(8, bytes))
+  try {
+    return f(pointer)
+  } finally {
+    module.pdfium.wasmExports.free(pointer)
+  }
+}
+
+const utf16 = new TextDecoder("utf-16le")
+
+/** `units` UTF-16 code units at `pointer` (a trailing NUL dropped). */
+export const readUtf16 = (module: Pdfium, pointer: number, units: number): string => {
+  const text = utf16.decode(module.pdfium.HEAPU8.subarray(pointer, pointer + units * 2))
+  return text.endsWith("\0") ? text.slice(0, -1) : text
+}
+
+/**
+ * A string the C API writes into a caller's buffer after telling its length in bytes
+ * (`FPDF_GetMetaText`, `FPDFBookmark_GetTitle`): asked once for the length, then for the text.
+ */
+export const readString = (module: Pdfium, get: (buffer: number, length: number) => number): string => {
+  const length = get(0, 0)
+  if (length <= 2) return ""
+  return withBuffer(module, length, (buffer) => readUtf16(module, buffer, get(buffer, length) / 2))
+}
+
+/** The double at `pointer`. */
+export const double = (module: Pdfium, pointer: number): number => module.pdfium.HEAPF64[pointer / 8]!
+
+/** The `count` doubles at `pointer`. */
+export const doubles = (module: Pdfium, pointer: number, count: number): Float64Array =>
+  module.pdfium.HEAPF64.slice(pointer / 8, pointer / 8 + count)
+
+/** The float at `pointer`. */
+export const float = (module: Pdfium, pointer: number): number => module.pdfium.HEAPF32[pointer / 4]!
+
+/** The `count` floats at `pointer`. */
+export const floats = (module: Pdfium, pointer: number, count: number): Float32Array =>
+  module.pdfium.HEAPF32.slice(pointer / 4, pointer / 4 + count)
+
+/** The 32-bit integer at `pointer`. */
+export const int = (module: Pdfium, pointer: number): number => module.pdfium.HEAP32[pointer / 4]!
+
+/** The `count` 32-bit integers at `pointer`. */
+export const ints = (module: Pdfium, pointer: number, count: number): Int32Array =>
+  module.pdfium.HEAP32.slice(pointer / 4, pointer / 4 + count)
