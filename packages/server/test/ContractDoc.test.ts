@@ -19,6 +19,7 @@ const table = (name: string): ReadonlyArray<ReadonlyArray<string>> => {
 }
 
 interface Schema {
+  readonly $ref?: string
   readonly type?: string
   readonly enum?: ReadonlyArray<unknown>
   readonly anyOf?: ReadonlyArray<Schema>
@@ -37,8 +38,13 @@ const document = Server.openApi as {
 }
 const schemas = document.components.schemas
 
-const typeOf = (schema: Schema | undefined): string | undefined =>
-  schema?.type ?? (schema?.anyOf?.every((s) => (s.type ?? "string") === "string") === true ? "string" : undefined)
+/** The JSON type a schema describes, through `$ref`s and unions of one type. */
+const typeOf = (schema: Schema | undefined): string | undefined => {
+  if (schema?.$ref !== undefined) return typeOf(schemas[schema.$ref.replace("#/components/schemas/", "")])
+  if (schema?.type !== undefined) return schema.type
+  const types = new Set(schema?.anyOf?.map(typeOf))
+  return types.size === 1 ? [...types][0] : undefined
+}
 
 describe("docs/contract.md", () => {
   it("lists every operation of the OpenAPI document, with its credential and its answers", () => {
