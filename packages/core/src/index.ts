@@ -1,5 +1,6 @@
 export * as Contract from "./Contract.js"
 export * as PdfTransformClient from "./PdfTransformClient.js"
 export * as PdfTransformError from "./PdfTransformError.js"
+export * as Polling from "./Polling.js"
 export * as RateLimit from "./RateLimit.js"
 export * as Uploader from "./Uploader.js"

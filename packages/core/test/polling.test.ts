@@ -74,7 +74,7 @@ describe("completion", () => {
       assert.strictEqual(failed.left.sessionId, "s-1")
     }
     assert.isFalse(PdfTransformClient.isTerminal({ success: true, state: "processing" }))
-    assert.isFalse(PdfTransformClient.isTerminal({ state: "queued" }))
+    assert.isFalse(PdfTransformClient.isTerminal({ state: "unrecognized", reported: "queued" }))
   })
 })
 
@@ -241,6 +241,18 @@ describe("awaitCompletion", () => {
       const error = yield* Effect.flip(client.status(task))
       assert.strictEqual(error._tag, "TaskNotFound")
     }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("a request that cannot be built (an invalid URL) is a TransportError that was not sent", () =>
+    Effect.gen(function*() {
+      const client = yield* Client
+      const error = yield* Effect.flip(client.status(PdfTransformClient.task("markdown", Contract.SessionId.make("s"))))
+      assert.strictEqual(error._tag, "TransportError")
+      if (error._tag === "TransportError") {
+        assert.isFalse(error.sent)
+        assert.match(error.reason, /InvalidUrl/)
+      }
+      assert.lengthOf(yield* polls, 0)
+    }).pipe(Effect.provide(makeLayer({ client: { baseUrl: "relative/v1" } }))))
 
   it.effect("a Markdown sessionID on the EPUB endpoint is not found", () =>
     Effect.gen(function*() {

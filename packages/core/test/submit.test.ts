@@ -167,6 +167,10 @@ describe("submit", () => {
       assert.isTrue(Either.isLeft(result) && result.left._tag === "RateLimited")
       const times = yield* submitTimes
       assert.isTrue(times[times.length - 1]! <= 60_000, `last attempt at ${times[times.length - 1]}`)
+      assert.strictEqual(
+        Either.isLeft(result) && result.left._tag === "RateLimited" && result.left.attempts,
+        times.length
+      )
       assert.lengthOf(yield* createdTasks, 0)
     }).pipe(Effect.provide(makeLayer())))
 
