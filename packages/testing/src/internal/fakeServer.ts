@@ -70,6 +70,8 @@ interface TaskRecord {
   readonly task: FakeServer.FakeTask
   readonly steps: ReadonlyArray<TimedStep>
   readonly signature: string
+  /** The output its `Accept` step gave, if any. */
+  readonly output: FakeServer.Output | undefined
 }
 
 const reply = (r: Reply, slowMs?: number): Outcome =>
@@ -242,9 +244,13 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
     let taskCounter = 0
     let signatureCounter = 0
 
-    const output = (task: FakeServer.FakeTask): Uint8Array => {
-      if (options.output) return options.output(task)
-      return task.format === "markdown" ? textEncoder.encode(`# ${task.sessionId}\n`) : epubBytes
+    const output = (record: TaskRecord): Uint8Array => {
+      const given = record.output ??
+        (typeof options.output === "function" ? options.output(record.task) : options.output)
+      if (given === undefined) {
+        return record.task.format === "markdown" ? textEncoder.encode(`# ${record.task.sessionId}\n`) : epubBytes
+      }
+      return typeof given === "string" ? textEncoder.encode(given) : given
     }
 
     const authenticate = (request: HttpClientRequest.HttpClientRequest): Reply | undefined => {
@@ -282,7 +288,8 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
           timeline: given ?? options.defaultTimeline ?? completedImmediately
         },
         steps: given === undefined ? defaultSteps : toTimedSteps(given),
-        signature: (Math.imul(signatureCounter, 2654435761) >>> 0).toString(16).padStart(8, "0")
+        signature: (Math.imul(signatureCounter, 2654435761) >>> 0).toString(16).padStart(8, "0"),
+        output: step?._tag === "Accept" ? step.output : undefined
       })
       return sessionId
     }
@@ -434,7 +441,7 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
         if (record === undefined || record.task.format !== format || record.signature !== signature) {
           return errorJson(404, "not_found", "No such download")
         }
-        const bytes = output(record.task)
+        const bytes = output(record)
         return {
           status: 200,
           headers: {
