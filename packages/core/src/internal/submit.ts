@@ -62,7 +62,8 @@ const retrySchedule = (figures: ReturnType<typeof plan>, deadlineAt: number, for
     failure,
     delay: failure._tag === "Retryable" && Option.isSome(failure.delay)
       ? Duration.millis(failure.delay.value)
-      : backoffDelay
+      // Whole milliseconds, as a server's delays are: jitter would otherwise leave fractions.
+      : Duration.millis(Math.round(Duration.toMillis(backoffDelay)))
   })).pipe(
     Schedule.whileInput((failure: AttemptError) => failure._tag === "Retryable"),
     Schedule.modifyDelay(({ delay }) => delay),
