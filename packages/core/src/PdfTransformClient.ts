@@ -94,7 +94,7 @@ export interface UnrecognizedStatus {
 export type Status = ProcessingStatus | CompletedStatus | FailedStatus | UnrecognizedStatus
 
 /**
- * Builds a task handle from a stored sessionID, to resume polling after a restart.
+ * Builds a task handle from a stored `sessionId`, to resume polling after a restart.
  *
  * @since 0.1.0
  * @category constructors

@@ -194,7 +194,7 @@ export type Fault =
  * @category steps
  */
 export type SubmitStep =
-  /** Creates the task (with this timeline, sessionID and output when given) and answers 200. */
+  /** Creates the task (with this timeline, `sessionId` and output when given) and answers 200. */
   | {
     readonly _tag: "Accept"
     readonly timeline?: Timeline | undefined

@@ -4,8 +4,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Contract, PdfTransformClient } from "@pdf-transform/core"
-import { FakeServer } from "@pdf-transform/testing"
 import { Chunk, Duration, Effect, Either, Fiber, Logger, Option, Ref, Schedule, Stream, TestClock } from "effect"
+import { FakeServer } from "../../src/index.js"
 import { makeLayer, pdfURL, polls } from "./utils.js"
 
 const Client = PdfTransformClient.PdfTransformClient
@@ -229,6 +229,8 @@ describe("awaitCompletion", () => {
       assert.isAtLeast((yield* polls).length, 5)
       const warnings = (yield* Ref.get(logs)).filter((m) => m.includes("unknown task state"))
       assert.lengthOf(warnings, 1)
+      const client = yield* Client
+      assert.deepStrictEqual(yield* client.status(task), { state: "unrecognized", reported: "queued", progress: 5 })
     }).pipe(Effect.provide(makeLayer())))
 
   it.effect("404: TaskNotFound, terminal", () =>
