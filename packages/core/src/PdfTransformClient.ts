@@ -53,7 +53,10 @@ export interface Task<F extends Format = Format> {
   readonly sessionId: SessionId
   /** The RateLimit information of the submit answer (empty when the server sent none). */
   readonly rateLimit: RateLimitInfo
-  /** Clock time of the submit answer, in epoch milliseconds; anchors progress estimates. */
+  /**
+   * When the task began, as far as the client can tell (halfway between the submit request and
+   * its answer), in epoch milliseconds of the Clock. Anchors progress estimates.
+   */
   readonly submittedAt?: number | undefined
 }
 

@@ -33,11 +33,18 @@ export interface ProgressAwareOptions {
   readonly min: Duration.DurationInput
   /** The longest; by default, the delay the underlying schedule asks for at that step. */
   readonly max?: Duration.DurationInput | undefined
-  /** How long after the estimated completion to poll (default 250 ms). */
+  /**
+   * How long after the estimated completion to poll (default: 1 % of the estimated duration, at
+   * most 250 ms: a few milliseconds for a task of a second, where a fixed quarter second would
+   * add half its time again).
+   */
   readonly margin?: Duration.DurationInput | undefined
   /** Epoch milliseconds at which the task was at progress 0 (its submit): the first sample. */
   readonly startedAt?: number | undefined
 }
+
+/** How far progress must have risen in a run, in points, before its rate says anything. */
+const minimumRise = 5
 
 interface Sample {
   readonly at: number
@@ -56,11 +63,16 @@ const observe = (run: Run | undefined, at: number, progress: number | undefined)
   return run === undefined || progress < run.last.progress ? { first: sample, last: sample } : { ...run, last: sample }
 }
 
-/** Epoch milliseconds at which progress should reach 100, when the run allows a guess. */
+/**
+ * Epoch milliseconds at which progress should reach 100, when the run allows a guess: once it has
+ * risen by `minimumRise` points. Before that the rate says little (progress comes in whole
+ * points: 2 after 10 ms of a 500 ms task puts the completion at 500 ms, and 1 or 3 at 1,000 or
+ * 333 ms); after it, a point more or less moves the guess by at most a fifth.
+ */
 const eta = (run: Run | undefined): number | undefined => {
   if (run === undefined) return undefined
   const { first, last } = run
-  if (last.at <= first.at || last.progress <= first.progress || last.progress >= 100) return undefined
+  if (last.at <= first.at || last.progress - first.progress < minimumRise || last.progress >= 100) return undefined
   const rate = (last.progress - first.progress) / (last.at - first.at)
   return last.at + (100 - last.progress) / rate
 }
@@ -69,6 +81,8 @@ interface Estimate {
   /** Clock time of the step. */
   readonly at: number
   readonly eta: number | undefined
+  /** Clock time of the first sample of the run the estimate comes from. */
+  readonly since: number
 }
 
 /** Recurs at once, forever, estimating the completion time from the progress of its inputs. */
@@ -78,7 +92,8 @@ const estimates = (startedAt: number | undefined): Schedule.Schedule<Estimate, P
     startedAt === undefined ? undefined : { first: anchor, last: anchor },
     (now, input, run) => {
       const next = observe(run, now, input.progress)
-      return Effect.succeed([next, { at: now, eta: eta(next) }, ScheduleDecision.continueWith(Interval.after(now))])
+      const estimate = { at: now, eta: eta(next), since: next?.first.at ?? now }
+      return Effect.succeed([next, estimate, ScheduleDecision.continueWith(Interval.after(now))])
     }
   )
 }
@@ -105,12 +120,16 @@ export const progressAware: {
 ): Schedule.Schedule<Out, In & Progressing, R> => {
   const min = millis(options.min)
   const max = options.max === undefined ? undefined : millis(options.max)
-  const margin = millis(options.margin ?? defaults.progressMargin)
+  const fixedMargin = options.margin === undefined ? undefined : millis(options.margin)
+  const maxMargin = millis(defaults.progressMargin)
   return Schedule.intersect(self, estimates(options.startedAt)).pipe(
     Schedule.modifyDelay(([_, estimate], delay) => {
       if (estimate.eta === undefined) return delay
+      const margin = fixedMargin ??
+        Math.min(maxMargin, (estimate.eta - estimate.since) * defaults.progressMarginShare)
       const upper = Math.max(max ?? Duration.toMillis(delay), min)
-      return Duration.millis(Math.min(Math.max(estimate.eta - estimate.at + margin, min), upper))
+      // Whole milliseconds, as every other delay of the client.
+      return Duration.millis(Math.ceil(Math.min(Math.max(estimate.eta - estimate.at + margin, min), upper)))
     }),
     Schedule.map(([out]) => out)
   )

@@ -49,10 +49,10 @@ describe("TestPdfTransformClient", () => {
       const waiting = yield* Effect.fork(client.awaitCompletion(task))
       yield* TestClock.adjust("2 seconds")
       assert.deepStrictEqual(yield* client.status(task), { success: true, state: "processing", progress: 40 })
-      // 40 % after 2 s puts the completion at 5 s: the next poll lands 250 ms after it, not at 5 s.
+      // 40 % after 2 s puts the completion at 5 s: the next poll lands 1 % of that (50 ms) after it.
       yield* TestClock.adjust("3 seconds")
       assert.isTrue(Option.isNone(yield* Fiber.poll(waiting)))
-      yield* TestClock.adjust("250 millis")
+      yield* TestClock.adjust("50 millis")
       const completed = yield* Fiber.join(waiting)
       assert.strictEqual(completed.sessionId, task.sessionId)
       assert.strictEqual(completed.format, "epub")
@@ -64,11 +64,11 @@ describe("TestPdfTransformClient", () => {
         ["status", 0],
         ["awaitCompletion", 0],
         ["status", 2000],
-        ["download", 5250]
+        ["download", 5050]
       ])
-      // The polls of awaitCompletion reached the fake, on the real client's schedule: 0, 2 s, 5.25 s.
+      // The polls of awaitCompletion reached the fake, on the real client's schedule: 0, 2 s, 5.05 s.
       const polls = (yield* control.server.requests).filter((r) => r.path.includes("/result/"))
-      assert.deepStrictEqual(polls.map((r) => r.at), [0, 0, 2000, 2000, 5250])
+      assert.deepStrictEqual(polls.map((r) => r.at), [0, 0, 2000, 2000, 5050])
     }).pipe(Effect.provide(TestPdfTransformClient.layer({ client: { poll: { jitter: false } } }))))
 
   it.effect("watch emits every polled status until the terminal one", () =>
@@ -80,7 +80,7 @@ describe("TestPdfTransformClient", () => {
       const watching = yield* Effect.fork(Stream.runCollect(client.watch(task, { initialInterval: "2 seconds" })))
       yield* TestClock.adjust("6 seconds")
       const statuses = Chunk.toReadonlyArray(yield* Fiber.join(watching))
-      // polls at 0, 2 s and 5.25 s (just after the completion that 40 % at 2 s predicts)
+      // polls at 0, 2 s and 5.05 s (just after the completion that 40 % at 2 s predicts)
       assert.deepStrictEqual(statuses.map((status) => [status.state, status.progress]), [
         ["processing", undefined],
         ["processing", 40],

@@ -10,6 +10,8 @@ import * as download from "./download.js"
 import * as exchange from "./exchange.js"
 import * as poller from "./poller.js"
 import * as submit from "./submit.js"
+import * as timeLimit from "./timeLimit.js"
+import { span } from "./tracing.js"
 
 export const make = (options: Client.Options): Effect.Effect<Client.Service, never, HttpClient.HttpClient> =>
   Effect.map(HttpClient.HttpClient, (raw) => {
@@ -24,7 +26,9 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
       )
     )
     const requestTimeout = Duration.decode(options.requestTimeout ?? defaults.requestTimeout)
-    const send = exchange.send(api, requestTimeout)
+    const idleTimeout = Duration.decode(options.downloadIdleTimeout ?? defaults.downloadIdleTimeout)
+    const requestLimit = timeLimit.make(Duration.toMillis(requestTimeout))
+    const send = exchange.send(api, requestLimit, requestTimeout)
     const submitTask = submit.make({ send, retry: options.submitRetry })
     const results = poller.make({ send, poll: options.poll })
 
@@ -34,7 +38,7 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
       poll?: Client.PollOptions
     ): Effect.Effect<Client.CompletedTask<F>, Client.SubmitError | Client.AwaitError> =>
       Effect.flatMap(submitTask(format, request), (task) => results.awaitCompletion(task, poll)).pipe(
-        Effect.withSpan("PdfTransformClient.convert", { attributes: { format } })
+        span("PdfTransformClient.convert", { format })
       )
 
     return {
@@ -46,7 +50,9 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
       download: download.make({
         raw,
         requestTimeout,
-        idleTimeout: Duration.decode(options.downloadIdleTimeout ?? defaults.downloadIdleTimeout),
+        requestLimit,
+        idleTimeout,
+        idleLimit: timeLimit.make(Duration.toMillis(idleTimeout)),
         status: results.status
       })
     } satisfies Client.Service

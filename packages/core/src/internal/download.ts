@@ -5,6 +5,9 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Channel from "effect/Channel"
+import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -14,6 +17,7 @@ import { DownloadFailed } from "../PdfTransformError.js"
 import * as RateLimit from "../RateLimit.js"
 import { defaults } from "./defaults.js"
 import * as exchange from "./exchange.js"
+import type { TimeLimit } from "./timeLimit.js"
 import * as transport from "./transport.js"
 
 /** What downloading needs from the client. */
@@ -21,11 +25,16 @@ export interface Env {
   /** The platform client without the API's base URL and credentials. */
   readonly raw: HttpClient.HttpClient
   readonly requestTimeout: Duration.Duration
+  readonly requestLimit: TimeLimit
   readonly idleTimeout: Duration.Duration
+  readonly idleLimit: TimeLimit
   readonly status: (task: Client.Task<Contract.Format>) => Effect.Effect<Client.Status, Client.StatusError>
 }
 
 type Failed = (reason: string, extra?: Partial<ConstructorParameters<typeof DownloadFailed>[0]>) => DownloadFailed
+
+/** What the consumer of the stream gets: the output read in one piece, or a stream of its chunks. */
+type Body = Channel.Channel<Chunk.Chunk<Uint8Array>, unknown, DownloadFailed, unknown, unknown, unknown>
 
 /** The Content-Length, when it is a plain number. */
 const announcedLength = (response: HttpClientResponse.HttpClientResponse): number | undefined => {
@@ -38,7 +47,7 @@ const body = (
   env: Env,
   response: HttpClientResponse.HttpClientResponse,
   failed: Failed
-): Effect.Effect<Stream.Stream<Uint8Array, DownloadFailed>, DownloadFailed> => {
+): Effect.Effect<Body, DownloadFailed> => {
   const expected = announcedLength(response)
   const idle = () => `no data for ${Duration.format(env.idleTimeout)}`
   const short = (received: number) =>
@@ -46,13 +55,14 @@ const body = (
   if (expected !== undefined && expected <= defaults.smallDownloadBytes) {
     // Small and announced: one read costs far less than a stream per chunk, and memory stays
     // bounded by the announced size all the same.
-    return response.arrayBuffer.pipe(
-      Effect.mapError((e) => failed(`body interrupted: ${transport.describe(e.cause ?? e)}`, { cause: e })),
-      Effect.timeoutFail({ duration: env.idleTimeout, onTimeout: () => failed(idle()) }),
-      Effect.flatMap((bytes) =>
-        bytes.byteLength === expected ? Effect.succeed(Stream.succeed(new Uint8Array(bytes))) : short(bytes.byteLength)
-      )
+    const read = Effect.mapError(
+      response.arrayBuffer,
+      (e) => failed(`body interrupted: ${transport.describe(e.cause ?? e)}`, { cause: e })
     )
+    return Effect.flatMap(env.idleLimit.within(read, () => failed(idle())), (bytes) =>
+      bytes.byteLength === expected
+        ? Effect.succeed(Channel.write(Chunk.of(new Uint8Array(bytes))))
+        : Effect.fail(short(bytes.byteLength)))
   }
   let received = 0
   const counted = response.stream.pipe(
@@ -70,8 +80,27 @@ const body = (
   const check = Stream.suspend(() =>
     expected === undefined || received === expected ? Stream.empty : Stream.fail(short(received))
   )
-  return Effect.succeed(Stream.concat(counted, check))
+  return Effect.succeed(Stream.toChannel(Stream.concat(counted, check)))
 }
+
+/**
+ * A stream that runs `open` under a span which ends with the stream. Built on `Channel.unwrap`
+ * rather than `Stream.unwrap` and `Stream.withSpan`: a download of one small piece then costs
+ * about as much as running any stream, which the loopback benchmark showed to matter.
+ */
+const spanned = <E>(
+  name: string,
+  attributes: Record<string, unknown>,
+  open: Effect.Effect<Channel.Channel<Chunk.Chunk<Uint8Array>, unknown, E, unknown, unknown, unknown>, E>
+): Stream.Stream<Uint8Array, E> =>
+  Stream.fromChannel(Channel.unwrap(Effect.map(
+    Effect.makeSpan(name, { attributes, captureStackTrace: false }),
+    (span) =>
+      Channel.ensuringWith(
+        Channel.unwrap(Effect.withParentSpan(open, span)),
+        (exit) => Effect.flatMap(Clock.currentTimeNanos, (now) => Effect.sync(() => span.end(now, exit)))
+      )
+  )))
 
 /** The download operation of a client. */
 export const make =
@@ -81,12 +110,12 @@ export const make =
       new DownloadFailed({ sessionId: completed.sessionId, reason, ...extra })
 
     const open = (url: string) =>
-      env.raw.execute(HttpClientRequest.get(url)).pipe(
-        Effect.mapError((e) => failed(`request failed: ${exchange.classify(e).reason}`, { cause: e })),
-        Effect.timeoutFail({
-          duration: env.requestTimeout,
-          onTimeout: () => failed(`no answer within ${Duration.format(env.requestTimeout)}`)
-        })
+      env.requestLimit.within(
+        Effect.mapError(
+          env.raw.execute(HttpClientRequest.get(url)),
+          (e) => failed(`request failed: ${exchange.classify(e).reason}`, { cause: e })
+        ),
+        () => failed(`no answer within ${Duration.format(env.requestTimeout)}`)
       )
 
     /** A URL that expired is refreshed by polling the result once. */
@@ -100,24 +129,24 @@ export const make =
       return current.data.downloadURL
     })
 
-    const from = (url: string, mayRefresh: boolean): Stream.Stream<Uint8Array, DownloadFailed> =>
-      Stream.unwrap(Effect.gen(function*() {
-        const response = yield* open(url)
+    const from = (url: string, mayRefresh: boolean): Effect.Effect<Body, DownloadFailed> =>
+      Effect.flatMap(open(url), (response) => {
         if ((response.status === 403 || response.status === 404 || response.status === 410) && mayRefresh) {
-          yield* Effect.logDebug("download URL refused, refreshing").pipe(
-            Effect.annotateLogs({ sessionId: completed.sessionId, status: response.status })
+          return Effect.logDebug("download URL refused, refreshing").pipe(
+            Effect.annotateLogs({ sessionId: completed.sessionId, status: response.status }),
+            Effect.zipRight(refresh),
+            Effect.flatMap((fresh) => from(fresh, false))
           )
-          return from(yield* refresh, false)
         }
         if (!exchange.isSuccess(response.status)) {
-          return yield* failed(`HTTP ${response.status}`, { status: response.status })
+          return Effect.fail(failed(`HTTP ${response.status}`, { status: response.status }))
         }
-        return yield* body(env, response, failed)
-      }))
-
-    return from(completed.downloadURL, true).pipe(
-      Stream.withSpan("PdfTransformClient.download", {
-        attributes: { sessionId: completed.sessionId, format: completed.format }
+        return body(env, response, failed)
       })
+
+    return spanned(
+      "PdfTransformClient.download",
+      { sessionId: completed.sessionId, format: completed.format },
+      from(completed.downloadURL, true)
     )
   }

@@ -26,6 +26,7 @@ import {
 import * as RateLimit from "../RateLimit.js"
 import * as bodies from "./bodies.js"
 import { defaults } from "./defaults.js"
+import type { TimeLimit } from "./timeLimit.js"
 import * as transport from "./transport.js"
 
 /** A whole answer: status, headers and body text. */
@@ -33,6 +34,8 @@ export interface Answer {
   readonly status: number
   readonly headers: Readonly<Record<string, string | undefined>>
   readonly text: string
+  /** Clock time at which the request was sent, in epoch milliseconds. */
+  readonly sentAt: number
   /** Clock time at which the answer was read, in epoch milliseconds. */
   readonly at: number
 }
@@ -73,18 +76,20 @@ export const transportError = (operation: Operation, failure: Failure): Transpor
     ...(failure._tag === "Malformed" ? {} : { cause: failure.cause })
   })
 
-/** Sends a request and reads its whole answer, both within `timeout`. */
-export const send = (client: HttpClient.HttpClient, timeout: Duration.Duration) => {
+/** Sends a request and reads its whole answer, both within the request time limit. */
+export const send = (client: HttpClient.HttpClient, limit: TimeLimit, timeout: Duration.Duration) => {
   const onTimeout = () => new Lost({ reason: `no complete answer within ${Duration.format(timeout)}` })
   return (request: HttpClientRequest.HttpClientRequest): Effect.Effect<Answer, Failure> =>
-    client.execute(request).pipe(
-      Effect.flatMap((response) =>
-        Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
-      ),
-      Effect.mapError(classify),
-      Effect.timeoutFail({ duration: timeout, onTimeout }),
-      Effect.flatMap((read) => Effect.map(Clock.currentTimeMillis, (at): Answer => ({ ...read, at })))
-    )
+    Effect.flatMap(Clock.currentTimeMillis, (sentAt) =>
+      limit.within(
+        client.execute(request).pipe(
+          Effect.flatMap((response) =>
+            Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
+          ),
+          Effect.mapError(classify)
+        ),
+        onTimeout
+      ).pipe(Effect.flatMap((read) => Effect.map(Clock.currentTimeMillis, (at): Answer => ({ ...read, sentAt, at })))))
 }
 
 /** The first characters of a body, for errors. */

@@ -20,6 +20,7 @@ import * as bodies from "./bodies.js"
 import { defaults, millis } from "./defaults.js"
 import * as exchange from "./exchange.js"
 import { completion, isTerminal } from "./status.js"
+import { span } from "./tracing.js"
 
 /** What the poller needs from the client. */
 export interface Env {
@@ -52,16 +53,17 @@ const readResult = (task: Task, answer: exchange.Answer): Either.Either<Client.S
   return Either.left(exchange.unexpected("status", answer))
 }
 
-/** One GET of the result endpoint (a span per request; `status` and the waits build on it). */
-const poll = (env: Env) =>
-  Effect.fn("PdfTransformClient.poll")(function*(task: Task) {
-    yield* Effect.annotateCurrentSpan({ sessionId: task.sessionId, format: task.format })
-    const answer = yield* Effect.mapError(
+/** One GET of the result endpoint; `status` and the waits give it their spans. */
+const get = (env: Env) => (task: Task): Effect.Effect<Client.Status, Client.StatusError> =>
+  Effect.flatMap(
+    Effect.mapError(
       env.send(HttpClientRequest.get(Contract.resultPath(task.format, task.sessionId))),
       (failure) => exchange.transportError("status", failure)
-    )
-    return yield* readResult(task, answer)
-  })
+    ),
+    (answer) => readResult(task, answer)
+  )
+
+const taskAttributes = (task: Task) => ({ sessionId: task.sessionId, format: task.format })
 
 /** A failure that does not end a wait: the network, a timeout, 408, 429, 5xx. */
 const isTransient = (error: Client.StatusError): boolean =>
@@ -142,24 +144,22 @@ const progressOf = (seen: Seen): Polling.Progressing =>
 
 /**
  * The wait's schedule: `Polling.delays` (progress-aware unless turned off), at least any
- * Retry-After, while `goesOn`; every delay clamped so that the last poll lands on the deadline.
- * Its output is the latest `Seen`.
+ * Retry-After, while `goesOn` and the deadline has not passed; every delay is clamped so that the
+ * last poll lands on the deadline. Its output is the latest `Seen`.
  */
-const schedule = (options: Client.PollOptions, task: Task, deadlineAt: number): Schedule.Schedule<Seen, Seen> => {
-  const remaining = Effect.map(Clock.currentTimeMillis, (now) => deadlineAt - now)
-  return Schedule.identity<Seen>().pipe(
-    Schedule.zipLeft(Schedule.mapInput(Polling.delays(options, task), progressOf)),
-    Schedule.modifyDelay((seen, delay) => {
-      const asked = serverDelay(seen)
-      return asked === undefined || asked <= Duration.toMillis(delay) ? delay : Duration.millis(asked)
-    }),
-    Schedule.whileInput(goesOn),
-    Schedule.checkEffect(() => Effect.map(remaining, (left) => left > 0)),
-    Schedule.modifyDelayEffect((_, delay) =>
-      Effect.map(remaining, (left) => Duration.min(delay, Duration.millis(left)))
+const schedule = (options: Client.PollOptions, task: Task, deadlineAt: number): Schedule.Schedule<Seen, Seen> =>
+  Schedule.passthrough(Schedule.mapInput(Polling.delays(options, task), progressOf)).pipe(
+    Schedule.checkEffect((seen) =>
+      goesOn(seen) ? Effect.map(Clock.currentTimeMillis, (now) => now < deadlineAt) : Effect.succeed(false)
+    ),
+    Schedule.modifyDelayEffect((seen, delay) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const asked = serverDelay(seen)
+        const wanted = asked === undefined ? Duration.toMillis(delay) : Math.max(asked, Duration.toMillis(delay))
+        return Duration.millis(Math.min(wanted, deadlineAt - now))
+      })
     )
   )
-}
 
 /** A wait in progress: its poll, its schedule, and how to read its end. */
 const begin = (
@@ -213,28 +213,31 @@ const timeout = (task: Task, seen: Seen, waitedMs: number): PollTimeout => {
 
 /** The result operations of a client. */
 export const make = (env: Env) => {
-  const once = poll(env)
+  const once = get(env)
+  const poll = (task: Task) => once(task).pipe(span("PdfTransformClient.poll", taskAttributes(task)))
 
-  const status = Effect.fn("PdfTransformClient.status")(function*<F extends Contract.Format>(task: Client.Task<F>) {
-    yield* Effect.annotateCurrentSpan({ sessionId: task.sessionId, format: task.format })
-    return yield* once(task)
-  })
+  const status = <F extends Contract.Format>(task: Client.Task<F>): Effect.Effect<Client.Status, Client.StatusError> =>
+    once(task).pipe(span("PdfTransformClient.status", taskAttributes(task)))
 
-  const awaitCompletion = Effect.fn("PdfTransformClient.awaitCompletion")(
-    function*<F extends Contract.Format>(task: Client.Task<F>, options?: Client.PollOptions) {
-      yield* Effect.annotateCurrentSpan({ sessionId: task.sessionId, format: task.format })
-      const wait = yield* begin(once, env, task, options)
-      const last = yield* Effect.repeat(wait.next, wait.schedule)
+  const awaitCompletion = <F extends Contract.Format>(
+    task: Client.Task<F>,
+    options?: Client.PollOptions
+  ): Effect.Effect<Client.CompletedTask<F>, Client.AwaitError> =>
+    Effect.gen(function*() {
+      const wait = yield* begin(poll, env, task, options)
+      const first = yield* wait.next
+      // The schedule decides after each poll, the first included; a task found finished at once
+      // (a resumed one, a fast one) needs no decision.
+      const last = goesOn(first) ? yield* Effect.scheduleFrom(wait.next, first, wait.schedule) : first
       return yield* completion(task, yield* wait.conclude(last))
-    }
-  )
+    }).pipe(span("PdfTransformClient.awaitCompletion", taskAttributes(task)))
 
   const watch = <F extends Contract.Format>(
     task: Client.Task<F>,
     options?: Client.PollOptions
   ): Stream.Stream<Client.Status, Client.WatchError> =>
     Stream.unwrap(
-      Effect.map(begin(once, env, task, options), (wait) =>
+      Effect.map(begin(poll, env, task, options), (wait) =>
         Stream.repeatEffectWithSchedule(wait.next, wait.schedule).pipe(
           Stream.filterMap((seen) =>
             seen.outcome !== undefined && Either.isRight(seen.outcome)
@@ -245,7 +248,7 @@ export const make = (env: Env) => {
           Stream.concat(Stream.drain(Stream.fromEffect(Effect.flatMap(wait.latest, wait.conclude))))
         ))
     ).pipe(
-      Stream.withSpan("PdfTransformClient.watch", { attributes: { sessionId: task.sessionId, format: task.format } })
+      Stream.withSpan("PdfTransformClient.watch", { attributes: taskAttributes(task), captureStackTrace: false })
     )
 
   return { status, awaitCompletion, watch }

@@ -20,6 +20,7 @@ import * as RateLimit from "../RateLimit.js"
 import * as bodies from "./bodies.js"
 import { defaults, millis } from "./defaults.js"
 import * as exchange from "./exchange.js"
+import { span } from "./tracing.js"
 
 /** What submitting needs from the client. */
 export interface Env {
@@ -109,7 +110,8 @@ const attempt = <F extends Contract.Format>(env: Env, format: F, request: HttpCl
         format,
         sessionId: submitted.sessionID,
         rateLimit: RateLimit.fromHeaders(answer.headers),
-        submittedAt: answer.at
+        // The task began between the request and its answer; halfway is the best guess of when.
+        submittedAt: Math.round((answer.sentAt + answer.at) / 2)
       }
       return task
     }
@@ -155,4 +157,4 @@ export const make = (env: Env) =>
       Effect.retry(retrySchedule(figures, deadlineAt, format)),
       Effect.catchTag("Retryable", (retryable) => Effect.fail(retryable.error))
     )
-  }).pipe(Effect.withSpan("PdfTransformClient.submit", { attributes: { format } }))
+  }).pipe(span("PdfTransformClient.submit", { format }))
