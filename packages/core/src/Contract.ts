@@ -275,7 +275,8 @@ export const RateLimitedBody = Schema.Struct({
 export type RateLimitedBody = typeof RateLimitedBody.Type
 
 /**
- * The endpoint paths, relative to a base URL that already ends in `/v1`.
+ * The endpoint paths, relative to a base URL that already ends in `/v1`. `{taskId}` is the
+ * contract's name of the path parameter (the wire's, like `sessionID`); it holds a `SessionId`.
  *
  * @since 0.1.0
  * @category endpoints
@@ -301,8 +302,8 @@ export const submitPath = (format: Format): string => format === "markdown" ? pa
  * @since 0.1.0
  * @category endpoints
  */
-export const resultPath = (format: Format, taskId: string): string =>
-  (format === "markdown" ? paths.markdownResult : paths.epubResult).replace("{taskId}", encodeURIComponent(taskId))
+export const resultPath = (format: Format, sessionId: string): string =>
+  (format === "markdown" ? paths.markdownResult : paths.epubResult).replace("{taskId}", encodeURIComponent(sessionId))
 
 /**
  * The version prefix that every base URL ends in.

@@ -24,6 +24,8 @@ import type {
   SessionId
 } from "./Contract.js"
 import * as internal from "./internal/client.js"
+import { defaults as internalDefaults } from "./internal/defaults.js"
+import * as status from "./internal/status.js"
 import type {
   ConversionFailed,
   DownloadFailed,
@@ -51,7 +53,10 @@ export interface Task<F extends Format = Format> {
   readonly sessionId: SessionId
   /** The RateLimit information of the submit answer (empty when the server sent none). */
   readonly rateLimit: RateLimitInfo
-  /** Clock time of the submit answer, in epoch milliseconds; anchors progress estimates. */
+  /**
+   * When the task began, as far as the client can tell (halfway between the submit request and
+   * its answer), in epoch milliseconds of the Clock. Anchors progress estimates.
+   */
   readonly submittedAt?: number | undefined
 }
 
@@ -68,19 +73,23 @@ export interface CompletedTask<F extends Format = Format> {
 }
 
 /**
- * A status whose `state` the contract does not name: polling goes on (SERVICE-NOTES.md).
+ * A status whose `state` the contract does not name: polling goes on (SERVICE-NOTES.md). The
+ * state the server sent is kept in `reported`; `state` is always `"unrecognized"`, which no
+ * contract state can be, so that `Status` narrows on `state`.
  *
  * @since 0.1.0
  * @category models
  */
 export interface UnrecognizedStatus {
-  readonly success?: boolean | undefined
-  readonly state: string
+  readonly state: "unrecognized"
+  /** The state as the server sent it. */
+  readonly reported: string
   readonly progress?: number | undefined
 }
 
 /**
- * What one poll can observe.
+ * What one poll can observe, told apart by `state`: `status.state === "completed"` narrows to
+ * `CompletedStatus`.
  *
  * @since 0.1.0
  * @category models
@@ -88,7 +97,7 @@ export interface UnrecognizedStatus {
 export type Status = ProcessingStatus | CompletedStatus | FailedStatus | UnrecognizedStatus
 
 /**
- * Builds a task handle from a stored sessionID, to resume polling after a restart.
+ * Builds a task handle from a stored `sessionId`, to resume polling after a restart.
  *
  * @since 0.1.0
  * @category constructors
@@ -105,7 +114,7 @@ export const task = <F extends Format>(format: F, sessionId: SessionId): Task<F>
  * @since 0.1.0
  * @category predicates
  */
-export const isTerminal: (status: Status) => status is CompletedStatus | FailedStatus = internal.isTerminal
+export const isTerminal: (status: Status) => status is CompletedStatus | FailedStatus = status.isTerminal
 
 /**
  * What a terminal status means for its task: the `CompletedTask` to download, or
@@ -117,7 +126,7 @@ export const isTerminal: (status: Status) => status is CompletedStatus | FailedS
 export const completion: <F extends Format>(
   task: { readonly format: F; readonly sessionId: SessionId },
   status: CompletedStatus | FailedStatus
-) => Either.Either<CompletedTask<F>, ConversionFailed> = internal.completion
+) => Either.Either<CompletedTask<F>, ConversionFailed> = status.completion
 
 /**
  * How to wait for a task. Every figure has a default taken from the contract's example settings.
@@ -138,7 +147,10 @@ export interface PollOptions {
   readonly deadline?: Duration.DurationInput | undefined
   /** Place the next poll near the completion time estimated from a rising progress (default true). */
   readonly progressAware?: boolean | undefined
-  /** A schedule of your own for the delays between polls; replaces the interval figures above. */
+  /**
+   * A schedule of your own for the delays between polls; replaces `factor`, `maxInterval` and
+   * `jitter` (`initialInterval` stays the shortest progress-based delay). See `Polling`.
+   */
   readonly schedule?: Schedule.Schedule<unknown, unknown> | undefined
 }
 
@@ -182,7 +194,7 @@ export interface Options {
  * @since 0.1.0
  * @category constants
  */
-export const defaults = internal.defaults
+export const defaults = internalDefaults
 
 /**
  * The hosted service.
@@ -190,7 +202,7 @@ export const defaults = internal.defaults
  * @since 0.1.0
  * @category constants
  */
-export const defaultBaseUrl: string = internal.defaults.baseUrl
+export const defaultBaseUrl: string = internalDefaults.baseUrl
 
 /**
  * The errors a submit can end with.

@@ -198,7 +198,9 @@ export class InvalidResponse
     status: Schema.Number,
     /** What is wrong, from the Schema decoder. */
     problem: Schema.String,
-    bodyExcerpt: Schema.String
+    bodyExcerpt: Schema.String,
+    /** The contract state the body announced, when it named one (`completed` without a valid `downloadURL`). */
+    claimedState: Schema.optional(Schema.String)
   })
 {
   get message(): string {

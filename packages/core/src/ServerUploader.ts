@@ -8,7 +8,6 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -17,7 +16,8 @@ import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { HttpUrl } from "./Contract.js"
-import * as Http from "./internal/client.js"
+import * as Exchange from "./internal/exchange.js"
+import * as timeLimit from "./internal/timeLimit.js"
 import { type ReadFailure, resolve } from "./internal/uploadSource.js"
 import * as Media from "./Media.js"
 import { InvalidRequest, TransportError } from "./PdfTransformError.js"
@@ -51,7 +51,7 @@ export const defaults = {
   timeout: Duration.seconds(120)
 } as const
 
-const UploadedFile = Schema.Struct({ url: HttpUrl })
+const UploadedFile = Schema.parseJson(Schema.Struct({ url: HttpUrl }))
 
 /**
  * Builds the uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
@@ -67,6 +67,7 @@ export const make = (
     const fs = yield* FileSystem.FileSystem
     const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/files`
     const timeout = Duration.decode(options.timeout ?? defaults.timeout)
+    const send = Exchange.send(client, timeLimit.make(Duration.toMillis(timeout)), timeout)
 
     const run = (source: Uploader.UploadSource, report: (progress: Uploader.Progress) => Effect.Effect<void>) =>
       Effect.gen(function*() {
@@ -92,7 +93,7 @@ export const make = (
           HttpClientRequest.acceptJson,
           HttpClientRequest.bodyStream(body, { contentType: Media.pdfContentType, contentLength: file.size })
         )
-        const answer = yield* Effect.mapError(Http.timedExchange(client, request, timeout), (failure) => {
+        const answer = yield* Effect.mapError(send(request), (failure) => {
           if (readFailure !== undefined) {
             return new InvalidRequest({ operation: "upload", problem: readFailure.message })
           }
@@ -106,13 +107,13 @@ export const make = (
           })
         })
         if (answer.status === 200 || answer.status === 201) {
-          const decoded = Http.decodeBody(UploadedFile, "upload", answer)
+          const decoded = Exchange.decode(UploadedFile, "upload", answer)
           if (Either.isLeft(decoded)) return yield* decoded.left
           return { _tag: "Uploaded" as const, url: decoded.right.url, bytes: file.size }
         }
-        if (answer.status === 401) return yield* Http.unauthenticated("upload", answer)
+        if (answer.status === 401) return yield* Exchange.unauthenticated("upload", answer)
         if (answer.status === 413) return yield* tooLarge
-        return yield* Http.unexpected("upload", answer, yield* Clock.currentTimeMillis)
+        return yield* Exchange.unexpected("upload", answer)
       }).pipe(Effect.withSpan("ServerUploader.upload"))
 
     return Uploader.make(run)

@@ -24,8 +24,11 @@ export interface Options {
   readonly apiKeys?: ReadonlyArray<string> | undefined
   /** Timeline of tasks whose submit step gives none (default {@link completedImmediately}). */
   readonly defaultTimeline?: Timeline | undefined
-  /** The bytes a completed task downloads (default: `# <sessionID>\n` for Markdown, fixed bytes for EPUB). */
-  readonly output?: ((task: FakeTask) => Uint8Array) | undefined
+  /**
+   * What a completed task downloads, for tasks whose `Accept` step gives none: the same output for
+   * every task, or one per task (default: `# <sessionID>\n` for Markdown, a few fixed bytes for EPUB).
+   */
+  readonly output?: Output | ((task: FakeTask) => Output) | undefined
   /** `RateLimit-Policy` and `RateLimit` headers sent on accepted submits. */
   readonly rateLimitHeaders?: { readonly policy?: string | undefined; readonly state?: string | undefined } | undefined
   /**
@@ -79,6 +82,14 @@ export const defaultApiKey = internal.defaultApiKey
  * @category constants
  */
 export const defaultBaseUrl = internal.defaultBaseUrl
+
+/**
+ * The output of a task: bytes, or text sent as UTF-8.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Output = Uint8Array | string
 
 /**
  * A task still converting: HTTP 200, or 202 as the hosted service answers.
@@ -203,8 +214,13 @@ export type Fault =
  * @category steps
  */
 export type SubmitStep =
-  /** Creates the task (with this timeline and sessionID when given) and answers 200. */
-  | { readonly _tag: "Accept"; readonly timeline?: Timeline | undefined; readonly sessionId?: string | undefined }
+  /** Creates the task (with this timeline, `sessionId` and output when given) and answers 200. */
+  | {
+    readonly _tag: "Accept"
+    readonly timeline?: Timeline | undefined
+    readonly sessionId?: string | undefined
+    readonly output?: Output | undefined
+  }
   /**
    * HTTP 429; no task is created. The body defaults to `{error: "rate_limited", reason, retryAfterMs}`
    * (absent fields omitted; any value, even an invalid one, is sent as given). The headers

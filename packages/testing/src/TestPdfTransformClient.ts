@@ -1,35 +1,35 @@
 /**
- * A scriptable in-memory `PdfTransformClient` for testing code that uses the client: each submit
- * follows a script (a timeline of statuses, or an error), every call is recorded, and all waiting
- * is done on Effect's `Clock`, so tests run under `TestClock`.
+ * A `PdfTransformClient` for testing code that uses the client: the real client over a
+ * `FakeServer`, with scripts for what each submit does and a record of every call. Polling,
+ * retries, timeouts and errors are the real client's; all waiting is on Effect's `Clock`, so tests
+ * run under `TestClock`.
  *
  * @since 0.1.0
  */
 import type * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import * as Context from "effect/Context"
-import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as FakeServer from "./FakeServer.js"
 import * as internal from "./internal/testClient.js"
 
 /**
- * A status a scripted task can report.
+ * A status a scripted task can report: any step of a `FakeServer` timeline.
  *
  * @since 0.1.0
  * @category scripts
  */
-export type Step = FakeServer.ProcessingStep | FakeServer.CompletedStep | FakeServer.FailedStep
+export type Step = FakeServer.StatusStep
 
 /**
- * The statuses of a scripted task over time, measured on the Clock from its submit: the last step
- * whose `after` is <= the elapsed time; before the first step the task is processing.
+ * The statuses of a scripted task over time: a `FakeServer` timeline, measured on the Clock from
+ * its submit.
  *
  * @since 0.1.0
  * @category scripts
  */
-export type Timeline = ReadonlyArray<{ readonly after: Duration.DurationInput; readonly status: Step }>
+export type Timeline = FakeServer.Timeline
 
 /**
  * What one submit does.
@@ -39,8 +39,8 @@ export type Timeline = ReadonlyArray<{ readonly after: Duration.DurationInput; r
  */
 export type Script =
   /** Creates a task that follows `timeline` and downloads `output` (default {@link defaultOutput}). */
-  | { readonly _tag: "Timeline"; readonly timeline: Timeline; readonly output?: Uint8Array | string | undefined }
-  /** The submit fails with this error; no task is created. */
+  | { readonly _tag: "Timeline"; readonly timeline: Timeline; readonly output?: FakeServer.Output | undefined }
+  /** The submit fails with this error (see `TestErrors`); no request is sent, no task is created. */
   | { readonly _tag: "SubmitError"; readonly error: PdfTransformClient.SubmitError }
 
 /**
@@ -54,7 +54,7 @@ export interface Call {
   readonly method: "submit" | "status" | "awaitCompletion" | "watch" | "convert" | "download"
   readonly format?: Contract.Format | undefined
   /** The task's id; for `submit` and `convert`, the id of the created task, if one was. */
-  readonly sessionId?: string | undefined
+  readonly sessionId?: Contract.SessionId | undefined
   /** The request of `submit` and `convert`, as given. */
   readonly request?: unknown
   /** Clock time of the call, in epoch milliseconds. */
@@ -66,10 +66,15 @@ export interface Call {
  * @category models
  */
 export interface Service {
-  /** Scripts consumed one per submit, in order; when none is left: completed at once with {@link defaultOutput}. */
+  /**
+   * Scripts consumed one per submit (`submit` or `convert`) with a valid request, in order; when
+   * none is left: completed at once with {@link defaultOutput}.
+   */
   readonly script: (...scripts: ReadonlyArray<Script>) => Effect.Effect<void>
   /** Every call made so far, in order. */
   readonly calls: Effect.Effect<ReadonlyArray<Call>>
+  /** The fake behind the client, for faults, requests and tasks. */
+  readonly server: FakeServer.Service
 }
 
 /**
@@ -85,10 +90,13 @@ export class TestPdfTransformClient
  * @category options
  */
 export interface Options {
-  /** Delay between polls when `PollOptions.initialInterval` is not given (default 1 s). */
-  readonly pollInterval?: Duration.DurationInput | undefined
-  /** Time before `PollTimeout` when `PollOptions.deadline` is not given (default 600 s, as the contract's example). */
-  readonly deadline?: Duration.DurationInput | undefined
+  /**
+   * The options of the client under test (`poll`, `submitRetry`, timeouts), the client's own
+   * defaults where absent; the API key and base URL are the fake's.
+   */
+  readonly client?: Omit<PdfTransformClient.Options, "apiKey" | "baseUrl"> | undefined
+  /** The options of the fake (its `output` defaults to {@link defaultOutput}). */
+  readonly server?: FakeServer.Options | undefined
 }
 
 /**
@@ -97,7 +105,7 @@ export interface Options {
  * @since 0.1.0
  * @category constants
  */
-export const defaultOutput = internal.defaultOutput
+export const defaultOutput: string = internal.defaultOutput
 
 /**
  * Builds the client and its controls.
@@ -110,7 +118,7 @@ export const make: (
 ) => Effect.Effect<{ readonly client: PdfTransformClient.Service; readonly control: Service }> = internal.make
 
 /**
- * Provides core's `PdfTransformClient` tag with the in-memory client, and its controls.
+ * Provides core's `PdfTransformClient` tag with the scripted client, and its controls.
  *
  * @since 0.1.0
  * @category layers

@@ -12,7 +12,14 @@
 export * as FakeServer from "./FakeServer.js"
 
 /**
- * A scriptable in-memory `PdfTransformClient`, for code that uses the client.
+ * Short constructors of the client's errors, for scripts and assertions.
+ *
+ * @since 0.1.0
+ */
+export * as TestErrors from "./TestErrors.js"
+
+/**
+ * The real client over `FakeServer`, scripted and recorded, for code that uses the client.
  *
  * @since 0.1.0
  */

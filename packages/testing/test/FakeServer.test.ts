@@ -524,6 +524,18 @@ describe("FakeServer", () => {
         })
       ))
 
+    it.effect("serves the output of the Accept step, else the fake's own, text or bytes", () =>
+      withServer((server, client) =>
+        Effect.gen(function*() {
+          yield* server.enqueueSubmit({ _tag: "Accept", output: "# scripted\n" })
+          const scripted = yield* completedUrl(client)
+          const text = yield* Effect.flatMap(client.execute(HttpClientRequest.get(scripted.url)), (r) => r.text)
+          assert.strictEqual(text, "# scripted\n")
+          const other = yield* completedUrl(client)
+          const bytes = yield* Effect.flatMap(client.execute(HttpClientRequest.get(other.url)), (r) => r.arrayBuffer)
+          assert.deepStrictEqual([...new Uint8Array(bytes)], [1, 2, 3])
+        }), { output: new Uint8Array([1, 2, 3]) }))
+
     it.effect("delivers a large output in several chunks", () =>
       withServer((_, client) =>
         Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Contract, PdfTransformClient, PdfTransformError, RateLimit } from "@pdf-transform/core"
 import { Chunk, Effect, Either, Fiber, Option, Stream, TestClock } from "effect"
-import { TestPdfTransformClient } from "../src/index.js"
+import { TestErrors, TestPdfTransformClient } from "../src/index.js"
 
 const request = { pdfURL: "https://files.example.com/a.pdf" }
 
@@ -37,7 +37,7 @@ describe("TestPdfTransformClient", () => {
       assert.deepStrictEqual(calls[0]!.request, request)
     }).pipe(Effect.provide(TestPdfTransformClient.layer())))
 
-  it.effect("follows the scripted timeline on the Clock", () =>
+  it.effect("follows the scripted timeline on the Clock, polling as the real client does (progress-aware)", () =>
     Effect.gen(function*() {
       const client = yield* PdfTransformClient.PdfTransformClient
       const control = yield* TestPdfTransformClient.TestPdfTransformClient
@@ -49,9 +49,10 @@ describe("TestPdfTransformClient", () => {
       const waiting = yield* Effect.fork(client.awaitCompletion(task))
       yield* TestClock.adjust("2 seconds")
       assert.deepStrictEqual(yield* client.status(task), { success: true, state: "processing", progress: 40 })
-      yield* TestClock.adjust("2 seconds")
+      // 40 % after 2 s puts the completion at 5 s: the next poll lands 1 % of that (50 ms) after it.
+      yield* TestClock.adjust("3 seconds")
       assert.isTrue(Option.isNone(yield* Fiber.poll(waiting)))
-      yield* TestClock.adjust("1 second")
+      yield* TestClock.adjust("50 millis")
       const completed = yield* Fiber.join(waiting)
       assert.strictEqual(completed.sessionId, task.sessionId)
       assert.strictEqual(completed.format, "epub")
@@ -63,11 +64,14 @@ describe("TestPdfTransformClient", () => {
         ["status", 0],
         ["awaitCompletion", 0],
         ["status", 2000],
-        ["download", 5000]
+        ["download", 5050]
       ])
-    }).pipe(Effect.provide(TestPdfTransformClient.layer())))
+      // The polls of awaitCompletion reached the fake, on the real client's schedule: 0, 2 s, 5.05 s.
+      const polls = (yield* control.server.requests).filter((r) => r.path.includes("/result/"))
+      assert.deepStrictEqual(polls.map((r) => r.at), [0, 0, 2000, 2000, 5050])
+    }).pipe(Effect.provide(TestPdfTransformClient.layer({ client: { poll: { jitter: false } } }))))
 
-  it.effect("watch emits every polled status, on the PollOptions interval, until the terminal one", () =>
+  it.effect("watch emits every polled status until the terminal one", () =>
     Effect.gen(function*() {
       const client = yield* PdfTransformClient.PdfTransformClient
       const control = yield* TestPdfTransformClient.TestPdfTransformClient
@@ -76,14 +80,13 @@ describe("TestPdfTransformClient", () => {
       const watching = yield* Effect.fork(Stream.runCollect(client.watch(task, { initialInterval: "2 seconds" })))
       yield* TestClock.adjust("6 seconds")
       const statuses = Chunk.toReadonlyArray(yield* Fiber.join(watching))
-      // polls at 0, 2, 4 and 6 seconds
+      // polls at 0, 2 s and 5.05 s (just after the completion that 40 % at 2 s predicts)
       assert.deepStrictEqual(statuses.map((status) => [status.state, status.progress]), [
         ["processing", undefined],
         ["processing", 40],
-        ["processing", 40],
         ["completed", 100]
       ])
-    }).pipe(Effect.provide(TestPdfTransformClient.layer())))
+    }).pipe(Effect.provide(TestPdfTransformClient.layer({ client: { poll: { jitter: false } } }))))
 
   it.effect("fails with ConversionFailed carrying the reason and the highest progress", () =>
     Effect.gen(function*() {
@@ -97,7 +100,8 @@ describe("TestPdfTransformClient", () => {
         ]
       }, { _tag: "Timeline", timeline: [{ after: 0, status: { state: "failed", error: "" } }] })
       const converting = yield* Effect.fork(Effect.either(client.convert("markdown", request)))
-      yield* TestClock.adjust("3 seconds")
+      // The real client's default schedule (2 s, 3 s, jittered) sees the failure by 10 s.
+      yield* TestClock.adjust("10 seconds")
       const result = yield* Fiber.join(converting)
       assert.isTrue(Either.isLeft(result))
       const error = (result as Either.Left<unknown, unknown>).left
@@ -137,22 +141,28 @@ describe("TestPdfTransformClient", () => {
       const shortError = yield* Fiber.join(short)
       assert.strictEqual(shortError._tag, "PollTimeout")
       assert.strictEqual((shortError as PdfTransformError.PollTimeout).waitedMs, 3000)
-    }).pipe(Effect.provide(TestPdfTransformClient.layer({ deadline: "10 seconds", pollInterval: "1 second" }))))
+    }).pipe(
+      Effect.provide(TestPdfTransformClient.layer({
+        client: { poll: { deadline: "10 seconds", initialInterval: "1 second" } }
+      }))
+    ))
 
   it.effect("fails a submit with the scripted error and creates no task; the next script applies after", () =>
     Effect.gen(function*() {
       const client = yield* PdfTransformClient.PdfTransformClient
       const control = yield* TestPdfTransformClient.TestPdfTransformClient
-      const rateLimited = new PdfTransformError.RateLimited({
-        format: "markdown",
+      const rateLimited = TestErrors.rateLimited({
         reason: "quota_exceeded",
-        retryAfterMs: 3_600_000,
-        attempts: 1,
-        rateLimit: RateLimit.empty
+        retryAfter: "1 hour",
+        policy: `"conc";q=2;qu="concurrent-requests"`
       })
+      assert.strictEqual(rateLimited.retryAfterMs, 3_600_000)
+      assert.strictEqual(rateLimited.attempts, 1)
+      assert.deepStrictEqual(RateLimit.concurrencyLimit(rateLimited.rateLimit), Option.some(2))
       yield* control.script({ _tag: "SubmitError", error: rateLimited })
       const error = yield* Effect.flip(client.submit("markdown", request))
       assert.strictEqual(error, rateLimited)
+      assert.lengthOf(yield* control.server.requests, 0)
       const task = yield* client.submit("markdown", request)
       assert.strictEqual((yield* client.status(task)).state, "completed")
       const calls = yield* control.calls
@@ -198,6 +208,7 @@ describe("TestPdfTransformClient", () => {
       const early = yield* Effect.flip(
         Stream.runDrain(client.download({ ...task, downloadURL: "https://x.test" }))
       )
-      assert.strictEqual(early.reason, "the task is not completed")
+      // The fake refuses the made-up URL; the real client polls once for a fresh one and finds none.
+      assert.strictEqual(early.reason, "the URL expired and the task is now processing")
     }))
 })

@@ -6,7 +6,7 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as Duration from "effect/Duration"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Redacted from "effect/Redacted"
@@ -17,7 +17,8 @@ import { PdfUrl } from "../Contract.js"
 import { InvalidResponse } from "../PdfTransformError.js"
 import * as Uploader from "../Uploader.js"
 import * as Protocol from "../UploadProtocol.js"
-import * as Http from "./client.js"
+import * as Exchange from "./exchange.js"
+import * as timeLimit from "./timeLimit.js"
 import { type ReadFailure, resolve, type Source } from "./uploadSource.js"
 
 export interface Settings {
@@ -44,15 +45,15 @@ const finalServerStatuses: ReadonlySet<number> = new Set([501, 505, 507, 508, 51
 
 const isTransientStatus = (status: number): boolean => status >= 500 && !finalServerStatuses.has(status)
 
-const fromStatus = (answer: Http.Exchange): AttemptFailure => ({
+const fromStatus = (answer: Exchange.Answer): AttemptFailure => ({
   transient: isTransientStatus(answer.status),
   reason: `HTTP ${answer.status}`,
   status: answer.status,
-  bodyExcerpt: Http.excerpt(answer.text)
+  bodyExcerpt: Exchange.excerpt(answer.text)
 })
 
 /** A failure with no answer: every transport failure may pass on a new attempt, a malformed request never. */
-const fromExchange = (failure: Http.ExchangeFailure): AttemptFailure =>
+const fromExchange = (failure: Exchange.Failure): AttemptFailure =>
   failure._tag === "Malformed"
     ? { transient: false, reason: failure.reason }
     : { transient: true, reason: failure.reason, cause: failure.cause }
@@ -60,6 +61,8 @@ const fromExchange = (failure: Http.ExchangeFailure): AttemptFailure =>
 /** The answers of `init` and `url`, in their `data` envelope or not. */
 const InitBody = Schema.Union(Schema.Struct({ data: Protocol.InitAnswer }), Protocol.InitAnswer)
 const UrlBody = Schema.Union(Schema.Struct({ data: Schema.Struct({ url: PdfUrl }) }), Schema.Struct({ url: PdfUrl }))
+const InitJson = Schema.parseJson(InitBody)
+const UrlJson = Schema.parseJson(UrlBody)
 const decodeTooLarge = Schema.decodeUnknownEither(Schema.parseJson(Protocol.TooLarge))
 const decodeIncomplete = Schema.decodeUnknownEither(Schema.parseJson(Protocol.IncompleteUpload))
 
@@ -77,7 +80,7 @@ interface Plan {
 const planOf = (
   settings: Settings,
   file: Source,
-  answer: Http.Exchange,
+  answer: Exchange.Answer,
   init: Protocol.InitAnswer
 ): Either.Either<Plan, InvalidResponse> => {
   const invalid = (problem: string) =>
@@ -86,7 +89,7 @@ const planOf = (
         operation: "upload",
         status: answer.status,
         problem,
-        bodyExcerpt: Http.excerpt(answer.text)
+        bodyExcerpt: Exchange.excerpt(answer.text)
       })
     )
   const parts = Protocol.partCount(file.size, init.part_size)
@@ -127,15 +130,18 @@ const partBuffers = (partSize: number) => {
   }
 }
 
+/** One request and its whole answer, within the request timeout. */
+type Send = (request: HttpClientRequest.HttpClientRequest) => Effect.Effect<Exchange.Answer, Exchange.Failure>
+
 /** What the steps of an upload share. */
 interface Context {
   readonly settings: Settings
   /** The upload base, without a trailing slash. */
   readonly base: string
   /** For `init` and `url`: the key and `Accept: application/json` on every request. */
-  readonly api: HttpClient.HttpClient
+  readonly api: Send
   /** For parts: no key, and no platform span (it records `url.full`, and a presigned URL is a credential). */
-  readonly storage: HttpClient.HttpClient
+  readonly storage: Send
   /** The known upload limit: given, or learnt from a 413, so that later files over it fail before any request. */
   maxBytes: number | undefined
 }
@@ -171,7 +177,7 @@ const failed = (
 /** One exchange with the upload API; 2xx answers, 401 and `final` statuses are handed back. */
 const call = (ctx: Context, request: HttpClientRequest.HttpClientRequest, final: (status: number) => boolean) =>
   Effect.flatMap(
-    Effect.mapError(Http.timedExchange(ctx.api, request, ctx.settings.requestTimeout), fromExchange),
+    Effect.mapError(ctx.api(request), fromExchange),
     (answer) =>
       (answer.status >= 200 && answer.status < 300) || answer.status === 401 || final(answer.status)
         ? Effect.succeed(answer)
@@ -193,13 +199,13 @@ const init = (ctx: Context, file: Source, resume: string | undefined): Effect.Ef
       retried(ctx, call(ctx, request, (status) => status === 413)),
       failed(file.name, "init", resume === undefined ? {} : { uploadId: resume })
     )
-    if (answer.status === 401) return yield* Http.unauthenticated("upload", answer)
+    if (answer.status === 401) return yield* Exchange.unauthenticated("upload", answer)
     if (answer.status === 413) {
       const limit = Either.getOrUndefined(decodeTooLarge(answer.text))?.max_bytes
       if (limit !== undefined) ctx.maxBytes = limit
       return yield* tooLarge(file, limit)
     }
-    return yield* Http.decodeBody(InitBody, "upload", answer).pipe(
+    return yield* Exchange.decode(InitJson, "upload", answer).pipe(
       Either.flatMap((body) => planOf(ctx.settings, file, answer, unwrap(body)))
     )
   })
@@ -230,7 +236,7 @@ const sendPart = (
     )
     // `storage`, not `api`: a presigned URL is its own credential, and the key must never reach it.
     return Effect.flatMap(
-      Effect.mapError(Http.timedExchange(ctx.storage, request, ctx.settings.requestTimeout), fromExchange),
+      Effect.mapError(ctx.storage(request), fromExchange),
       (answer): Effect.Effect<void, AttemptFailure> =>
         answer.status >= 200 && answer.status < 300 ? Effect.void : Effect.fail(fromStatus(answer))
     ).pipe(
@@ -254,14 +260,14 @@ const finish = (ctx: Context, file: Source, plan: Plan): Effect.Effect<string, U
       retried(ctx, call(ctx, request, (status) => status === 409)),
       failed(file.name, "url", { uploadId: plan.uploadId })
     )
-    if (answer.status === 401) return yield* Http.unauthenticated("upload", answer)
+    if (answer.status === 401) return yield* Exchange.unauthenticated("upload", answer)
     if (answer.status === 409) {
       const incomplete = Either.getOrUndefined(decodeIncomplete(answer.text))
       return yield* new Uploader.UploadFailed({
         name: file.name,
         step: "url",
         status: 409,
-        bodyExcerpt: Http.excerpt(answer.text),
+        bodyExcerpt: Exchange.excerpt(answer.text),
         reason: incomplete === undefined
           ? "the server reports the upload incomplete"
           : `the server reports parts ${incomplete.missing_parts.join(", ")} missing`,
@@ -269,20 +275,25 @@ const finish = (ctx: Context, file: Source, plan: Plan): Effect.Effect<string, U
         uploadId: plan.uploadId
       })
     }
-    return unwrap(yield* Http.decodeBody(UrlBody, "upload", answer)).url
+    return unwrap(yield* Exchange.decode(UrlJson, "upload", answer)).url
   })
 
 /** The upload function of `Uploader.make`, over one client and file system. */
 export const make = (settings: Settings, client: HttpClient.HttpClient, fs: FileSystem.FileSystem) => {
+  const limit = timeLimit.make(Duration.toMillis(settings.requestTimeout))
   const ctx: Context = {
     settings,
     base: settings.uploadBaseUrl.replace(/\/+$/, ""),
-    api: client.pipe(
-      HttpClient.mapRequest((request) =>
-        request.pipe(HttpClientRequest.bearerToken(settings.apiKey), HttpClientRequest.acceptJson)
-      )
+    api: Exchange.send(
+      client.pipe(
+        HttpClient.mapRequest((request) =>
+          request.pipe(HttpClientRequest.bearerToken(settings.apiKey), HttpClientRequest.acceptJson)
+        )
+      ),
+      limit,
+      settings.requestTimeout
     ),
-    storage: HttpClient.withTracerDisabledWhen(client, () => true),
+    storage: Exchange.send(HttpClient.withTracerDisabledWhen(client, () => true), limit, settings.requestTimeout),
     maxBytes: settings.maxBytes
   }
   return (

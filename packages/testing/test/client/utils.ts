@@ -1,6 +1,6 @@
 import { PdfTransformClient } from "@pdf-transform/core"
-import { FakeServer } from "@pdf-transform/testing"
 import { Effect, Layer, Redacted } from "effect"
+import { FakeServer } from "../../src/index.js"
 
 export const baseUrl = "https://fake.pdf-transform.test/v1"
 

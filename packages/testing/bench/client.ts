@@ -8,10 +8,10 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Contract, PdfTransformClient } from "@pdf-transform/core"
-import { FakeServer } from "@pdf-transform/testing"
 import { Console, Effect, Layer, Redacted, Stream } from "effect"
 import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import { FakeServer } from "../src/index.js"
 
 const tasks = Number(process.env["BENCH_TASKS"] ?? 10_000)
 const concurrency = Number(process.env["BENCH_CONCURRENCY"] ?? 64)

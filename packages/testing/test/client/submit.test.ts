@@ -3,8 +3,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PdfTransformClient, PdfTransformError, RateLimit } from "@pdf-transform/core"
-import { FakeServer } from "@pdf-transform/testing"
 import { Duration, Effect, Either, Fiber, Option, Redacted, TestClock } from "effect"
+import { FakeServer } from "../../src/index.js"
 import { createdTasks, makeLayer, pdfURL, submits } from "./utils.js"
 
 const submitFork = Effect.flatMap(
@@ -167,6 +167,10 @@ describe("submit", () => {
       assert.isTrue(Either.isLeft(result) && result.left._tag === "RateLimited")
       const times = yield* submitTimes
       assert.isTrue(times[times.length - 1]! <= 60_000, `last attempt at ${times[times.length - 1]}`)
+      assert.strictEqual(
+        Either.isLeft(result) && result.left._tag === "RateLimited" && result.left.attempts,
+        times.length
+      )
       assert.lengthOf(yield* createdTasks, 0)
     }).pipe(Effect.provide(makeLayer())))
 

@@ -4,8 +4,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Contract, PdfTransformClient } from "@pdf-transform/core"
-import { FakeServer } from "@pdf-transform/testing"
 import { Chunk, Duration, Effect, Either, Fiber, Logger, Option, Ref, Schedule, Stream, TestClock } from "effect"
+import { FakeServer } from "../../src/index.js"
 import { makeLayer, pdfURL, polls } from "./utils.js"
 
 const Client = PdfTransformClient.PdfTransformClient
@@ -74,7 +74,7 @@ describe("completion", () => {
       assert.strictEqual(failed.left.sessionId, "s-1")
     }
     assert.isFalse(PdfTransformClient.isTerminal({ success: true, state: "processing" }))
-    assert.isFalse(PdfTransformClient.isTerminal({ state: "queued" }))
+    assert.isFalse(PdfTransformClient.isTerminal({ state: "unrecognized", reported: "queued" }))
   })
 })
 
@@ -143,6 +143,26 @@ describe("awaitCompletion", () => {
       const count = (yield* polls).length
       yield* TestClock.adjust("5 minutes")
       assert.lengthOf(yield* polls, count)
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("a delay landing a hair before the deadline ends the wait there instead of polling again and again", () =>
+    Effect.gen(function*() {
+      // Clock times add up with rounding: 10,000 ms plus 410 steps of 7.3 ms is
+      // 12,999.99999999995, a remainder to the deadline below a nanosecond, which a Duration
+      // rounds to a zero sleep. The client then once polled at the same instant in a loop that
+      // never let the clock move. The server answers "completed" after 450 polls, so such a loop
+      // shows as a success here, not as a hang.
+      yield* TestClock.setTime(10_000)
+      const task = yield* submitWith([{ after: 0, status: { state: "processing", progress: 10 } }])
+      const processing: FakeServer.StatusStep = { state: "processing", progress: 10 }
+      yield* enqueueResult(task.sessionId, ...Array.from({ length: 450 }, () => processing), { state: "completed" })
+      const result = yield* awaitForked(task, {
+        schedule: Schedule.spaced(Duration.millis(7.3)),
+        progressAware: false,
+        deadline: "3 seconds"
+      }, 4)
+      assert.strictEqual(Either.isLeft(result) ? result.left._tag : "completed", "PollTimeout")
+      assert.isBelow((yield* polls).length, 450)
     }).pipe(Effect.provide(makeLayer())))
 
   const completedWithoutUrl: FakeServer.StatusStep = {
@@ -229,6 +249,8 @@ describe("awaitCompletion", () => {
       assert.isAtLeast((yield* polls).length, 5)
       const warnings = (yield* Ref.get(logs)).filter((m) => m.includes("unknown task state"))
       assert.lengthOf(warnings, 1)
+      const client = yield* Client
+      assert.deepStrictEqual(yield* client.status(task), { state: "unrecognized", reported: "queued", progress: 5 })
     }).pipe(Effect.provide(makeLayer())))
 
   it.effect("404: TaskNotFound, terminal", () =>
@@ -241,6 +263,18 @@ describe("awaitCompletion", () => {
       const error = yield* Effect.flip(client.status(task))
       assert.strictEqual(error._tag, "TaskNotFound")
     }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("a request that cannot be built (an invalid URL) is a TransportError that was not sent", () =>
+    Effect.gen(function*() {
+      const client = yield* Client
+      const error = yield* Effect.flip(client.status(PdfTransformClient.task("markdown", Contract.SessionId.make("s"))))
+      assert.strictEqual(error._tag, "TransportError")
+      if (error._tag === "TransportError") {
+        assert.isFalse(error.sent)
+        assert.match(error.reason, /InvalidUrl/)
+      }
+      assert.lengthOf(yield* polls, 0)
+    }).pipe(Effect.provide(makeLayer({ client: { baseUrl: "relative/v1" } }))))
 
   it.effect("a Markdown sessionID on the EPUB endpoint is not found", () =>
     Effect.gen(function*() {

@@ -1,0 +1,152 @@
+/**
+ * Downloading an output: a stream in constant memory, Content-Length checked, an expired URL
+ * refreshed once by polling the result. The API key is never sent to the download URL.
+ */
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Channel from "effect/Channel"
+import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import type * as Contract from "../Contract.js"
+import type * as Client from "../PdfTransformClient.js"
+import { DownloadFailed } from "../PdfTransformError.js"
+import * as RateLimit from "../RateLimit.js"
+import { defaults } from "./defaults.js"
+import * as exchange from "./exchange.js"
+import type { TimeLimit } from "./timeLimit.js"
+import * as transport from "./transport.js"
+
+/** What downloading needs from the client. */
+export interface Env {
+  /** The platform client without the API's base URL and credentials. */
+  readonly raw: HttpClient.HttpClient
+  readonly requestTimeout: Duration.Duration
+  readonly requestLimit: TimeLimit
+  readonly idleTimeout: Duration.Duration
+  readonly idleLimit: TimeLimit
+  readonly status: (task: Client.Task<Contract.Format>) => Effect.Effect<Client.Status, Client.StatusError>
+}
+
+type Failed = (reason: string, extra?: Partial<ConstructorParameters<typeof DownloadFailed>[0]>) => DownloadFailed
+
+/** What the consumer of the stream gets: the output read in one piece, or a stream of its chunks. */
+type Body = Channel.Channel<Chunk.Chunk<Uint8Array>, unknown, DownloadFailed, unknown, unknown, unknown>
+
+/** The Content-Length, when it is a plain number. */
+const announcedLength = (response: HttpClientResponse.HttpClientResponse): number | undefined => {
+  const header = response.headers["content-length"]
+  return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined
+}
+
+/** The body of a 2xx answer, failing if fewer bytes arrive than announced or none for the idle timeout. */
+const body = (
+  env: Env,
+  response: HttpClientResponse.HttpClientResponse,
+  failed: Failed
+): Effect.Effect<Body, DownloadFailed> => {
+  const expected = announcedLength(response)
+  const idle = () => `no data for ${Duration.format(env.idleTimeout)}`
+  const short = (received: number) =>
+    failed(`expected ${expected} bytes, received ${received}`, { expectedBytes: expected, receivedBytes: received })
+  if (expected !== undefined && expected <= defaults.smallDownloadBytes) {
+    // Small and announced: one read costs far less than a stream per chunk, and memory stays
+    // bounded by the announced size all the same.
+    const read = Effect.mapError(
+      response.arrayBuffer,
+      (e) => failed(`body interrupted: ${transport.describe(e.cause ?? e)}`, { cause: e })
+    )
+    return Effect.flatMap(env.idleLimit.within(read, () => failed(idle())), (bytes) =>
+      bytes.byteLength === expected
+        ? Effect.succeed(Channel.write(Chunk.of(new Uint8Array(bytes))))
+        : Effect.fail(short(bytes.byteLength)))
+  }
+  let received = 0
+  const counted = response.stream.pipe(
+    Stream.mapError((e) =>
+      failed(`body interrupted: ${transport.describe(e.cause ?? e)}`, { receivedBytes: received, cause: e })
+    ),
+    Stream.timeoutFail(() => failed(idle(), { receivedBytes: received }), env.idleTimeout),
+    Stream.tap((chunk) =>
+      Effect.sync(() => {
+        received += chunk.length
+      })
+    )
+  )
+  // A short body is an error at the end of the stream, never a short file that looks whole.
+  const check = Stream.suspend(() =>
+    expected === undefined || received === expected ? Stream.empty : Stream.fail(short(received))
+  )
+  return Effect.succeed(Stream.toChannel(Stream.concat(counted, check)))
+}
+
+/**
+ * A stream that runs `open` under a span which ends with the stream. Built on `Channel.unwrap`
+ * rather than `Stream.unwrap` and `Stream.withSpan`: a download of one small piece then costs
+ * about as much as running any stream, which the loopback benchmark showed to matter.
+ */
+const spanned = <E>(
+  name: string,
+  attributes: Record<string, unknown>,
+  open: Effect.Effect<Channel.Channel<Chunk.Chunk<Uint8Array>, unknown, E, unknown, unknown, unknown>, E>
+): Stream.Stream<Uint8Array, E> =>
+  Stream.fromChannel(Channel.unwrap(Effect.map(
+    Effect.makeSpan(name, { attributes, captureStackTrace: false }),
+    (span) =>
+      Channel.ensuringWith(
+        Channel.unwrap(Effect.withParentSpan(open, span)),
+        (exit) => Effect.flatMap(Clock.currentTimeNanos, (now) => Effect.sync(() => span.end(now, exit)))
+      )
+  )))
+
+/** The download operation of a client. */
+export const make =
+  (env: Env) =>
+  <F extends Contract.Format>(completed: Client.CompletedTask<F>): Stream.Stream<Uint8Array, DownloadFailed> => {
+    const failed: Failed = (reason, extra = {}) =>
+      new DownloadFailed({ sessionId: completed.sessionId, reason, ...extra })
+
+    const open = (url: string) =>
+      env.requestLimit.within(
+        Effect.mapError(
+          env.raw.execute(HttpClientRequest.get(url)),
+          (e) => failed(`request failed: ${exchange.classify(e).reason}`, { cause: e })
+        ),
+        () => failed(`no answer within ${Duration.format(env.requestTimeout)}`)
+      )
+
+    /** A URL that expired is refreshed by polling the result once. */
+    const refresh = Effect.gen(function*() {
+      const task = { format: completed.format, sessionId: completed.sessionId, rateLimit: RateLimit.empty }
+      const current = yield* Effect.mapError(env.status(task), (e) => failed(`refreshing the URL: ${e.message}`))
+      if (current.state !== "completed") {
+        const state = current.state === "unrecognized" ? current.reported : current.state
+        return yield* failed(`the URL expired and the task is now ${state}`)
+      }
+      return current.data.downloadURL
+    })
+
+    const from = (url: string, mayRefresh: boolean): Effect.Effect<Body, DownloadFailed> =>
+      Effect.flatMap(open(url), (response) => {
+        if ((response.status === 403 || response.status === 404 || response.status === 410) && mayRefresh) {
+          return Effect.logDebug("download URL refused, refreshing").pipe(
+            Effect.annotateLogs({ sessionId: completed.sessionId, status: response.status }),
+            Effect.zipRight(refresh),
+            Effect.flatMap((fresh) => from(fresh, false))
+          )
+        }
+        if (!exchange.isSuccess(response.status)) {
+          return Effect.fail(failed(`HTTP ${response.status}`, { status: response.status }))
+        }
+        return body(env, response, failed)
+      })
+
+    return spanned(
+      "PdfTransformClient.download",
+      { sessionId: completed.sessionId, format: completed.format },
+      from(completed.downloadURL, true)
+    )
+  }

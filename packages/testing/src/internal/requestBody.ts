@@ -1,0 +1,51 @@
+/** The body of a request as the fake records it: parsed JSON, the text when it is not JSON, `undefined` when empty. */
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+
+const textDecoder = new TextDecoder()
+
+const parseBodyText = (text: string): unknown => {
+  if (text.length === 0) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/** @internal */
+export const readBody = (
+  request: HttpClientRequest.HttpClientRequest
+): Effect.Effect<unknown, HttpClientError.RequestError> => {
+  const body = request.body
+  switch (body._tag) {
+    case "Empty":
+      return Effect.succeed(undefined)
+    case "Uint8Array":
+      return Effect.succeed(parseBodyText(textDecoder.decode(body.body)))
+    case "Raw":
+      if (typeof body.body === "string") return Effect.succeed(parseBodyText(body.body))
+      if (body.body instanceof Uint8Array) return Effect.succeed(parseBodyText(textDecoder.decode(body.body)))
+      return Effect.succeed(body.body)
+    case "FormData":
+      return Effect.succeed(body.formData)
+    case "Stream":
+      return body.stream.pipe(
+        Stream.runFold([] as Array<Uint8Array>, (chunks, chunk) => {
+          chunks.push(chunk)
+          return chunks
+        }),
+        Effect.map((chunks) => parseBodyText(Buffer.concat(chunks).toString("utf8"))),
+        Effect.mapError((cause) =>
+          new HttpClientError.RequestError({
+            request,
+            reason: "Encode",
+            cause,
+            description: "request body stream failed"
+          })
+        )
+      )
+  }
+}
