@@ -4,6 +4,27 @@ import type { Line, OrderedPage, OutlineEntry } from "./model.js"
 import { pageLines } from "./model.js"
 import { letterCount, normalizeText } from "./text.js"
 
+/**
+ * The most common distance between consecutive lines of the body size, in font sizes: about 1.2
+ * for most typeset documents, 1.5 for HTML printed by a browser.
+ */
+export const lineRatio = (pages: ReadonlyArray<OrderedPage>, body: number): number => {
+  const weights = new Map<number, number>()
+  for (const page of pages) {
+    let previous: Line | undefined
+    for (const item of page.items) {
+      if (item._tag !== "Line") continue
+      const line = item.line
+      if (previous !== undefined && line.size === body && previous.size === body) {
+        const ratio = Math.round((line.y - previous.y) / body * 20) / 20
+        if (ratio >= 0.9 && ratio <= 2.5) weights.set(ratio, (weights.get(ratio) ?? 0) + 1)
+      }
+      previous = line
+    }
+  }
+  return weights.size === 0 ? 1.2 : heaviest(weights)
+}
+
 /** The most common font size, weighted by characters: the size of running text. */
 export const bodySize = (pages: ReadonlyArray<OrderedPage>): number => {
   const weights = new Map<number, number>()
@@ -43,6 +64,30 @@ export const useOutline = (outline: ReadonlyArray<OutlineEntry>): boolean => out
 
 const matchKey = (text: string): string => normalizeText(text).toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
+/** A visible section number at the start of a title: "1", "1.2", "A.3", "2.1." (then a space). */
+const sectionNumber = /^(?:\d+|[A-Z])(?:\.\d+)*\.?(?=\s+\S)/
+
+/**
+ * The title of an outlined heading: the outline's, with the section number the page shows before
+ * it ("1.1 The R environment" where the bookmark says "The R environment").
+ */
+export const headingTitle = (lineText: string, outlineTitle: string): string => {
+  const title = normalizeText(outlineTitle).trim()
+  const number = sectionNumber.exec(lineText)?.[0]
+  if (number === undefined || title.startsWith(number)) return title
+  // A single capital is a section number only when the outline's title does not start the line with it.
+  if (/^[A-Z]$/.test(number) && matchKey(lineText).startsWith(matchKey(title))) return title
+  return `${number} ${title}`
+}
+
+/** The match key of a line, without the section number the outline's title may lack. */
+const lineKey = (text: string, key: string): string => {
+  const full = matchKey(text)
+  if (key.startsWith(full)) return full
+  const number = sectionNumber.exec(text)?.[0]
+  return number === undefined ? full : matchKey(text.slice(number.length))
+}
+
 /** The outline entry a heading line was matched to; `first` for the first line of a wrapped title. */
 export interface OutlinedLine {
   readonly level: number
@@ -68,7 +113,7 @@ const findTitleLines = (
   for (let i = 0; i < lines.length; i++) {
     const first = lines[i]!
     if (taken.has(first)) continue
-    let joined = matchKey(first.text)
+    let joined = lineKey(first.text, key)
     if (joined === "" || !key.startsWith(joined)) continue
     const group = [first]
     while (joined.length < key.length && i + group.length < lines.length) {
