@@ -154,6 +154,23 @@ const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
   return rows
 }
 
+/** A code line's gap wider than this many characters is a gutter, not alignment. */
+const maxCodeGap = 24
+
+/**
+ * Whether `item` goes on with the fixed-pitch run `current` across a wide gap: both in one
+ * fixed-pitch font size, and `item` on the character grid `current` started (code aligned with
+ * spaces), within a bounded number of characters.
+ */
+const alignedCode = (current: ReadonlyArray<TextItem>, item: TextItem): boolean => {
+  const first = current[0]!
+  const last = current[current.length - 1]!
+  if (!isMono(item) || !isMono(last) || !isMono(first) || item.size !== last.size) return false
+  const width = charWidthOf(last)
+  const columns = (item.x - first.x) / width
+  return item.x - (last.x + last.width) < maxCodeGap * width && Math.abs(columns - Math.round(columns)) < 0.2
+}
+
 /** One baseline cut into lines at gaps wider than `segmentGap` font sizes. */
 const segmentRow = (row: Row): ReadonlyArray<Line> => {
   const sorted = row.items.sort((a, b) => a.x - b.x)
@@ -161,7 +178,11 @@ const segmentRow = (row: Row): ReadonlyArray<Line> => {
   let current: Array<TextItem> = []
   let end = -Infinity
   for (const item of sorted) {
-    if (current.length > 0 && item.x - end > segmentGap * Math.max(item.size, current[0]!.size)) {
+    const gap = item.x - end
+    if (
+      current.length > 0 && gap > segmentGap * Math.max(item.size, current[0]!.size) &&
+      !alignedCode(current, item)
+    ) {
       segments.push(makeLine(current))
       current = []
       end = -Infinity
