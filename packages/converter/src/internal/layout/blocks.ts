@@ -124,7 +124,12 @@ class PageBlocks {
     const breaks = previous === undefined ||
       breaksBefore(previous, line, this.paragraph?.maxX1, this.rules.lineRatio)
     this.previous = line
-    if (line.charWidth !== undefined && (breaks || this.code !== undefined || this.paragraph === undefined)) {
+    // A fixed-pitch line indented past the line above (an example set in from running text)
+    // starts a listing even without a gap; one at the paragraph's margin is inline code wrapped.
+    const indented = previous !== undefined && line.x0 > previous.x0 + line.size
+    if (
+      line.charWidth !== undefined && (breaks || indented || this.code !== undefined || this.paragraph === undefined)
+    ) {
       return this.codeLine(line)
     }
     if (this.code !== undefined) this.flush()
