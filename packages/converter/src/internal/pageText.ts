@@ -4,6 +4,7 @@
  * as a PDF places text), then a few calls per run for its box, baseline and size, never per character.
  */
 import { fontStyle } from "./fontStyle.js"
+import { Style } from "./layout/model.js"
 import type { TextItem } from "./layout.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
@@ -82,6 +83,21 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
         return style
       }
       const run = (start: number, end: number, object: number) => {
+        const style = styleOf(object)
+        // A space in a fixed-pitch run may stand for several (TeX and PDFium write one for any
+        // gap): its words are placed one by one, and the line rules count the spaces between.
+        if ((style & Style.code) !== 0) {
+          let from = start
+          for (let i = start; i <= end; i++) {
+            if (i < end && chars[i] !== " ") continue
+            if (i > from) piece(from, i, style)
+            from = i + 1
+          }
+          return
+        }
+        piece(start, end, style)
+      }
+      const piece = (start: number, end: number, style: number) => {
         const text = chars.slice(start, end).join("")
         if (text.trim() === "") return
         c.FPDFText_GetCharOrigin(textPage, start, out, out + 8)
@@ -110,7 +126,7 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
           width: Math.abs(x1 - x0),
           size,
           rtl: isRtl(text),
-          style: styleOf(object)
+          style
         }
         // Some producers (Chromium) place each glyph of a word as its own text object: abutting
         // runs of one style on one baseline are one run.
