@@ -12,7 +12,8 @@
  *   it is, and the HTML (navigation bars and indices removed, as they are not the text) turned
  *   into GFM by pandoc.
  *
- * Run: `pnpm --filter @pdf-transform/converter exec tsx bench/structureCorpus.ts`
+ * Run: `pnpm --filter @pdf-transform/converter exec tsx bench/structureCorpus.ts [names...]` (all
+ * documents, or those named).
  */
 import { execFileSync } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -56,19 +57,43 @@ const printToPdf = (html: string, pdf: string): void => {
   }
 }
 
+/** `html` without the `<div>` that starts at `start`, up to its own closing tag (divs nest). */
+const withoutDiv = (html: string, start: number): string => {
+  const tag = /<(\/?)div\b[^>]*>/g
+  tag.lastIndex = start
+  let depth = 0
+  for (let match = tag.exec(html); match !== null; match = tag.exec(html)) {
+    depth += match[1] === "" ? 1 : -1
+    if (depth === 0) return html.slice(0, start) + html.slice(tag.lastIndex)
+  }
+  return html.slice(0, start)
+}
+
 /**
- * Texinfo's navigation bars, its linked table of contents and its indices are not the manual's
- * text (the PDF has its own contents and index, set as lines with page numbers).
+ * Texinfo's navigation bars, its linked table of contents (and each chapter's list of its
+ * sections), its indices with their "Jump to"
+ * letter bars, and the "Footnotes" heading are not the manual's text (the PDF has its own contents
+ * and index, set as lines with page numbers, and its footnotes at the page feet, numbered, not
+ * headed): removed; a footnote's number is kept as text, not as the heading the HTML makes it.
  */
-const cleanTexinfo = (html: string): string =>
-  html
-    .replace(/<div class="contents">[\s\S]*?<\/ul>\s*<\/div>/g, "")
+const cleanTexinfo = (source: string): string => {
+  let html = source
+  for (let at = html.indexOf("<div class=\"contents\">"); at >= 0; at = html.indexOf("<div class=\"contents\">")) {
+    html = withoutDiv(html, at)
+  }
+  return html
     .replace(/<div class="(header|nav-panel)">[\s\S]*?<\/div>/g, "")
+    .replace(/<ul class="section-toc">[\s\S]*?<\/ul>/g, "")
     .replace(/<table class="(index-[a-z]+|cp-entries-printindex|fn-entries-printindex)[^"]*"[\s\S]*?<\/table>/g, "")
     .replace(/<table class="[a-z-]*letters[a-z-]*"[\s\S]*?<\/table>/g, "")
+    .replace(/<table summary=""><tr><th valign="top">Jump to:[\s\S]*?<\/table>/g, "")
+    .replace(/<h4 class="footnotes-heading">[\s\S]*?<\/h4>/g, "")
+    .replace(/<h5>(<a id="FOOT\d+"[^>]*>[^<]*<\/a>)<\/h5>/g, "<p>$1</p>")
+}
 
+const only = process.argv.slice(2)
 mkdirSync(Path.join(corpus, "src"), { recursive: true })
-for (const doc of structureDocuments) {
+for (const doc of structureDocuments.filter((doc) => only.length === 0 || only.includes(doc.name))) {
   const pdf = Path.join(corpus, `${doc.name}.pdf`)
   let html: string
   if (doc.kind === "readme") {
