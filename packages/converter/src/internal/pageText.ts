@@ -4,8 +4,8 @@
  * as a PDF places text), then a few calls per run for its box, baseline and size, never per character.
  */
 import { fontStyle } from "./fontStyle.js"
-import { Style } from "./layout/model.js"
 import type { TextItem } from "./layout.js"
+import { Style } from "./layout/model.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 

@@ -2,7 +2,7 @@
 import type * as Document from "../../Document.js"
 import { CodeBuilder } from "./code.js"
 import type { OutlinedLine } from "./headings.js"
-import { headingMaxChars, headingTitle, isHeadingCandidate } from "./headings.js"
+import { boldNumberedLevel, headingMaxChars, headingTitle, isHeadingCandidate } from "./headings.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
 import type { ListMarker } from "./lists.js"
@@ -53,7 +53,7 @@ const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
 /** The block being built from one page's lines, one line at a time. */
 class PageBlocks {
   readonly blocks: Array<Document.Block> = []
-  private paragraph: { rich: Rich; maxX1: number } | undefined
+  private paragraph: { rich: Rich; maxX1: number; lines: number } | undefined
   private list: ListBuilder | undefined
   private code: CodeBuilder | undefined
   private heading: { level: number; text: string; lines: number; fromOutline: boolean } | undefined
@@ -67,7 +67,12 @@ class PageBlocks {
   flush(): void {
     if (this.paragraph !== undefined && this.paragraph.rich.text.trim() !== "") {
       const rich = trimRich(this.paragraph.rich)
-      this.blocks.push({ _tag: "Paragraph", text: rich.text, ...(rich.marks.length > 0 ? { marks: rich.marks } : {}) })
+      const level = boldNumberedLevel(rich.text, rich.marks, this.paragraph.lines)
+      this.blocks.push(
+        level !== undefined
+          ? { _tag: "Heading", level, text: rich.text }
+          : { _tag: "Paragraph", text: rich.text, ...(rich.marks.length > 0 ? { marks: rich.marks } : {}) }
+      )
     }
     if (this.list !== undefined) this.blocks.push(this.list.build())
     if (this.code !== undefined) this.blocks.push(this.code.build())
@@ -185,10 +190,11 @@ class PageBlocks {
     if (this.paragraph !== undefined && !breaks) {
       this.paragraph.rich = joinRich(this.paragraph.rich, richLine(line), besidePrevious)
       this.paragraph.maxX1 = Math.max(this.paragraph.maxX1, line.x1)
+      this.paragraph.lines++
       return
     }
     this.flush()
-    this.paragraph = { rich: richLine(line), maxX1: line.x1 }
+    this.paragraph = { rich: richLine(line), maxX1: line.x1, lines: 1 }
   }
 }
 

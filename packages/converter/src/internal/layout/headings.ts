@@ -1,6 +1,7 @@
 /** Headings: font sizes larger than the body's, or the PDF's outline matched to the lines it names. */
 import { heaviest } from "./lines.js"
-import type { Line, OrderedPage, OutlineEntry } from "./model.js"
+import type { Line, Mark, OrderedPage, OutlineEntry } from "./model.js"
+import { Style } from "./model.js"
 import { pageLines } from "./model.js"
 import { letterCount, normalizeText } from "./text.js"
 
@@ -78,6 +79,23 @@ export const headingTitle = (lineText: string, outlineTitle: string): string => 
   // A single capital is a section number only when the outline's title does not start the line with it.
   if (/^[A-Z]$/.test(number) && matchKey(lineText).startsWith(matchKey(title))) return title
   return `${number} ${title}`
+}
+
+/** A section number of two levels or more at the start of a title: "1.2", "0.6.3.1". */
+const deepSectionNumber = /^(\d+(?:\.\d+)+)\.?\s+\S/
+
+/**
+ * The level of a paragraph that is a numbered heading set in bold at the body size (HTML's
+ * `<h4>`, printed by a browser as bold running text): one short line, all of it bold, starting
+ * with a section number of two levels or more; its level is the number's depth. Undefined for
+ * anything else.
+ */
+export const boldNumberedLevel = (text: string, marks: ReadonlyArray<Mark>, lines: number): number | undefined => {
+  if (lines !== 1 || text.length > 120 || marks.length !== 1 || /[.:;,]$/.test(text)) return undefined
+  const mark = marks[0]!
+  if ((mark.style & Style.strong) === 0 || mark.start !== 0 || mark.end !== text.length) return undefined
+  const number = deepSectionNumber.exec(text)?.[1]
+  return number === undefined ? undefined : Math.min(6, number.split(".").length)
 }
 
 /** The match key of a line, without the section number the outline's title may lack. */
