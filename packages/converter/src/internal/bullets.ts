@@ -30,7 +30,7 @@ const smallShapes = (m: Pdfium, page: number, height: number): Array<Box> =>
     for (let i = 0; i < count && shapes.length <= maxCandidates; i++) {
       const object = m.direct.FPDFPage_GetObject(page, i)
       if (m.direct.FPDFPageObj_GetType(object) !== pathObject) continue
-      if (!m.FPDFPageObj_GetBounds(object, out, out + 4, out + 8, out + 12)) continue
+      if (!m.direct.FPDFPageObj_GetBounds(object, out, out + 4, out + 8, out + 12)) continue
       const [left, bottom, right, top] = P.floats(m, out, 4)
       const w = right! - left!
       const h = top! - bottom!

@@ -24,6 +24,7 @@ export interface Direct {
   readonly FPDFTextObj_GetFont: (textObject: number) => number
   readonly FPDFPage_GetObject: (page: number, index: number) => number
   readonly FPDFPageObj_GetType: (object: number) => number
+  readonly FPDFPageObj_GetBounds: (object: number, left: number, bottom: number, right: number, top: number) => number
   readonly FPDF_PageToDevice: (
     page: number,
     startX: number,
@@ -48,6 +49,7 @@ const directNames: ReadonlyArray<keyof Direct> = [
   "FPDFTextObj_GetFont",
   "FPDFPage_GetObject",
   "FPDFPageObj_GetType",
+  "FPDFPageObj_GetBounds",
   "FPDF_PageToDevice"
 ]
 

@@ -54,6 +54,10 @@ const collapseSpaces = (
   marks: ReadonlyArray<Mark>,
   code: boolean
 ): { text: string; marks: Array<Mark> } => {
+  // Most lines have no marks: the text alone, without an offset map.
+  if (marks.length === 0) {
+    return { text: code ? text.trim() : text.replace(/ {2,}/g, " ").trim(), marks: [] }
+  }
   const map = new Array<number>(text.length + 1)
   let out = ""
   for (let i = 0; i < text.length; i++) {
