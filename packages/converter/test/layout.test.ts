@@ -74,6 +74,27 @@ describe("layout rules", () => {
       ])
     }))
 
+  it.effect("an outlined heading keeps the section number the page shows before the bookmark's title", () =>
+    Effect.sync(() => {
+      const document = layout(
+        [page([
+          item("1.1 The R environment", 50, 100, 14),
+          ...bodyLines(["Body text of the section."], 50, 130),
+          item("Appendix A A sample session", 50, 200, 14),
+          ...bodyLines(["Body text of the appendix."], 50, 230)
+        ])],
+        [
+          { title: "The R environment", level: 2, page: 1, top: 90 },
+          { title: "A A sample session", level: 1, page: 1, top: 190 }
+        ]
+      )
+      const headings = contentBlocks(document).filter((block) => block._tag === "Heading")
+      assert.deepStrictEqual(headings, [
+        { _tag: "Heading", level: 2, text: "1.1 The R environment" },
+        { _tag: "Heading", level: 1, text: "Appendix A A sample session" }
+      ])
+    }))
+
   it.effect("hyphenation at line ends is rejoined (a hyphen before a capital kept), real line breaks become spaces", () =>
     Effect.sync(() => {
       assert.strictEqual(Layout.joinLines("an exam-", "ple of text"), "an example of text")

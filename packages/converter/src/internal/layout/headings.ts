@@ -65,8 +65,13 @@ export const useOutline = (outline: ReadonlyArray<OutlineEntry>): boolean => out
 
 const matchKey = (text: string): string => normalizeText(text).toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
-/** A visible section number at the start of a title: "1", "1.2", "A.3", "2.1." (then a space). */
-const sectionNumber = /^(?:\d+|[A-Z])(?:\.\d+)*\.?(?=\s+\S)/
+/**
+ * A visible section number at the start of a title: "1", "1.2", "A.3", "2.1.", "Appendix B"
+ * (then a space).
+ */
+const appendixWord = /^Appendix\s+(?=[A-Z]\b)/
+
+const sectionNumber = /^(?:Appendix\s+)?(?:\d+|[A-Z])(?:\.\d+)*\.?(?=\s+\S)/
 
 /**
  * The title of an outlined heading: the outline's, with the section number the page shows before
@@ -76,6 +81,9 @@ export const headingTitle = (lineText: string, outlineTitle: string): string => 
   const title = normalizeText(outlineTitle).trim()
   const number = sectionNumber.exec(lineText)?.[0]
   if (number === undefined || title.startsWith(number)) return title
+  // "Appendix A A sample session" where the bookmark says "A A sample session".
+  const word = appendixWord.exec(number)?.[0]
+  if (word !== undefined && title.startsWith(number.slice(word.length))) return `${word}${title}`
   // A single capital is a section number only when the outline's title does not start the line with it.
   if (/^[A-Z]$/.test(number) && matchKey(lineText).startsWith(matchKey(title))) return title
   return `${number} ${title}`
@@ -102,6 +110,8 @@ export const boldNumberedLevel = (text: string, marks: ReadonlyArray<Mark>, line
 const lineKey = (text: string, key: string): string => {
   const full = matchKey(text)
   if (key.startsWith(full)) return full
+  const word = appendixWord.exec(text)?.[0]
+  if (word !== undefined && key.startsWith(matchKey(text.slice(word.length)))) return matchKey(text.slice(word.length))
   const number = sectionNumber.exec(text)?.[0]
   return number === undefined ? full : matchKey(text.slice(number.length))
 }
