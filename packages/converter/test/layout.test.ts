@@ -144,6 +144,28 @@ describe("layout rules", () => {
       ])
     }))
 
+  it.effect("a paragraph's first-line indent after a list is not a wrapped line of its last item", () =>
+    Effect.sync(() => {
+      const blocks = contentBlocks(layout([page([
+        item("\u2022 an item whose text wraps", 60, 100),
+        item("onto a line where items' text starts.", 72, 112),
+        item("\u2022 the last item.", 60, 124),
+        item("A new paragraph, indented less than the items' text,", 66, 140),
+        item("goes on at the margin.", 50, 152)
+      ])]))
+      assert.deepStrictEqual(blocks, [
+        {
+          _tag: "List",
+          ordered: false,
+          start: 0,
+          items: [{ text: "an item whose text wraps onto a line where items' text starts." }, {
+            text: "the last item."
+          }]
+        },
+        { _tag: "Paragraph", text: "A new paragraph, indented less than the items' text, goes on at the margin." }
+      ])
+    }))
+
   it.effect("repeated running heads and page numbers are removed", () =>
     Effect.sync(() => {
       const pages = [1, 2, 3, 4].map((n) =>

@@ -45,6 +45,8 @@ interface OpenList {
   readonly start: number
   readonly items: Array<OpenItem>
   readonly markerX: number
+  /** Where its items' wrapped lines start, once one has been seen. */
+  textX?: number
 }
 
 /** Markers this close (in font sizes) are at one depth: "9." and "10." end where their text starts. */
@@ -65,6 +67,15 @@ const toList = (list: OpenList): Document.List => ({
     }
   })
 })
+
+/**
+ * Whether a line hangs under the items of `list`: indented past its marker, and not short of where
+ * its wrapped lines start once that is known (a paragraph's first-line indent after the list is
+ * past the marker, but not as far as the items' text).
+ */
+const hangsUnder = (list: OpenList, line: Line): boolean =>
+  line.x0 > list.markerX + hanging * line.size &&
+  (list.textX === undefined || line.x0 >= list.textX - hanging * line.size)
 
 /** The item text of a line after its marker, with the line's marks moved along. */
 const itemText = (line: Line, marker: ListMarker): Rich => {
@@ -129,13 +140,14 @@ export class ListBuilder {
    */
   continuation(line: Line, closeBelow: boolean): boolean {
     let depth = this.stack.length - 1
-    while (depth >= 0 && line.x0 <= this.stack[depth]!.markerX + hanging * line.size) depth--
+    while (depth >= 0 && !hangsUnder(this.stack[depth]!, line)) depth--
     if (depth < 0) {
       if (!closeBelow || this.lastEndsSentence()) return false
       depth = this.stack.length - 1
     }
     this.stack.splice(depth + 1)
     const list = this.stack[depth]!
+    if (list.textX === undefined && hangsUnder(list, line)) list.textX = line.x0
     const item = list.items[list.items.length - 1]!
     item.rich = joinRich(item.rich, richLine(line))
     return true
