@@ -95,6 +95,31 @@ describe("layout rules", () => {
       ])
     }))
 
+  it.effect("in an outlined document, a line at an outlined heading size is a heading after the first outlined one", () =>
+    Effect.sync(() => {
+      const document = layout(
+        [page([
+          item("A Title Page Author", 50, 60, 14),
+          item("1 Introduction", 50, 100, 14),
+          ...bodyLines(["Body text of the introduction."], 50, 130),
+          item("2 Usage", 50, 200, 14),
+          ...bodyLines(["Body text of the usage."], 50, 230),
+          item("Examples", 50, 300, 14),
+          ...bodyLines(["Body text of the examples."], 50, 330)
+        ])],
+        [
+          { title: "1 Introduction", level: 1, page: 1, top: 90 },
+          { title: "2 Usage", level: 1, page: 1, top: 190 }
+        ]
+      )
+      const headings = contentBlocks(document).filter((block) => block._tag === "Heading")
+      assert.deepStrictEqual(headings, [
+        { _tag: "Heading", level: 1, text: "1 Introduction" },
+        { _tag: "Heading", level: 1, text: "2 Usage" },
+        { _tag: "Heading", level: 1, text: "Examples" }
+      ])
+    }))
+
   it.effect("hyphenation at line ends is rejoined (a hyphen before a capital kept), real line breaks become spaces", () =>
     Effect.sync(() => {
       assert.strictEqual(Layout.joinLines("an exam-", "ple of text"), "an example of text")

@@ -42,6 +42,11 @@ export interface PageRules {
   readonly lineRatio: number
   readonly levels: ReadonlyMap<number, number>
   readonly outlineLines: ReadonlyMap<Line, OutlinedLine>
+  /**
+   * Whether `levels` apply yet: in an outlined document only from its first outlined heading on
+   * (a title page's large lines before it are not sections); shared by the pages, in order.
+   */
+  readonly sizeLevels: { active: boolean }
 }
 
 const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
@@ -118,8 +123,11 @@ class PageBlocks {
   line(line: Line): void {
     this.insertMissing(line.y)
     const outlined = this.rules.outlineLines.get(line)
+    if (outlined !== undefined) this.rules.sizeLevels.active = true
     const level = outlined?.level ??
-      this.rules.levels.get(isHeadingCandidate(line, this.rules.body) ? line.size : -1)
+      (this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body)
+        ? this.rules.levels.get(line.size)
+        : undefined)
     if (level !== undefined) return this.headingLine(line, level, outlined)
     if (this.heading !== undefined) {
       this.flush()

@@ -106,6 +106,27 @@ export const boldNumberedLevel = (text: string, marks: ReadonlyArray<Mark>, line
   return number === undefined ? undefined : Math.min(6, number.split(".").length)
 }
 
+/**
+ * Heading levels by size in an outlined document, from the lines matched to the outline: each
+ * size takes the level most of its matched lines have (sizes seen once are left out). A heading
+ * the outline does not list (Texinfo's unnumbered `@subheading`s) is then found by its size.
+ */
+export const outlineSizeLevels = (lines: ReadonlyMap<Line, OutlinedLine>): Map<number, number> => {
+  const counts = new Map<number, Map<number, number>>()
+  for (const [line, outlined] of lines) {
+    if (!outlined.first) continue
+    const bySize = counts.get(line.size) ?? new Map<number, number>()
+    bySize.set(outlined.level, (bySize.get(outlined.level) ?? 0) + 1)
+    counts.set(line.size, bySize)
+  }
+  const levels = new Map<number, number>()
+  for (const [size, bySize] of counts) {
+    const total = [...bySize.values()].reduce((a, b) => a + b, 0)
+    if (total >= 2) levels.set(size, heaviest(bySize))
+  }
+  return levels
+}
+
 /** The match key of a line, without the section number the outline's title may lack. */
 const lineKey = (text: string, key: string): string => {
   const full = matchKey(text)
