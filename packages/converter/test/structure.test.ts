@@ -105,6 +105,9 @@ const drawAll = (page: PDFPage, fonts: Fonts) => {
   line([["Monkey, set in a well-known way.", "body"]], 468)
   line([["2.1 Options", "bold"]], 510)
   line([["What the options are.", "body"]], 538)
+  // A real table: three rows of three cells in a proportional font, aligned in columns.
+  const grid = [["Option", "Type", "Default"], ["dot", "boolean", "false"], ["posix", "boolean", "true"]]
+  grid.forEach((cells, i) => cells.forEach((cell, column) => line([[cell, "body"]], 580 + i * 14, left + column * 120)))
 }
 
 describe("structure kept in Markdown", () => {
@@ -132,12 +135,18 @@ describe("structure kept in Markdown", () => {
       assert.strictEqual(headings[1]!.level, 2)
     }))
 
-  it.effect("a code listing with aligned columns is a code block, never a table", () =>
+  it.effect("a code listing with aligned columns is a code block, never a table; a grid of prose cells is one", () =>
     Effect.gen(function*() {
       const document = yield* read(yield* makePdf(drawAll))
-      assert.isFalse(document.blocks.some((block) => block._tag === "Table"))
+      const tables = document.blocks.flatMap((block) => block._tag === "Table" ? [block.rows] : [])
+      assert.deepStrictEqual(tables, [[["Option", "Type", "Default"], ["dot", "boolean", "false"], [
+        "posix",
+        "boolean",
+        "true"
+      ]]])
       const markdown = Markdown.render(document)
       assert.include(markdown, "```\nname        type        default\ndot         boolean     false\n")
+      assert.include(markdown, "| Option | Type | Default |\n| --- | --- | --- |\n| dot | boolean | false |")
     }))
 
   it.effect("a hyphen at a line end is removed inside a word, kept before a capital, in code never touched", () =>
@@ -174,7 +183,7 @@ describe("structure kept in Markdown", () => {
 
 describe("structure kept in EPUB", () => {
   it.effect(
-    "<pre><code>, <code>, <em>, <strong> and nested lists; epubcheck finds nothing",
+    "<pre><code>, <code>, <em>, <strong>, nested lists and <table>; epubcheck finds nothing",
     () =>
       Effect.gen(function*() {
         const epub = Epub.build(yield* read(yield* makePdf(drawAll)), { modified: new Date("2024-01-02T03:04:05Z") })
@@ -193,6 +202,7 @@ describe("structure kept in EPUB", () => {
           xhtml,
           "<ul><li>first point<ul><li>nested point</li></ul></li><li>second point that wraps onto a second line</li></ul>"
         )
+        assert.include(xhtml, "<tr><td>dot</td><td>boolean</td><td>false</td></tr>")
         assert.isTrue(existsSync(epubcheckJar), `epubcheck is required at ${epubcheckJar} (apt-get install epubcheck)`)
         const dir = mkdtempSync(Path.join(Os.tmpdir(), "structure-epub-"))
         try {
