@@ -35,7 +35,15 @@ const parent = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-fresh-"))
 const clone = Path.join(parent, "pdf-transform")
 try {
   execFileSync("git", ["clone", "--quiet", "--no-hardlinks", repo, clone], { stdio: "inherit" })
-  const refs = spawnSync("git", ["grep", "-l", "\\.\\./shared", "--", ".", ":!pnpm-lock.yaml", ":!scripts/fresh-clone.mjs"], {
+  const refs = spawnSync("git", [
+    "grep",
+    "-l",
+    "\\.\\./shared",
+    "--",
+    ".",
+    ":!pnpm-lock.yaml",
+    ":!scripts/fresh-clone.mjs"
+  ], {
     cwd: clone,
     encoding: "utf8"
   })
