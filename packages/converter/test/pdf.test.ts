@@ -37,7 +37,8 @@ describe("PDFium access", () => {
           let count = 0
           for (let n = 1; n <= open.pages; n++) {
             const page = yield* Effect.scoped(Pdf.readPage(open, n, { figures: false }))
-            assert.strictEqual(page.items.map((item) => item.text).join(""), `This is page number ${n} of the book.`)
+            // A Courier page comes as one run per word (fixed-pitch runs are placed word by word).
+            assert.strictEqual(page.items.map((item) => item.text).join(" "), `This is page number ${n} of the book.`)
             const before = open.document
             open.refresh()
             if (open.document !== before) count++
