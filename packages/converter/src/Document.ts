@@ -18,7 +18,30 @@ export interface Heading {
 }
 
 /**
- * Running text, lines already joined (hyphenation at line ends rejoined).
+ * Bits of `Mark.style`: code (a fixed-pitch font), strong (a bold one), emphasis (an italic one).
+ * Code is never also strong or emphasis.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export const Style = { code: 1, strong: 2, emphasis: 4 } as const
+
+/**
+ * A styled stretch of a text: characters `start` to `end` (exclusive, UTF-16 offsets) in the
+ * `Style` bits `style`. Marks of one text are in order and do not overlap.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Mark {
+  readonly start: number
+  readonly end: number
+  readonly style: number
+}
+
+/**
+ * Running text, lines already joined (hyphenation at line ends rejoined); `marks` (absent when
+ * there are none) tell its inline code, strong and emphasised stretches.
  *
  * @since 0.1.0
  * @category models
@@ -26,6 +49,19 @@ export interface Heading {
 export interface Paragraph {
   readonly _tag: "Paragraph"
   readonly text: string
+  readonly marks?: ReadonlyArray<Mark> | undefined
+}
+
+/**
+ * A list item: its text (wrapped lines joined), its marks, and the lists nested in it.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface ListItem {
+  readonly text: string
+  readonly marks?: ReadonlyArray<Mark> | undefined
+  readonly lists?: ReadonlyArray<List> | undefined
 }
 
 /**
@@ -39,7 +75,19 @@ export interface List {
   readonly ordered: boolean
   /** The number of the first item of an ordered list. */
   readonly start: number
-  readonly items: ReadonlyArray<string>
+  readonly items: ReadonlyArray<ListItem>
+}
+
+/**
+ * A code block: lines set in a fixed-pitch font, with their indentation, as printed (never
+ * re-wrapped or de-hyphenated); lines separated by "\n".
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Code {
+  readonly _tag: "Code"
+  readonly text: string
 }
 
 /**
@@ -81,7 +129,7 @@ export interface PageBreak {
  * @since 0.1.0
  * @category models
  */
-export type Block = Heading | Paragraph | List | Table | Figure | PageBreak
+export type Block = Heading | Paragraph | List | Code | Table | Figure | PageBreak
 
 /**
  * A whole document: its blocks in reading order, with `PageBreak`s between pages.

@@ -7,6 +7,7 @@
 import * as Fflate from "fflate"
 import * as Crypto from "node:crypto"
 import type * as Document from "./Document.js"
+import { Style } from "./Document.js"
 
 // XML 1.0 forbids these code points; a single one makes the whole file unreadable.
 const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
@@ -101,6 +102,34 @@ interface Image {
   readonly png: Uint8Array
 }
 
+/** Text with its marks as XHTML: `<code>`, `<strong>`, `<em>`; the rest escaped. */
+const inlineXhtml = (text: string, marks: ReadonlyArray<Document.Mark> = []): string => {
+  let out = ""
+  let at = 0
+  for (const mark of marks) {
+    if (mark.start < at || mark.end > text.length) continue
+    out += escapeXml(text.slice(at, mark.start))
+    let inner = escapeXml(text.slice(mark.start, mark.end))
+    if ((mark.style & Style.code) !== 0) inner = `<code>${inner}</code>`
+    else {
+      if ((mark.style & Style.emphasis) !== 0) inner = `<em>${inner}</em>`
+      if ((mark.style & Style.strong) !== 0) inner = `<strong>${inner}</strong>`
+    }
+    out += inner
+    at = mark.end
+  }
+  return out + escapeXml(text.slice(at))
+}
+
+const listXhtml = (list: Document.List): string => {
+  const tag = list.ordered ? "ol" : "ul"
+  const start = list.ordered && list.start !== 1 ? ` start="${list.start}"` : ""
+  const items = list.items.map((item) =>
+    `<li>${inlineXhtml(item.text, item.marks)}${(item.lists ?? []).map(listXhtml).join("")}</li>`
+  )
+  return `<${tag}${start}>${items.join("")}</${tag}>`
+}
+
 const renderChapter = (
   chapter: Chapter,
   toc: Array<TocEntry>,
@@ -121,14 +150,14 @@ const renderChapter = (
         break
       }
       case "Paragraph":
-        parts.push(`<p>${escapeXml(block.text)}</p>`)
+        parts.push(`<p>${inlineXhtml(block.text, block.marks)}</p>`)
         break
-      case "List": {
-        const tag = block.ordered ? "ol" : "ul"
-        const start = block.ordered && block.start !== 1 ? ` start="${block.start}"` : ""
-        parts.push(`<${tag}${start}>${block.items.map((item) => `<li>${escapeXml(item)}</li>`).join("")}</${tag}>`)
+      case "List":
+        parts.push(listXhtml(block))
         break
-      }
+      case "Code":
+        parts.push(`<pre><code>${escapeXml(block.text)}</code></pre>`)
+        break
       case "Table":
         parts.push(
           `<table><tbody>${
@@ -185,7 +214,8 @@ const contentIdentifier = (document: Document.Document): string => {
   hash.update(document.title)
   for (const block of document.blocks) {
     if (block._tag === "Paragraph" || block._tag === "Heading") hash.update(block.text)
-    else if (block._tag === "List") hash.update(block.items.join("\n"))
+    else if (block._tag === "List") hash.update(block.items.map((item) => item.text).join("\n"))
+    else if (block._tag === "Code") hash.update(block.text)
   }
   const hex = hash.digest("hex")
   // Shaped as a version 5 UUID (name-based) so epubcheck accepts the urn:uuid form.

@@ -5,9 +5,17 @@
  * @since 0.1.0
  */
 import type * as Document from "./Document.js"
+import { Style } from "./Document.js"
 
 // Characters that start emphasis, code, links, HTML or strikethrough anywhere in a line.
 const inlineSpecial = /[\\`*_[\]<>~]/g
+
+const escapeInline = (text: string): string => text.replace(inlineSpecial, (c) => `\\${c}`)
+
+const escapeBlockStart = (text: string): string =>
+  text
+    .replace(/^(\s*)([#>+=-])/, "$1\\$2")
+    .replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2")
 
 /**
  * Escapes text so Markdown shows it literally: inline markup characters everywhere, and block
@@ -16,14 +24,85 @@ const inlineSpecial = /[\\`*_[\]<>~]/g
  * @since 0.1.0
  * @category rendering
  */
-export const escapeText = (text: string): string => {
-  const escaped = text.replace(inlineSpecial, (c) => `\\${c}`)
-  return escaped
-    .replace(/^(\s*)([#>+=-])/, "$1\\$2")
-    .replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2")
-}
+export const escapeText = (text: string): string => escapeBlockStart(escapeInline(text))
 
 const escapeCell = (text: string): string => escapeText(text).replace(/\|/g, "\\|")
+
+/** The longest run of `char` in `text`. */
+const longestRun = (text: string, char: string): number =>
+  Math.max(0, ...(text.match(new RegExp(`${char === "`" ? "`" : "~"}+`, "g")) ?? []).map((run) => run.length))
+
+/** A code span that shows `text` as it is: a fence of more backticks than it holds. */
+const codeSpan = (text: string): string => {
+  const fence = "`".repeat(longestRun(text, "`") + 1)
+  const pad = text.startsWith("`") || text.endsWith("`") || (text.startsWith(" ") && text.endsWith(" ")) ? " " : ""
+  return `${fence}${pad}${text}${pad}${fence}`
+}
+
+const punctuation = /[\p{P}\p{S}]/u
+const alphanumeric = /[\p{L}\p{N}]/u
+
+/**
+ * Emphasis delimiters around `inner` when CommonMark reads them as such there (they must touch
+ * the text, and punctuation inside them must not touch a letter outside); otherwise undefined.
+ */
+const emphasis = (inner: string, style: number, before: string, after: string): string | undefined => {
+  const delimiter = (style & Style.strong ? "**" : "") + (style & Style.emphasis ? "*" : "")
+  if (delimiter === "" || inner === "" || /^\s|\s$/.test(inner)) return undefined
+  if (punctuation.test(inner[0]!) && alphanumeric.test(before)) return undefined
+  if (punctuation.test(inner[inner.length - 1]!) && alphanumeric.test(after)) return undefined
+  return `${delimiter}${escapeInline(inner)}${delimiter}`
+}
+
+/**
+ * Text with its marks as Markdown: code spans, `**strong**`, `*emphasis*`; everything else
+ * escaped. Spaces at a mark's ends stay outside its delimiters.
+ *
+ * @since 0.2.0
+ * @category rendering
+ */
+export const renderInline = (text: string, marks: ReadonlyArray<Document.Mark> = []): string => {
+  if (marks.length === 0) return escapeText(text)
+  let out = ""
+  let at = 0
+  let plainStart = true
+  for (const mark of marks) {
+    if (mark.start < at || mark.end > text.length) continue
+    out += escapeInline(text.slice(at, mark.start))
+    const raw = text.slice(mark.start, mark.end)
+    const inner = raw.trim()
+    const lead = raw.slice(0, raw.length - raw.trimStart().length)
+    const trail = raw.slice(raw.trimEnd().length)
+    const before = lead !== "" ? " " : text[mark.start - 1] ?? " "
+    const after = trail !== "" ? " " : text[mark.end] ?? " "
+    const styled = inner === ""
+      ? undefined
+      : (mark.style & Style.code) !== 0
+      ? codeSpan(inner)
+      : emphasis(inner, mark.style, before, after)
+    if (mark.start === 0 && styled !== undefined && lead === "") plainStart = false
+    out += styled === undefined ? escapeInline(raw) : `${escapeInline(lead)}${styled}${escapeInline(trail)}`
+    at = mark.end
+  }
+  out += escapeInline(text.slice(at))
+  return plainStart ? escapeBlockStart(out) : out
+}
+
+const renderList = (list: Document.List, indent: string): Array<string> =>
+  list.items.flatMap((item, index) => {
+    const marker = list.ordered ? `${list.start + index}.` : "-"
+    const inner = indent + " ".repeat(marker.length + 1)
+    return [
+      `${indent}${marker} ${renderInline(item.text, item.marks)}`.trimEnd(),
+      ...(item.lists ?? []).flatMap((nested) => renderList(nested, inner))
+    ]
+  })
+
+/** A fenced code block; its text is never escaped, so the fence is longer than any run inside. */
+const renderCode = (text: string): string => {
+  const fence = "`".repeat(Math.max(3, longestRun(text, "`") + 1))
+  return `${fence}\n${text}\n${fence}`
+}
 
 /**
  * @since 0.1.0
@@ -34,11 +113,11 @@ export const renderBlock = (block: Document.Block): string | undefined => {
     case "Heading":
       return `${"#".repeat(Math.max(1, Math.min(6, block.level)))} ${escapeText(block.text)}`
     case "Paragraph":
-      return escapeText(block.text)
+      return renderInline(block.text, block.marks)
     case "List":
-      return block.items
-        .map((item, index) => `${block.ordered ? `${block.start + index}.` : "-"} ${escapeText(item)}`)
-        .join("\n")
+      return renderList(block, "").join("\n")
+    case "Code":
+      return renderCode(block.text)
     case "Table": {
       const width = Math.max(...block.rows.map((row) => row.length))
       const row = (cells: ReadonlyArray<string>) =>

@@ -74,11 +74,57 @@ describe("layout rules", () => {
       ])
     }))
 
-  it.effect("hyphenation at line ends is rejoined, real line breaks become spaces", () =>
+  it.effect("an outlined heading keeps the section number the page shows before the bookmark's title", () =>
+    Effect.sync(() => {
+      const document = layout(
+        [page([
+          item("1.1 The R environment", 50, 100, 14),
+          ...bodyLines(["Body text of the section."], 50, 130),
+          item("Appendix A A sample session", 50, 200, 14),
+          ...bodyLines(["Body text of the appendix."], 50, 230)
+        ])],
+        [
+          { title: "The R environment", level: 2, page: 1, top: 90 },
+          { title: "A A sample session", level: 1, page: 1, top: 190 }
+        ]
+      )
+      const headings = contentBlocks(document).filter((block) => block._tag === "Heading")
+      assert.deepStrictEqual(headings, [
+        { _tag: "Heading", level: 2, text: "1.1 The R environment" },
+        { _tag: "Heading", level: 1, text: "Appendix A A sample session" }
+      ])
+    }))
+
+  it.effect("in an outlined document, a line at an outlined heading size is a heading after the first outlined one", () =>
+    Effect.sync(() => {
+      const document = layout(
+        [page([
+          item("A Title Page Author", 50, 60, 14),
+          item("1 Introduction", 50, 100, 14),
+          ...bodyLines(["Body text of the introduction."], 50, 130),
+          item("2 Usage", 50, 200, 14),
+          ...bodyLines(["Body text of the usage."], 50, 230),
+          item("Examples", 50, 300, 14),
+          ...bodyLines(["Body text of the examples."], 50, 330)
+        ])],
+        [
+          { title: "1 Introduction", level: 1, page: 1, top: 90 },
+          { title: "2 Usage", level: 1, page: 1, top: 190 }
+        ]
+      )
+      const headings = contentBlocks(document).filter((block) => block._tag === "Heading")
+      assert.deepStrictEqual(headings, [
+        { _tag: "Heading", level: 1, text: "1 Introduction" },
+        { _tag: "Heading", level: 1, text: "2 Usage" },
+        { _tag: "Heading", level: 1, text: "Examples" }
+      ])
+    }))
+
+  it.effect("hyphenation at line ends is rejoined (a hyphen before a capital kept), real line breaks become spaces", () =>
     Effect.sync(() => {
       assert.strictEqual(Layout.joinLines("an exam-", "ple of text"), "an example of text")
       assert.strictEqual(Layout.joinLines("ends here", "next"), "ends here next")
-      assert.strictEqual(Layout.joinLines("Jean-", "Paul"), "Jean- Paul")
+      assert.strictEqual(Layout.joinLines("Jean-", "Paul"), "Jean-Paul")
       assert.strictEqual(Layout.joinLines("日本", "語"), "日本語")
       const blocks = contentBlocks(
         layout([page(bodyLines(["This paragraph is hyphen-", "ated across lines."], 50, 100))])
@@ -113,8 +159,35 @@ describe("layout rules", () => {
       ])]))
       assert.deepStrictEqual(blocks, [
         { _tag: "Paragraph", text: "Things to know:" },
-        { _tag: "List", ordered: false, start: 0, items: ["first point", "second point that wraps onto another line"] },
-        { _tag: "List", ordered: true, start: 1, items: ["one", "two"] }
+        {
+          _tag: "List",
+          ordered: false,
+          start: 0,
+          items: [{ text: "first point" }, { text: "second point that wraps onto another line" }]
+        },
+        { _tag: "List", ordered: true, start: 1, items: [{ text: "one" }, { text: "two" }] }
+      ])
+    }))
+
+  it.effect("a paragraph's first-line indent after a list is not a wrapped line of its last item", () =>
+    Effect.sync(() => {
+      const blocks = contentBlocks(layout([page([
+        item("\u2022 an item whose text wraps", 60, 100),
+        item("onto a line where items' text starts.", 72, 112),
+        item("\u2022 the last item.", 60, 124),
+        item("A new paragraph, indented less than the items' text,", 66, 140),
+        item("goes on at the margin.", 50, 152)
+      ])]))
+      assert.deepStrictEqual(blocks, [
+        {
+          _tag: "List",
+          ordered: false,
+          start: 0,
+          items: [{ text: "an item whose text wraps onto a line where items' text starts." }, {
+            text: "the last item."
+          }]
+        },
+        { _tag: "Paragraph", text: "A new paragraph, indented less than the items' text, goes on at the margin." }
       ])
     }))
 

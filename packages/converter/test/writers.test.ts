@@ -47,8 +47,8 @@ describe("Markdown", () => {
         { _tag: "PageBreak", page: 1 },
         { _tag: "Heading", level: 2, text: "Title" },
         { _tag: "Paragraph", text: "Some text." },
-        { _tag: "List", ordered: true, start: 3, items: ["three", "four"] },
-        { _tag: "List", ordered: false, start: 0, items: ["dot"] },
+        { _tag: "List", ordered: true, start: 3, items: [{ text: "three" }, { text: "four" }] },
+        { _tag: "List", ordered: false, start: 0, items: [{ text: "dot" }] },
         { _tag: "Table", rows: [["a", "b|c"], ["1"]] },
         { _tag: "Figure", png: new Uint8Array([1]), width: 1, height: 1 }
       ]))
@@ -71,7 +71,7 @@ describe("Markdown", () => {
       const full = document([
         { _tag: "Heading", level: 1, text: texts[0]! },
         ...texts.map((text): Document.Block => ({ _tag: "Paragraph", text })),
-        { _tag: "List", ordered: false, start: 0, items: texts },
+        { _tag: "List", ordered: false, start: 0, items: texts.map((text) => ({ text })) },
         { _tag: "Table", rows: [texts.slice(0, 3), texts.slice(3)] }
       ])
       const encoded = new TextEncoder().encode(Markdown.render(full))

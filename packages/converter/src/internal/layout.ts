@@ -6,7 +6,7 @@
 import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { mergeSplitParagraphs, pageBlocks } from "./layout/blocks.js"
-import { bodySize, headingLevels, matchOutline, useOutline } from "./layout/headings.js"
+import { bodySize, headingLevels, lineRatio, matchOutline, outlineSizeLevels, useOutline } from "./layout/headings.js"
 import { detectLanguage, languageSample } from "./layout/language.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
 import { orderPage } from "./layout/order.js"
@@ -44,7 +44,7 @@ const plainText = (blocks: ReadonlyArray<Document.Block>): string => {
     const text = block._tag === "Paragraph" || block._tag === "Heading"
       ? block.text
       : block._tag === "List"
-      ? block.items.join(" ")
+      ? block.items.map((item) => item.text).join(" ")
       : ""
     parts.push(text)
     length += text.length + 1
@@ -69,9 +69,15 @@ export const layout = (input: LayoutInput): Layout => {
   )
   const body = bodySize(pages)
   const outline = useOutline(input.outline) ? input.outline : []
-  const levels = outline.length > 0 ? new Map<number, number>() : headingLevels(pages, body)
   const matched = matchOutline(pages, outline)
-  const rules: PageRules = { body, levels, outlineLines: matched.lines }
+  const levels = outline.length > 0 ? outlineSizeLevels(matched.lines) : headingLevels(pages, body)
+  const rules: PageRules = {
+    body,
+    lineRatio: lineRatio(pages, body),
+    levels,
+    outlineLines: matched.lines,
+    sizeLevels: { active: outline.length === 0 }
+  }
   const blocks: Array<Document.Block> = []
   // Each page leaves the array as its blocks are built: its lines are garbage from then on.
   for (let page = pages.shift(); page !== undefined; page = pages.shift()) {

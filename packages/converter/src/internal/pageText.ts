@@ -3,7 +3,9 @@
  * (FPDFText_GetText), cut into runs where the text object changes (one run per show operation,
  * as a PDF places text), then a few calls per run for its box, baseline and size, never per character.
  */
+import { fontStyle } from "./fontStyle.js"
 import type { TextItem } from "./layout.js"
+import { Style } from "./layout/model.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 
@@ -69,17 +71,45 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
         c.FPDF_PageToDevice(page, 0, 0, deviceWidth, deviceHeight, 0, x, y, out + 48, out + 52)
         return [P.int(m, out + 48) / precision, P.int(m, out + 52) / precision]
       }
-      const run = (start: number, end: number) => {
+      // Fonts are shared by many runs: each one's style is asked once per page.
+      const styles = new Map<number, number>()
+      const styleOf = (object: number): number => {
+        const font = c.FPDFTextObj_GetFont(object)
+        let style = styles.get(font)
+        if (style === undefined) {
+          style = fontStyle(m, font)
+          styles.set(font, style)
+        }
+        return style
+      }
+      const run = (start: number, end: number, object: number) => {
+        const style = styleOf(object)
+        // A space in a fixed-pitch run may stand for several (TeX and PDFium write one for any
+        // gap): its words are placed one by one, and the line rules count the spaces between.
+        if ((style & Style.code) !== 0) {
+          let from = start
+          for (let i = start; i <= end; i++) {
+            if (i < end && chars[i] !== " ") continue
+            if (i > from) piece(from, i, style)
+            from = i + 1
+          }
+          return
+        }
+        piece(start, end, style)
+      }
+      const piece = (start: number, end: number, style: number) => {
         const text = chars.slice(start, end).join("")
         if (text.trim() === "") return
         c.FPDFText_GetCharOrigin(textPage, start, out, out + 8)
         const baseline = P.double(m, out + 8)
-        c.FPDFText_GetCharBox(textPage, start, out, out + 8, out + 16, out + 24)
-        const firstLeft = P.double(m, out)
-        const firstRight = P.double(m, out + 8)
-        c.FPDFText_GetCharBox(textPage, end - 1, out, out + 8, out + 16, out + 24)
-        const lastLeft = P.double(m, out)
-        const lastRight = P.double(m, out + 8)
+        // Loose boxes span each glyph's advance, not its ink: the gap between two runs is then the
+        // space the PDF left, not the side bearings of narrow glyphs ("l", "i" in a monospace font).
+        c.FPDFText_GetLooseCharBox(textPage, start, out)
+        const firstLeft = P.float(m, out)
+        const firstRight = P.float(m, out + 8)
+        c.FPDFText_GetLooseCharBox(textPage, end - 1, out)
+        const lastLeft = P.float(m, out)
+        const lastRight = P.float(m, out + 8)
         // The font size is the Tf operand; the text matrix scales it (TeX sets 1 and scales).
         c.FPDFText_GetMatrix(textPage, start, out + 32)
         const size = c.FPDFText_GetFontSize(textPage, start) *
@@ -89,14 +119,26 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
         const right = Math.max(firstRight, lastRight)
         const [x0, y] = toPage(left, baseline)
         const [x1] = toPage(right, baseline)
-        items.push({
+        const item: TextItem = {
           text,
           x: Math.min(x0, x1),
           y,
           width: Math.abs(x1 - x0),
           size,
-          rtl: isRtl(text)
-        })
+          rtl: isRtl(text),
+          style
+        }
+        // Some producers (Chromium) place each glyph of a word as its own text object: abutting
+        // runs of one style on one baseline are one run.
+        const last = items[items.length - 1]
+        if (
+          last !== undefined && !item.rtl && !last.rtl && last.style === item.style && last.size === item.size &&
+          last.y === item.y && Math.abs(item.x - (last.x + last.width)) < 0.05 * size
+        ) {
+          items[items.length - 1] = { ...last, text: last.text + text, width: item.x + item.width - last.x }
+        } else {
+          items.push(item)
+        }
       }
       let start = 0
       let object = c.FPDFText_GetTextObject(textPage, 0)
@@ -104,7 +146,7 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
         const next = i < count ? c.FPDFText_GetTextObject(textPage, i) : -1
         if (next === object) continue
         // Characters PDFium generated (line ends, spaces between objects) belong to no object.
-        if (object !== 0) run(start, i)
+        if (object !== 0) run(start, i, object)
         start = i
         object = next
       }

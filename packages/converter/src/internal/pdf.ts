@@ -5,6 +5,7 @@
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
+import { shapeBullets } from "./bullets.js"
 import { pageFigures } from "./figures.js"
 import type { OutlineEntry, PlacedFigure, TextItem } from "./layout.js"
 import { pageText } from "./pageText.js"
@@ -211,6 +212,7 @@ export const readPage = (
     const width = m.FPDF_GetPageWidthF(page)
     const height = m.FPDF_GetPageHeightF(page)
     const text = pageText(m, page, width, height)
+    text.items.push(...shapeBullets(m, page, height, text.items))
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
     const images = options.figures || empty
       ? pageFigures(m, page, width, height, options.figures)

@@ -17,17 +17,14 @@ import { createRequire } from "node:module"
 export interface Direct {
   readonly FPDFText_GetTextObject: (textPage: number, index: number) => number
   readonly FPDFText_GetCharOrigin: (textPage: number, index: number, x: number, y: number) => number
-  readonly FPDFText_GetCharBox: (
-    textPage: number,
-    index: number,
-    left: number,
-    right: number,
-    bottom: number,
-    top: number
-  ) => number
+  readonly FPDFText_GetLooseCharBox: (textPage: number, index: number, rect: number) => number
   readonly FPDFText_GetMatrix: (textPage: number, index: number, matrix: number) => number
   readonly FPDFText_GetFontSize: (textPage: number, index: number) => number
   readonly FPDFText_HasUnicodeMapError: (textPage: number, index: number) => number
+  readonly FPDFTextObj_GetFont: (textObject: number) => number
+  readonly FPDFPage_GetObject: (page: number, index: number) => number
+  readonly FPDFPageObj_GetType: (object: number) => number
+  readonly FPDFPageObj_GetBounds: (object: number, left: number, bottom: number, right: number, top: number) => number
   readonly FPDF_PageToDevice: (
     page: number,
     startX: number,
@@ -45,10 +42,14 @@ export interface Direct {
 const directNames: ReadonlyArray<keyof Direct> = [
   "FPDFText_GetTextObject",
   "FPDFText_GetCharOrigin",
-  "FPDFText_GetCharBox",
+  "FPDFText_GetLooseCharBox",
   "FPDFText_GetMatrix",
   "FPDFText_GetFontSize",
   "FPDFText_HasUnicodeMapError",
+  "FPDFTextObj_GetFont",
+  "FPDFPage_GetObject",
+  "FPDFPageObj_GetType",
+  "FPDFPageObj_GetBounds",
   "FPDF_PageToDevice"
 ]
 

@@ -1,35 +1,19 @@
-/** Lines of one page -> blocks: headings, paragraphs, lists; and paragraphs rejoined across pages and figures. */
+/** Lines of one page -> blocks: headings, paragraphs, lists, code; and paragraphs rejoined across pages and figures. */
 import type * as Document from "../../Document.js"
+import { CodeBuilder } from "./code.js"
 import type { OutlinedLine } from "./headings.js"
-import { headingMaxChars, isHeadingCandidate } from "./headings.js"
+import { boldNumberedLevel, headingMaxChars, headingTitle, isHeadingCandidate } from "./headings.js"
+import type { Rich } from "./inline.js"
+import { joinRich, richLine, trimRich } from "./inline.js"
+import type { ListMarker } from "./lists.js"
+import { ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
 import { endsSentence, joinLines, lowerStart, normalizeText } from "./text.js"
 
-const bulletMarker = /^([•◦▪▫●○■□►▸‣⁃∙·*–—-])\s+(?=\S)/u
-const orderedMarker = /^(\(?(\d{1,3}|[a-z])[.)])\s+(?=\S)/u
-
-/** A list marker found at the start of a line, and the text after it. */
-export interface ListMarker {
-  readonly ordered: boolean
-  readonly number: number
-  readonly rest: string
-}
-
-/** A list marker at the start of a line: bullets always, numbers "1." "2)" "(a)". */
-export const listMarker = (text: string): ListMarker | undefined => {
-  const bullet = bulletMarker.exec(text)
-  if (bullet !== null) return { ordered: false, number: 0, rest: text.slice(bullet[0].length) }
-  const ordered = orderedMarker.exec(text)
-  if (ordered !== null) {
-    const label = ordered[2]!
-    const number = /^\d+$/.test(label) ? Number(label) : label.charCodeAt(0) - 96
-    return { ordered: true, number, rest: text.slice(ordered[0].length) }
-  }
-  return undefined
-}
+export { listMarker } from "./lists.js"
 
 /** Where a new paragraph starts: a wider gap, a size change, an indent or a short line after a sentence. */
-const breaksBefore = (previous: Line, line: Line, paragraphRight: number | undefined): boolean => {
+const breaksBefore = (previous: Line, line: Line, paragraphRight: number | undefined, lineRatio: number): boolean => {
   const dy = line.y - previous.y
   const size = Math.max(previous.size, line.size)
   if (Math.abs(previous.size - line.size) > 1) return true
@@ -37,7 +21,8 @@ const breaksBefore = (previous: Line, line: Line, paragraphRight: number | undef
     // The next column (or a line beside the previous one): the paragraph goes on unless a sentence ended.
     return endsSentence(previous.text)
   }
-  if (dy > size * 1.45 + 0.5) return true
+  // Wider than the document's own leading (HTML printed at 1.5 lines) by a fifth: a paragraph gap.
+  if (dy > size * Math.max(1.45, lineRatio * 1.2) + 0.5) return true
   if (!endsSentence(previous.text)) return false
   if (line.x0 > previous.x0 + size * 0.7) return true
   return paragraphRight !== undefined && previous.x1 < paragraphRight - size * 3
@@ -53,8 +38,15 @@ const beside = (previous: Line, line: Line): boolean =>
 /** What a page's lines are turned into, and how headings are told from the rest. */
 export interface PageRules {
   readonly body: number
+  /** The most common distance between body lines, in font sizes. */
+  readonly lineRatio: number
   readonly levels: ReadonlyMap<number, number>
   readonly outlineLines: ReadonlyMap<Line, OutlinedLine>
+  /**
+   * Whether `levels` apply yet: in an outlined document only from its first outlined heading on
+   * (a title page's large lines before it are not sections); shared by the pages, in order.
+   */
+  readonly sizeLevels: { active: boolean }
 }
 
 const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
@@ -66,8 +58,9 @@ const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
 /** The block being built from one page's lines, one line at a time. */
 class PageBlocks {
   readonly blocks: Array<Document.Block> = []
-  private paragraph: { text: string; maxX1: number } | undefined
-  private list: { ordered: boolean; start: number; items: Array<string>; markerX: number } | undefined
+  private paragraph: { rich: Rich; maxX1: number; lines: number } | undefined
+  private list: ListBuilder | undefined
+  private code: CodeBuilder | undefined
   private heading: { level: number; text: string; lines: number; fromOutline: boolean } | undefined
   private previous: Line | undefined
   private readonly pendingMissing: Array<OutlineEntry>
@@ -77,12 +70,17 @@ class PageBlocks {
   }
 
   flush(): void {
-    if (this.paragraph !== undefined && this.paragraph.text.trim() !== "") {
-      this.blocks.push({ _tag: "Paragraph", text: this.paragraph.text.trim() })
+    if (this.paragraph !== undefined && this.paragraph.rich.text.trim() !== "") {
+      const rich = trimRich(this.paragraph.rich)
+      const level = boldNumberedLevel(rich.text, rich.marks, this.paragraph.lines)
+      this.blocks.push(
+        level !== undefined
+          ? { _tag: "Heading", level, text: rich.text }
+          : { _tag: "Paragraph", text: rich.text, ...(rich.marks.length > 0 ? { marks: rich.marks } : {}) }
+      )
     }
-    if (this.list !== undefined) {
-      this.blocks.push({ _tag: "List", ordered: this.list.ordered, start: this.list.start, items: this.list.items })
-    }
+    if (this.list !== undefined) this.blocks.push(this.list.build())
+    if (this.code !== undefined) this.blocks.push(this.code.build())
     if (this.heading !== undefined) {
       // A "heading" this long is a large-print passage (an author list, a lead), not a title.
       const text = this.heading.text.trim()
@@ -94,6 +92,7 @@ class PageBlocks {
     }
     this.paragraph = undefined
     this.list = undefined
+    this.code = undefined
     this.heading = undefined
   }
 
@@ -124,23 +123,42 @@ class PageBlocks {
   line(line: Line): void {
     this.insertMissing(line.y)
     const outlined = this.rules.outlineLines.get(line)
+    if (outlined !== undefined) this.rules.sizeLevels.active = true
     const level = outlined?.level ??
-      this.rules.levels.get(isHeadingCandidate(line, this.rules.body) ? line.size : -1)
+      (this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body)
+        ? this.rules.levels.get(line.size)
+        : undefined)
     if (level !== undefined) return this.headingLine(line, level, outlined)
     if (this.heading !== undefined) {
       this.flush()
       this.previous = undefined
     }
     const previous = this.previous
+    const breaks = previous === undefined ||
+      breaksBefore(previous, line, this.paragraph?.maxX1, this.rules.lineRatio)
+    this.previous = line
+    // A fixed-pitch line indented past the line above (an example set in from running text)
+    // starts a listing even without a gap; one at the paragraph's margin is inline code wrapped.
+    const indented = previous !== undefined && line.x0 > previous.x0 + line.size
+    if (
+      line.charWidth !== undefined && (breaks || indented || this.code !== undefined || this.paragraph === undefined)
+    ) {
+      return this.codeLine(line)
+    }
+    if (this.code !== undefined) this.flush()
     const marker = listMarker(line.text)
-    const breaks = previous === undefined || breaksBefore(previous, line, this.paragraph?.maxX1)
     const startsItem = marker !== undefined &&
       (!marker.ordered || this.list !== undefined || this.paragraph === undefined || breaks ||
         endsSentence(previous!.text))
     const sameBaseline = previous !== undefined && beside(previous, line)
-    if (startsItem) this.listItem(line, marker, breaks)
-    else if (!this.listContinuation(line)) this.paragraphLine(line, breaks, sameBaseline)
-    this.previous = line
+    if (startsItem) this.listItem(line, marker, breaks && previous !== undefined && line.y - previous.y > line.size * 3)
+    else if (!this.listContinuation(line, previous)) this.paragraphLine(line, breaks, sameBaseline)
+  }
+
+  private codeLine(line: Line): void {
+    if (this.code?.add(line) === true) return
+    this.flush()
+    this.code = new CodeBuilder(line)
   }
 
   private headingLine(line: Line, level: number, outlined: OutlinedLine | undefined): void {
@@ -157,48 +175,34 @@ class PageBlocks {
       return
     }
     this.flush()
-    const title = outlined !== undefined ? normalizeText(outlined.title).trim() : line.text
+    const title = outlined !== undefined ? headingTitle(line.text, outlined.title) : line.text
     this.heading = { level: Math.min(6, level), text: title, lines: 1, fromOutline: outlined !== undefined }
   }
 
-  private listItem(line: Line, marker: ListMarker, breaks: boolean): void {
-    const list = this.list
-    if (
-      list !== undefined && list.ordered === marker.ordered && !(breaks && line.y - this.previous!.y > line.size * 3)
-    ) {
-      list.items.push(marker.rest)
-      return
-    }
+  private listItem(line: Line, marker: ListMarker, farBelow: boolean): void {
+    if (this.list !== undefined && !farBelow && this.list.item(line, marker)) return
     this.flush()
-    this.list = { ordered: marker.ordered, start: marker.number, items: [marker.rest], markerX: line.x0 }
+    this.list = new ListBuilder(line, marker)
   }
 
   /** A hanging-indented line, or one close below an unfinished item, goes on with the item. */
-  private listContinuation(line: Line): boolean {
-    const list = this.list
-    if (list === undefined) return false
-    const previous = this.previous
-    const last = list.items.length - 1
-    const hanging = line.x0 > list.markerX + line.size * 0.3
-    const gapOk = previous !== undefined && line.y > previous.y && line.y - previous.y < line.size * 1.6
-    if (hanging || (gapOk && !endsSentence(list.items[last]!))) {
-      list.items[last] = joinLines(list.items[last]!, line.text)
-      return true
-    }
+  private listContinuation(line: Line, previous: Line | undefined): boolean {
+    if (this.list === undefined) return false
+    const closeBelow = previous !== undefined && line.y > previous.y && line.y - previous.y < line.size * 1.6
+    if (this.list.continuation(line, closeBelow)) return true
     this.flush()
     return false
   }
 
   private paragraphLine(line: Line, breaks: boolean, besidePrevious: boolean): void {
     if (this.paragraph !== undefined && !breaks) {
-      this.paragraph.text = besidePrevious
-        ? `${this.paragraph.text.trimEnd()} ${line.text.trimStart()}`
-        : joinLines(this.paragraph.text, line.text)
+      this.paragraph.rich = joinRich(this.paragraph.rich, richLine(line), besidePrevious)
       this.paragraph.maxX1 = Math.max(this.paragraph.maxX1, line.x1)
+      this.paragraph.lines++
       return
     }
     this.flush()
-    this.paragraph = { text: line.text, maxX1: line.x1 }
+    this.paragraph = { rich: richLine(line), maxX1: line.x1, lines: 1 }
   }
 }
 
@@ -217,31 +221,60 @@ export const pageBlocks = (
   return builder.finish()
 }
 
+/** Rich text of a paragraph. */
+const paragraphRich = (block: Document.Paragraph): Rich => ({ text: block.text, marks: block.marks ?? [] })
+
+const paragraphOf = (rich: Rich): Document.Paragraph => ({
+  _tag: "Paragraph",
+  text: rich.text,
+  ...(rich.marks.length > 0 ? { marks: rich.marks } : {})
+})
+
+/** Whether `next` goes on with `open` after a page end: a paragraph going on, a listing, a list. */
+const continues = (open: Document.Block, next: Document.Block): boolean => {
+  if (open._tag === "Paragraph" && next._tag === "Paragraph") {
+    return !endsSentence(open.text) && lowerStart.test(next.text)
+  }
+  if (open._tag === "Code" && next._tag === "Code") return true
+  if (open._tag === "List" && next._tag === "List") {
+    return open.ordered === next.ordered && (!open.ordered || next.start === open.start + open.items.length)
+  }
+  return false
+}
+
+const merge = (open: Document.Block, next: Document.Block): Document.Block => {
+  if (open._tag === "Paragraph" && next._tag === "Paragraph") {
+    return paragraphOf(joinRich(paragraphRich(open), paragraphRich(next)))
+  }
+  if (open._tag === "Code" && next._tag === "Code") return { _tag: "Code", text: `${open.text}\n${next.text}` }
+  if (open._tag === "List" && next._tag === "List") return { ...open, items: [...open.items, ...next.items] }
+  return open
+}
+
 /**
- * A paragraph cut by a page end or by a figure goes on in the next paragraph: when the
- * first does not end a sentence and the next starts in lower case, they are one paragraph. The
- * page breaks and figures in between stay, after it.
+ * A paragraph, a code listing or a list cut by a page end or by a figure goes on in the next
+ * block: a paragraph that does not end a sentence with the next that starts in lower case, two
+ * listings, two lists of one kind (numbers going on). The page breaks and figures in between
+ * stay, after it.
  */
 export const mergeSplitParagraphs = (blocks: ReadonlyArray<Document.Block>): Array<Document.Block> => {
   const out: Array<Document.Block> = []
-  let open: { index: number; text: string; interrupted: boolean } | undefined
+  let open: { index: number; interrupted: boolean } | undefined
   for (const block of blocks) {
     if (block._tag === "PageBreak" || block._tag === "Figure") {
       out.push(block)
       if (open !== undefined) open.interrupted = true
       continue
     }
-    // Only across a page end or a figure: within a page, the gaps already told paragraphs apart.
-    if (
-      block._tag === "Paragraph" && open !== undefined && open.interrupted && !endsSentence(open.text) &&
-      lowerStart.test(block.text)
-    ) {
-      open.text = joinLines(open.text, block.text)
-      out[open.index] = { _tag: "Paragraph", text: open.text }
+    // Only across a page end or a figure: within a page, the gaps already told blocks apart.
+    if (open !== undefined && open.interrupted && continues(out[open.index]!, block)) {
+      out[open.index] = merge(out[open.index]!, block)
       continue
     }
     out.push(block)
-    open = block._tag === "Paragraph" ? { index: out.length - 1, text: block.text, interrupted: false } : undefined
+    open = block._tag === "Paragraph" || block._tag === "Code" || block._tag === "List"
+      ? { index: out.length - 1, interrupted: false }
+      : undefined
   }
   return out
 }

@@ -1,8 +1,30 @@
 /** Headings: font sizes larger than the body's, or the PDF's outline matched to the lines it names. */
 import { heaviest } from "./lines.js"
-import type { Line, OrderedPage, OutlineEntry } from "./model.js"
+import type { Line, Mark, OrderedPage, OutlineEntry } from "./model.js"
+import { Style } from "./model.js"
 import { pageLines } from "./model.js"
 import { letterCount, normalizeText } from "./text.js"
+
+/**
+ * The most common distance between consecutive lines of the body size, in font sizes: about 1.2
+ * for most typeset documents, 1.5 for HTML printed by a browser.
+ */
+export const lineRatio = (pages: ReadonlyArray<OrderedPage>, body: number): number => {
+  const weights = new Map<number, number>()
+  for (const page of pages) {
+    let previous: Line | undefined
+    for (const item of page.items) {
+      if (item._tag !== "Line") continue
+      const line = item.line
+      if (previous !== undefined && line.size === body && previous.size === body) {
+        const ratio = Math.round((line.y - previous.y) / body * 20) / 20
+        if (ratio >= 0.9 && ratio <= 2.5) weights.set(ratio, (weights.get(ratio) ?? 0) + 1)
+      }
+      previous = line
+    }
+  }
+  return weights.size === 0 ? 1.2 : heaviest(weights)
+}
 
 /** The most common font size, weighted by characters: the size of running text. */
 export const bodySize = (pages: ReadonlyArray<OrderedPage>): number => {
@@ -43,6 +65,78 @@ export const useOutline = (outline: ReadonlyArray<OutlineEntry>): boolean => out
 
 const matchKey = (text: string): string => normalizeText(text).toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
+/**
+ * A visible section number at the start of a title: "1", "1.2", "A.3", "2.1.", "Appendix B"
+ * (then a space).
+ */
+const appendixWord = /^Appendix\s+(?=[A-Z]\b)/
+
+const sectionNumber = /^(?:Appendix\s+)?(?:\d+|[A-Z])(?:\.\d+)*\.?(?=\s+\S)/
+
+/**
+ * The title of an outlined heading: the outline's, with the section number the page shows before
+ * it ("1.1 The R environment" where the bookmark says "The R environment").
+ */
+export const headingTitle = (lineText: string, outlineTitle: string): string => {
+  const title = normalizeText(outlineTitle).trim()
+  const number = sectionNumber.exec(lineText)?.[0]
+  if (number === undefined || title.startsWith(number)) return title
+  // "Appendix A A sample session" where the bookmark says "A A sample session".
+  const word = appendixWord.exec(number)?.[0]
+  if (word !== undefined && title.startsWith(number.slice(word.length))) return `${word}${title}`
+  // A single capital is a section number only when the outline's title does not start the line with it.
+  if (/^[A-Z]$/.test(number) && matchKey(lineText).startsWith(matchKey(title))) return title
+  return `${number} ${title}`
+}
+
+/** A section number of two levels or more at the start of a title: "1.2", "0.6.3.1". */
+const deepSectionNumber = /^(\d+(?:\.\d+)+)\.?\s+\S/
+
+/**
+ * The level of a paragraph that is a numbered heading set in bold at the body size (HTML's
+ * `<h4>`, printed by a browser as bold running text): one short line, all of it bold, starting
+ * with a section number of two levels or more; its level is the number's depth. Undefined for
+ * anything else.
+ */
+export const boldNumberedLevel = (text: string, marks: ReadonlyArray<Mark>, lines: number): number | undefined => {
+  if (lines !== 1 || text.length > 120 || marks.length !== 1 || /[.:;,]$/.test(text)) return undefined
+  const mark = marks[0]!
+  if ((mark.style & Style.strong) === 0 || mark.start !== 0 || mark.end !== text.length) return undefined
+  const number = deepSectionNumber.exec(text)?.[1]
+  return number === undefined ? undefined : Math.min(6, number.split(".").length)
+}
+
+/**
+ * Heading levels by size in an outlined document, from the lines matched to the outline: each
+ * size takes the level most of its matched lines have (sizes seen once are left out). A heading
+ * the outline does not list (Texinfo's unnumbered `@subheading`s) is then found by its size.
+ */
+export const outlineSizeLevels = (lines: ReadonlyMap<Line, OutlinedLine>): Map<number, number> => {
+  const counts = new Map<number, Map<number, number>>()
+  for (const [line, outlined] of lines) {
+    if (!outlined.first) continue
+    const bySize = counts.get(line.size) ?? new Map<number, number>()
+    bySize.set(outlined.level, (bySize.get(outlined.level) ?? 0) + 1)
+    counts.set(line.size, bySize)
+  }
+  const levels = new Map<number, number>()
+  for (const [size, bySize] of counts) {
+    const total = [...bySize.values()].reduce((a, b) => a + b, 0)
+    if (total >= 2) levels.set(size, heaviest(bySize))
+  }
+  return levels
+}
+
+/** The match key of a line, without the section number the outline's title may lack. */
+const lineKey = (text: string, key: string): string => {
+  const full = matchKey(text)
+  if (key.startsWith(full)) return full
+  const word = appendixWord.exec(text)?.[0]
+  if (word !== undefined && key.startsWith(matchKey(text.slice(word.length)))) return matchKey(text.slice(word.length))
+  const number = sectionNumber.exec(text)?.[0]
+  return number === undefined ? full : matchKey(text.slice(number.length))
+}
+
 /** The outline entry a heading line was matched to; `first` for the first line of a wrapped title. */
 export interface OutlinedLine {
   readonly level: number
@@ -68,7 +162,7 @@ const findTitleLines = (
   for (let i = 0; i < lines.length; i++) {
     const first = lines[i]!
     if (taken.has(first)) continue
-    let joined = matchKey(first.text)
+    let joined = lineKey(first.text, key)
     if (joined === "" || !key.startsWith(joined)) continue
     const group = [first]
     while (joined.length < key.length && i + group.length < lines.length) {

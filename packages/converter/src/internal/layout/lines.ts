@@ -1,5 +1,6 @@
 /** Positioned text items -> lines: items on one baseline, cut where a gap is wider than a word space. */
-import type { Line, TextItem } from "./model.js"
+import type { Line, Mark, TextItem } from "./model.js"
+import { Style } from "./model.js"
 import { letterCount, normalizeText } from "./text.js"
 
 interface Row {
@@ -35,6 +36,46 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
   return heaviest(weights)
 }
 
+/** A run's own character width when its font is fixed-pitch (its advance over its characters). */
+const charWidthOf = (item: TextItem): number => item.width / Math.max(1, [...item.text].length)
+
+const isMono = (item: TextItem): boolean => ((item.style ?? 0) & Style.code) !== 0
+
+/** The styles a mark keeps: code alone (what a code span shows), else bold and italic. */
+const markStyle = (item: TextItem): number =>
+  isMono(item) ? Style.code : (item.style ?? 0) & (Style.strong | Style.emphasis)
+
+/**
+ * Runs of spaces collapsed (all of them in prose, only at the ends in a code line, where spaces
+ * are indentation and alignment), with the marks moved along.
+ */
+const collapseSpaces = (
+  text: string,
+  marks: ReadonlyArray<Mark>,
+  code: boolean
+): { text: string; marks: Array<Mark> } => {
+  // Most lines have no marks: the text alone, without an offset map.
+  if (marks.length === 0) {
+    return { text: code ? text.trim() : text.replace(/ {2,}/g, " ").trim(), marks: [] }
+  }
+  const map = new Array<number>(text.length + 1)
+  let out = ""
+  for (let i = 0; i < text.length; i++) {
+    map[i] = out.length
+    const c = text[i]!
+    if (c === " " && (out === "" || (!code && out.endsWith(" ")))) continue
+    out += c
+  }
+  map[text.length] = out.length
+  const trimmed = out.trimEnd()
+  const moved = marks.map((mark) => ({
+    start: Math.min(map[mark.start]!, trimmed.length),
+    end: Math.min(map[mark.end]!, trimmed.length),
+    style: mark.style
+  })).filter((mark) => mark.end > mark.start)
+  return { text: trimmed, marks: moved }
+}
+
 const makeLine = (items: ReadonlyArray<TextItem>): Line => {
   let rtlChars = 0
   let ltrChars = 0
@@ -46,15 +87,31 @@ const makeLine = (items: ReadonlyArray<TextItem>): Line => {
   const rtl = rtlChars > ltrChars
   // Items arrive in visual order; a right-to-left line is read from its right end.
   const ordered = rtl ? [...items].sort((a, b) => (b.x + b.width) - (a.x + a.width)) : items
+  const code = !rtl && items.every(isMono)
   let text = ""
+  const marks: Array<Mark> = []
   let previous: TextItem | undefined
   for (const item of ordered) {
     if (previous !== undefined) {
       const gap = rtl ? previous.x - (item.x + item.width) : item.x - (previous.x + previous.width)
       const size = Math.max(previous.size, item.size)
-      if (gap > spaceGap * size && !text.endsWith(" ") && !item.text.startsWith(" ")) text += " "
+      if (gap > spaceGap * size) {
+        // Between two fixed-pitch runs, the gap is a number of spaces (alignment in code).
+        const spaces = isMono(previous) && isMono(item) ? Math.max(1, Math.round(gap / charWidthOf(previous))) : 1
+        text += " ".repeat(spaces)
+      }
     }
+    const start = text.length
     text += item.text
+    const style = markStyle(item)
+    const last = marks[marks.length - 1]
+    if (style === 0 || item.text.trim() === "") {
+      // nothing to mark
+    } else if (last !== undefined && last.style === style && text.slice(last.end, start).trim() === "") {
+      marks[marks.length - 1] = { ...last, end: text.length }
+    } else {
+      marks.push({ start, end: text.length, style })
+    }
     previous = item
   }
   let x0 = Infinity
@@ -65,7 +122,18 @@ const makeLine = (items: ReadonlyArray<TextItem>): Line => {
   }
   const size = dominantSize(items)
   const main = items.find((item) => Math.round(item.size * 2) / 2 === size) ?? items[0]!
-  return { text: text.replace(/ {2,}/g, " ").trim(), x0, x1, y: main.y, size, rtl }
+  const collapsed = collapseSpaces(text, marks, code)
+  const charWidth = code ? charWidthOf(items.reduce((a, b) => b.text.length > a.text.length ? b : a)) : undefined
+  return {
+    text: collapsed.text,
+    x0,
+    x1,
+    y: main.y,
+    size,
+    rtl,
+    ...(collapsed.marks.length > 0 ? { marks: collapsed.marks } : {}),
+    ...(charWidth !== undefined ? { charWidth } : {})
+  }
 }
 
 /** Items grouped by baseline: an item within half a font size of the row's baseline joins it. */
@@ -90,6 +158,23 @@ const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
   return rows
 }
 
+/** A code line's gap wider than this many characters is a gutter, not alignment. */
+const maxCodeGap = 24
+
+/**
+ * Whether `item` goes on with the fixed-pitch run `current` across a wide gap: both in one
+ * fixed-pitch font size, and `item` on the character grid `current` started (code aligned with
+ * spaces), within a bounded number of characters.
+ */
+const alignedCode = (current: ReadonlyArray<TextItem>, item: TextItem): boolean => {
+  const first = current[0]!
+  const last = current[current.length - 1]!
+  if (!isMono(item) || !isMono(last) || !isMono(first) || item.size !== last.size) return false
+  const width = charWidthOf(last)
+  const columns = (item.x - first.x) / width
+  return item.x - (last.x + last.width) < maxCodeGap * width && Math.abs(columns - Math.round(columns)) < 0.2
+}
+
 /** One baseline cut into lines at gaps wider than `segmentGap` font sizes. */
 const segmentRow = (row: Row): ReadonlyArray<Line> => {
   const sorted = row.items.sort((a, b) => a.x - b.x)
@@ -97,7 +182,11 @@ const segmentRow = (row: Row): ReadonlyArray<Line> => {
   let current: Array<TextItem> = []
   let end = -Infinity
   for (const item of sorted) {
-    if (current.length > 0 && item.x - end > segmentGap * Math.max(item.size, current[0]!.size)) {
+    const gap = item.x - end
+    if (
+      current.length > 0 && gap > segmentGap * Math.max(item.size, current[0]!.size) &&
+      !alignedCode(current, item)
+    ) {
       segments.push(makeLine(current))
       current = []
       end = -Infinity

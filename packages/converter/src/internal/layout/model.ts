@@ -3,8 +3,15 @@
  * rebuilt from it, and pages in reading order.
  */
 import type * as Document from "../../Document.js"
+import type { Mark } from "../../Document.js"
 
-/** One run of text as the PDF places it; `y` is the baseline measured from the page top. */
+/** Font styles of a run and of marks, as bits: fixed pitch (code), bold (strong), italic (emphasis). */
+export { Style } from "../../Document.js"
+
+/**
+ * One run of text as the PDF places it; `y` is the baseline measured from the page top. `style`
+ * holds `Style` bits (0 or absent: plain).
+ */
 export interface TextItem {
   readonly text: string
   readonly x: number
@@ -12,7 +19,10 @@ export interface TextItem {
   readonly width: number
   readonly size: number
   readonly rtl: boolean
+  readonly style?: number | undefined
 }
+
+export type { Mark } from "../../Document.js"
 
 /** An image placed on the page (PDF user space converted to top-down coordinates). */
 export interface PlacedFigure {
@@ -40,7 +50,11 @@ export interface OutlineEntry {
   readonly top: number | undefined
 }
 
-/** A horizontal run of text on one baseline, without large gaps. */
+/**
+ * A horizontal run of text on one baseline, without large gaps. `marks` are its styled stretches
+ * (absent when it has none); `charWidth` is set when the whole line is in a fixed-pitch font: the
+ * width of one character, which turns horizontal offsets back into spaces.
+ */
 export interface Line {
   readonly text: string
   readonly x0: number
@@ -48,6 +62,8 @@ export interface Line {
   readonly y: number
   readonly size: number
   readonly rtl: boolean
+  readonly marks?: ReadonlyArray<Mark> | undefined
+  readonly charWidth?: number | undefined
 }
 
 /** Lines in reading order, with tables and figures placed among them. */

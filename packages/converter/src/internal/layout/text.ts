@@ -8,25 +8,82 @@ const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
  * soft hyphens are noise in extracted text.
  */
 export const normalizeText = (text: string): string =>
-  text.normalize("NFKC").replace(xmlInvalid, "").replace(/\u00AD/g, "").replace(/[\t\n\r\f\v\u00A0]/g, " ")
+  composeAccents(text).normalize("NFKC").replace(xmlInvalid, "").replace(/\u00AD/g, "").replace(
+    /[\t\n\r\f\v\u00A0]/g,
+    " "
+  )
+
+/** Spacing accents as TeX sets them (a glyph of its own over the letter) and their combining marks. */
+const spacingAccents: Record<string, string> = {
+  "\u00A8": "\u0308",
+  "\u00B4": "\u0301",
+  "\u02C6": "\u0302",
+  "\u02DC": "\u0303",
+  "\u00AF": "\u0304",
+  "\u02D8": "\u0306",
+  "\u02D9": "\u0307",
+  "\u02DA": "\u030A",
+  "\u02DD": "\u030B",
+  "\u02C7": "\u030C",
+  "\u00B8": "\u0327"
+}
+
+/**
+ * Letters and accents the PDF drew apart, composed (NFC: "naïve", not "naı̈ve"): a dotless i or j
+ * under a combining mark is the letter with its dot replaced by the accent, and a spacing accent
+ * right before a letter is that letter's combining mark.
+ */
+const composeAccents = (text: string): string =>
+  /[\u0131\u0237\u00A8\u00B4\u02C6\u02DC\u00AF\u02D8-\u02DD\u02C7\u00B8]/u.test(text)
+    ? text
+      .replace(
+        /([\u00A8\u00B4\u02C6\u02DC\u00AF\u02D8\u02D9\u02DA\u02DD\u02C7\u00B8])(\p{L})/gu,
+        (_, accent: string, letter: string) => `${letter}${spacingAccents[accent]}`
+      )
+      .replace(/\u0131(?=[\u0300-\u036F])/g, "i")
+      .replace(/\u0237(?=[\u0300-\u036F])/g, "j")
+    : text
 
 const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
 
 /** Text that starts with a lower-case letter (a sentence going on). */
 export const lowerStart = /^\p{Ll}/u
 
-/** Letters glued by a hyphen at a line end are one word split by the typesetter. */
-export const joinLines = (left: string, right: string): string => {
-  const a = left.trimEnd()
-  const b = right.trimStart()
-  if (a === "") return b
-  if (b === "") return a
-  if (/\p{L}-$/u.test(a) && lowerStart.test(b)) {
-    return a.slice(0, -1) + b
-  }
-  if (cjk.test(a.slice(-1)) && cjk.test(b.slice(0, 1))) return a + b
-  return `${a} ${b}`
+/** How two lines were joined: the text, how much of the left was kept, where the right starts. */
+export interface JoinedParts {
+  readonly text: string
+  /** Characters of `left` kept at the start of `text`. */
+  readonly kept: number
+  /** Where the (trimmed) right text starts in `text`. */
+  readonly offset: number
+  /** Spaces trimmed from the start of `right`. */
+  readonly lead: number
 }
+
+/**
+ * Two lines as running text. A hyphen at the end of the left one between letters is a word cut by
+ * the typesetter when the right one goes on in lower case ("exam- ple" → "example"); before a
+ * capital or a digit it is part of a name ("Trace- Monkey" → "Trace-Monkey"), kept, with no space.
+ * `literal` (code, or pieces of one baseline) joins with a space whatever the ends are.
+ */
+export const joinParts = (left: string, right: string, literal = false): JoinedParts => {
+  const a = left.trimEnd()
+  const lead = right.length - right.trimStart().length
+  const b = right.trimStart()
+  if (a === "") return { text: b, kept: 0, offset: 0, lead }
+  if (b === "") return { text: a, kept: a.length, offset: a.length, lead }
+  if (!literal && /\p{L}-$/u.test(a)) {
+    if (lowerStart.test(b)) return { text: a.slice(0, -1) + b, kept: a.length - 1, offset: a.length - 1, lead }
+    if (/^[\p{Lu}\p{N}]/u.test(b)) return { text: a + b, kept: a.length, offset: a.length, lead }
+  }
+  if (!literal && cjk.test(a.slice(-1)) && cjk.test(b.slice(0, 1))) {
+    return { text: a + b, kept: a.length, offset: a.length, lead }
+  }
+  return { text: `${a} ${b}`, kept: a.length, offset: a.length + 1, lead }
+}
+
+/** Letters glued by a hyphen at a line end are one word split by the typesetter. */
+export const joinLines = (left: string, right: string): string => joinParts(left, right).text
 
 const terminal = /[.!?:;。！？：”"'’)\]]$/u
 

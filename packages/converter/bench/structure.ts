@@ -1,0 +1,158 @@
+/**
+ * The structure benchmark: each document of `corpus/structure/` (PDFs whose source we have) is
+ * converted to Markdown and compared with its ground truth, the Markdown a reader should get.
+ * Prints per document, then totals for the documents tuned on ("dev"), for the held-out ones and
+ * for all: code-line, inline-code, emphasis and list-item recall, heading recall, depth agreement
+ * and numbers kept, table rows against the reference, and word recall.
+ *
+ * `tsx bench/structure.ts [--out DIR] [--set dev|heldout] [names...]`; `--out` keeps our Markdown.
+ */
+import * as Effect from "effect/Effect"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Engine from "../src/internal/engine.js"
+import * as Markdown from "../src/Markdown.js"
+import type { Comparison, Score } from "./structureMetrics.js"
+import { compare, structure } from "./structureMetrics.js"
+import type { StructureDocument } from "./structureSet.js"
+import { structureDocuments } from "./structureSet.js"
+
+const corpus = fileURLToPath(new URL("../../../corpus/structure/", import.meta.url))
+
+const args = process.argv.slice(2)
+const flag = (name: string): string | undefined => {
+  const index = args.indexOf(name)
+  return index < 0 ? undefined : args.splice(index, 2)[1]
+}
+const outDir = flag("--out")
+const onlySet = flag("--set")
+const documents = structureDocuments.filter((doc) =>
+  (onlySet === undefined || doc.set === onlySet) && (args.length === 0 || args.includes(doc.name))
+)
+
+const options: Engine.EngineOptions = {
+  ignorePdfErrors: true,
+  ignoreOcrErrors: true,
+  filename: undefined,
+  password: undefined,
+  ocrLanguages: ["eng"],
+  ocrDataPath: undefined,
+  onProgress: () => Effect.void
+}
+
+interface Row {
+  readonly doc: StructureDocument
+  readonly pages: number
+  readonly comparison: Comparison
+}
+
+const measure = (doc: StructureDocument) =>
+  Effect.gen(function*() {
+    const pdf = readFileSync(Path.join(corpus, `${doc.name}.pdf`))
+    const read = yield* Engine.readDocument(pdf, options, "markdown")
+    const markdown = Markdown.render(read.document)
+    if (outDir !== undefined) {
+      mkdirSync(outDir, { recursive: true })
+      writeFileSync(Path.join(outDir, `${doc.name}.md`), markdown)
+    }
+    const reference = structure(readFileSync(Path.join(corpus, `${doc.name}.md`), "utf8"))
+    return { doc, pages: read.document.pages, comparison: compare(reference, structure(markdown)) } satisfies Row
+  })
+
+const add = (a: Score, b: Score): Score => ({ hits: a.hits + b.hits, total: a.total + b.total })
+
+const sum = (rows: ReadonlyArray<Row>): Comparison => {
+  const zero: Score = { hits: 0, total: 0 }
+  return rows.map((row) => row.comparison).reduce((a, b) => ({
+    codeLines: add(a.codeLines, b.codeLines),
+    inlineCode: add(a.inlineCode, b.inlineCode),
+    emphasis: add(a.emphasis, b.emphasis),
+    listItems: add(a.listItems, b.listItems),
+    listDepth: add(a.listDepth, b.listDepth),
+    headings: add(a.headings, b.headings),
+    headingDepth: add(a.headingDepth, b.headingDepth),
+    numbered: add(a.numbered, b.numbered),
+    tableRows: {
+      ours: a.tableRows.ours + b.tableRows.ours,
+      reference: a.tableRows.reference + b.tableRows.reference
+    },
+    words: add(a.words, b.words)
+  }), {
+    codeLines: zero,
+    inlineCode: zero,
+    emphasis: zero,
+    listItems: zero,
+    listDepth: zero,
+    headings: zero,
+    headingDepth: zero,
+    numbered: zero,
+    tableRows: { ours: 0, reference: 0 },
+    words: zero
+  })
+}
+
+const percent = (score: Score): string =>
+  score.total === 0 ? "-" : `${(score.hits / score.total * 100).toFixed(1)}% of ${score.total}`
+
+const header = [
+  "document",
+  "set",
+  "pages",
+  "code lines",
+  "inline code",
+  "emphasis",
+  "list items",
+  "list depth",
+  "headings",
+  "heading depth",
+  "numbers kept",
+  "table rows (ours/ref)",
+  "word recall"
+]
+
+const cells = (name: string, set: string, pages: string, c: Comparison): Array<string> => [
+  name,
+  set,
+  pages,
+  percent(c.codeLines),
+  percent(c.inlineCode),
+  percent(c.emphasis),
+  percent(c.listItems),
+  percent(c.listDepth),
+  percent(c.headings),
+  percent(c.headingDepth),
+  percent(c.numbered),
+  `${c.tableRows.ours}/${c.tableRows.reference}`,
+  c.words.total === 0 ? "-" : `${(c.words.hits / c.words.total * 100).toFixed(2)}%`
+]
+
+const main = Effect.gen(function*() {
+  const rows: Array<Row> = []
+  for (const doc of documents) rows.push(yield* measure(doc))
+  const table = rows.map((row) => cells(row.doc.name, row.doc.set, String(row.pages), row.comparison))
+  const totals = (set: string, picked: ReadonlyArray<Row>) =>
+    picked.length === 0 ? [] : [
+      cells(
+        `total (${set})`,
+        set,
+        String(picked.reduce((n, row) => n + row.pages, 0)),
+        sum(picked)
+      )
+    ]
+  table.push(
+    ...totals("dev", rows.filter((row) => row.doc.set === "dev")),
+    ...totals("heldout", rows.filter((row) => row.doc.set === "heldout")),
+    ...totals("all", rows)
+  )
+  const widths = header.map((title, i) => Math.max(title.length, ...table.map((r) => r[i]!.length)))
+  const format = (line: ReadonlyArray<string>) => `| ${line.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`
+  console.log(format(header))
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`)
+  for (const line of table) console.log(format(line))
+})
+
+Effect.runPromise(main).catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

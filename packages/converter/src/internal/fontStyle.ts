@@ -1,0 +1,42 @@
+/**
+ * A font's style as the layout needs it (fixed pitch, bold, italic), from PDFium's font API: the
+ * font descriptor's flags and weight, its italic angle, and its name for fonts whose descriptor
+ * says nothing (a TeX font's flags rarely mark it fixed-pitch: CMTT is named, not flagged).
+ */
+import { Style } from "./layout/model.js"
+import type { Pdfium } from "./pdfium.js"
+import * as P from "./pdfium.js"
+
+/** PDF font descriptor flags (PDF 32000, 9.8.2). */
+const fixedPitchFlag = 1
+const italicFlag = 64
+const forceBoldFlag = 1 << 18
+
+const monoName =
+  /mono|courier|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|ectt|txtt|andale|lucidaconsole|\btt\d/i
+const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx/i
+const italicName = /italic|oblique|cmti|cmsl|cmitt|slanted|kursiv/i
+
+/** The `Style` bits a font's name tells (a subset prefix "ABCDEF+" ignored). */
+export const nameStyle = (name: string): number => {
+  const base = name.replace(/^[A-Z]{6}\+/, "")
+  return (monoName.test(base) ? Style.code : 0) | (boldName.test(base) ? Style.strong : 0) |
+    (italicName.test(base) ? Style.emphasis : 0)
+}
+
+/** The `Style` bits of a font, from its descriptor and its name. */
+export const fontStyle = (m: Pdfium, font: number): number => {
+  if (font === 0) return 0
+  const flags = m.FPDFFont_GetFlags(font)
+  const weight = m.FPDFFont_GetWeight(font)
+  const name = P.withBuffer(m, 256, (buffer) => {
+    const length = m.FPDFFont_GetBaseFontName(font, buffer, 256)
+    return length > 1 ? new TextDecoder("latin1").decode(m.pdfium.HEAPU8.subarray(buffer, buffer + length - 1)) : ""
+  })
+  const angle = P.withBuffer(m, 4, (out) => m.FPDFFont_GetItalicAngle(font, out) ? P.int(m, out) : 0)
+  let style = nameStyle(name)
+  if (flags > 0 && (flags & fixedPitchFlag) !== 0) style |= Style.code
+  if (weight >= 600 || (flags > 0 && (flags & forceBoldFlag) !== 0)) style |= Style.strong
+  if ((flags > 0 && (flags & italicFlag) !== 0) || angle !== 0) style |= Style.emphasis
+  return style
+}

@@ -1,0 +1,65 @@
+/**
+ * Text with styled stretches (code, bold, italic) as the layout joins lines into paragraphs and
+ * list items: the marks follow the text through joins, and a mark that ends one line and starts
+ * the next with the same style is one stretch.
+ */
+import type { Line, Mark } from "./model.js"
+import { joinParts } from "./text.js"
+
+/** Text and its marks (offsets into `text`). */
+export interface Rich {
+  readonly text: string
+  readonly marks: ReadonlyArray<Mark>
+}
+
+/** A line as rich text. */
+export const richLine = (line: Line): Rich => ({ text: line.text, marks: line.marks ?? [] })
+
+/** Whether the last character of `rich` (spaces aside) is in a code mark. */
+const endsInCode = (rich: Rich): boolean => {
+  const end = rich.text.trimEnd().length
+  return rich.marks.some((mark) => (mark.style & 1) !== 0 && mark.start < end && mark.end >= end)
+}
+
+/**
+ * `left` and `right` joined as lines of running text (a word split at the line end rejoined, not
+ * inside code); `beside` joins pieces of one baseline with a plain space.
+ */
+export const joinRich = (left: Rich, right: Rich, beside = false): Rich => {
+  const parts = joinParts(left.text, right.text, beside || endsInCode(left))
+  const marks: Array<Mark> = []
+  for (const mark of left.marks) {
+    const end = Math.min(mark.end, parts.kept)
+    if (end > mark.start) marks.push({ start: mark.start, end, style: mark.style })
+  }
+  const shift = parts.offset - parts.lead
+  for (const mark of right.marks) {
+    const start = Math.max(mark.start + shift, parts.offset)
+    const end = Math.min(mark.end + shift, parts.text.length)
+    if (end <= start) continue
+    const last = marks[marks.length - 1]
+    if (
+      last !== undefined && last.style === mark.style && last.end >= parts.kept && start <= parts.offset
+    ) {
+      marks[marks.length - 1] = { ...last, end }
+    } else {
+      marks.push({ start, end, style: mark.style })
+    }
+  }
+  return { text: parts.text, marks }
+}
+
+/** Marks moved by `shift` characters and cut to `[0, length)`. */
+export const shiftMarks = (marks: ReadonlyArray<Mark>, shift: number, length: number): Array<Mark> =>
+  marks.flatMap((mark) => {
+    const start = Math.max(0, mark.start + shift)
+    const end = Math.min(length, mark.end + shift)
+    return end > start ? [{ start, end, style: mark.style }] : []
+  })
+
+/** Rich text trimmed at both ends. */
+export const trimRich = (rich: Rich): Rich => {
+  const lead = rich.text.length - rich.text.trimStart().length
+  const text = rich.text.trim()
+  return { text, marks: shiftMarks(rich.marks, -lead, text.length) }
+}

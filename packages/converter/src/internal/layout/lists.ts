@@ -1,0 +1,159 @@
+/**
+ * Lists: a bullet or a number starts an item; items are nested by the indentation of their
+ * markers; a line indented past its list's marker, or close below an unfinished item, goes on
+ * with that item, so an item that wraps stays one item.
+ */
+import type * as Document from "../../Document.js"
+import type { Rich } from "./inline.js"
+import { joinRich, richLine, shiftMarks, trimRich } from "./inline.js"
+import type { Line } from "./model.js"
+import { endsSentence } from "./text.js"
+
+const bulletMarker = /^([•◦▪▫●○■□►▸‣⁃∙·*–—-])\s+(?=\S)/u
+const orderedMarker = /^(\(?(\d{1,3}|[a-z])[.)])\s+(?=\S)/u
+
+/** A list marker found at the start of a line, the text after it, and where that text starts. */
+export interface ListMarker {
+  readonly ordered: boolean
+  readonly number: number
+  readonly rest: string
+  readonly length: number
+}
+
+/** A list marker at the start of a line: bullets always, numbers "1." "2)" "(a)". */
+export const listMarker = (text: string): ListMarker | undefined => {
+  const bullet = bulletMarker.exec(text)
+  if (bullet !== null) {
+    return { ordered: false, number: 0, rest: text.slice(bullet[0].length), length: bullet[0].length }
+  }
+  const ordered = orderedMarker.exec(text)
+  if (ordered !== null) {
+    const label = ordered[2]!
+    const number = /^\d+$/.test(label) ? Number(label) : label.charCodeAt(0) - 96
+    return { ordered: true, number, rest: text.slice(ordered[0].length), length: ordered[0].length }
+  }
+  return undefined
+}
+
+interface OpenItem {
+  rich: Rich
+  readonly lists: Array<OpenList>
+}
+
+interface OpenList {
+  readonly ordered: boolean
+  readonly start: number
+  readonly items: Array<OpenItem>
+  readonly markerX: number
+  /** Where its items' wrapped lines start, once one has been seen. */
+  textX?: number
+}
+
+/** Markers this close (in font sizes) are at one depth: "9." and "10." end where their text starts. */
+const sameDepth = 0.7
+/** A line indented this much past a marker (in font sizes) hangs under its item. */
+const hanging = 0.3
+
+const toList = (list: OpenList): Document.List => ({
+  _tag: "List",
+  ordered: list.ordered,
+  start: list.start,
+  items: list.items.map((item) => {
+    const rich = trimRich(item.rich)
+    return {
+      text: rich.text,
+      ...(rich.marks.length > 0 ? { marks: rich.marks } : {}),
+      ...(item.lists.length > 0 ? { lists: item.lists.map(toList) } : {})
+    }
+  })
+})
+
+/**
+ * Whether a line hangs under the items of `list`: indented past its marker, and not short of where
+ * its wrapped lines start once that is known (a paragraph's first-line indent after the list is
+ * past the marker, but not as far as the items' text).
+ */
+const hangsUnder = (list: OpenList, line: Line): boolean =>
+  line.x0 > list.markerX + hanging * line.size &&
+  (list.textX === undefined || line.x0 >= list.textX - hanging * line.size)
+
+/** The item text of a line after its marker, with the line's marks moved along. */
+const itemText = (line: Line, marker: ListMarker): Rich => {
+  const rich = richLine(line)
+  return { text: marker.rest, marks: shiftMarks(rich.marks, -marker.length, marker.rest.length) }
+}
+
+/** A list being built, outermost first on `stack`. */
+export class ListBuilder {
+  private readonly root: OpenList
+  private readonly stack: Array<OpenList>
+
+  constructor(line: Line, marker: ListMarker) {
+    this.root = { ordered: marker.ordered, start: marker.number, items: [], markerX: line.x0 }
+    this.root.items.push({ rich: itemText(line, marker), lists: [] })
+    this.stack = [this.root]
+  }
+
+  get ordered(): boolean {
+    return this.root.ordered
+  }
+
+  /** Whether the innermost open item's text ends a sentence. */
+  lastEndsSentence(): boolean {
+    const list = this.stack[this.stack.length - 1]!
+    return endsSentence(list.items[list.items.length - 1]!.rich.text)
+  }
+
+  /**
+   * Adds the item a marker line starts, at the depth of its marker; false when it belongs to no
+   * open list (further left than the outermost, or another kind of list at the outermost depth).
+   */
+  item(line: Line, marker: ListMarker): boolean {
+    const tolerance = sameDepth * line.size
+    while (this.stack.length > 1 && line.x0 < this.stack[this.stack.length - 1]!.markerX - tolerance) this.stack.pop()
+    const list = this.stack[this.stack.length - 1]!
+    const item: OpenItem = { rich: itemText(line, marker), lists: [] }
+    if (Math.abs(line.x0 - list.markerX) <= tolerance) {
+      if (list.ordered === marker.ordered) {
+        list.items.push(item)
+        return true
+      }
+      if (this.stack.length === 1) return false
+      this.stack.pop()
+      return this.nest(line, marker, item)
+    }
+    if (line.x0 > list.markerX) return this.nest(line, marker, item)
+    return false
+  }
+
+  private nest(line: Line, marker: ListMarker, item: OpenItem): boolean {
+    const parent = this.stack[this.stack.length - 1]!
+    const list: OpenList = { ordered: marker.ordered, start: marker.number, items: [item], markerX: line.x0 }
+    parent.items[parent.items.length - 1]!.lists.push(list)
+    this.stack.push(list)
+    return true
+  }
+
+  /**
+   * Joins a line to the item it hangs under (the innermost list whose marker it is indented
+   * past), or to the innermost item when it is close below and that item is unfinished.
+   */
+  continuation(line: Line, closeBelow: boolean): boolean {
+    let depth = this.stack.length - 1
+    while (depth >= 0 && !hangsUnder(this.stack[depth]!, line)) depth--
+    if (depth < 0) {
+      if (!closeBelow || this.lastEndsSentence()) return false
+      depth = this.stack.length - 1
+    }
+    this.stack.splice(depth + 1)
+    const list = this.stack[depth]!
+    if (list.textX === undefined && hangsUnder(list, line)) list.textX = line.x0
+    const item = list.items[list.items.length - 1]!
+    item.rich = joinRich(item.rich, richLine(line))
+    return true
+  }
+
+  build(): Document.List {
+    return toList(this.root)
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * The structure the Markdown and the EPUB keep, pinned on small PDFs made here with pdf-lib:
+ * Courier for code, Helvetica-Oblique and -Bold for emphasis and strong, Helvetica for the rest.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Fflate from "fflate"
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import type { PDFFont, PDFPage } from "pdf-lib"
+import { PDFDocument, StandardFonts } from "pdf-lib"
+import * as Epub from "../src/Epub.js"
+import * as Engine from "../src/internal/engine.js"
+import * as Layout from "../src/internal/layout.js"
+import * as Markdown from "../src/Markdown.js"
+import { epubcheckJar } from "./support/corpus.js"
+
+const options: Engine.EngineOptions = {
+  ignorePdfErrors: false,
+  ignoreOcrErrors: false,
+  filename: "structure",
+  password: undefined,
+  ocrLanguages: ["eng"],
+  ocrDataPath: undefined,
+  onProgress: () => Effect.void
+}
+
+interface Fonts {
+  readonly body: PDFFont
+  readonly code: PDFFont
+  readonly italic: PDFFont
+  readonly bold: PDFFont
+}
+
+/** One run of a line: its text and font. */
+type Run = readonly [string, keyof Fonts]
+
+const size = 11
+const left = 72
+
+/** Draws runs one after the other on one baseline (`y` from the page top), from `x`. */
+const drawLine = (page: PDFPage, fonts: Fonts, runs: ReadonlyArray<Run>, y: number, x = left, at = size) => {
+  let cursor = x
+  for (const [text, font] of runs) {
+    page.drawText(text, { x: cursor, y: page.getHeight() - y, size: at, font: fonts[font] })
+    cursor += fonts[font].widthOfTextAtSize(text, at)
+  }
+}
+
+/** A one-page PDF drawn by `draw` with the four fonts. */
+const makePdf = (draw: (page: PDFPage, fonts: Fonts) => void) =>
+  Effect.promise(async () => {
+    const document = await PDFDocument.create()
+    const fonts: Fonts = {
+      body: await document.embedFont(StandardFonts.Helvetica),
+      code: await document.embedFont(StandardFonts.Courier),
+      italic: await document.embedFont(StandardFonts.HelveticaOblique),
+      bold: await document.embedFont(StandardFonts.HelveticaBold)
+    }
+    draw(document.addPage([612, 792]), fonts)
+    return document.save()
+  })
+
+const read = (pdf: Uint8Array) => Effect.map(Engine.readDocument(pdf, options, "markdown"), (read) => read.document)
+
+/** Courier's advance: every glyph is 0.6 em wide. */
+const codeChar = size * 0.6
+
+/** A page with each rule's case, one below the other, 14 pt leading, paragraphs 28 pt apart. */
+const drawAll = (page: PDFPage, fonts: Fonts) => {
+  const line = (runs: ReadonlyArray<Run>, y: number, x = left) => drawLine(page, fonts, runs, y, x)
+  drawLine(page, fonts, [["1.2 Getting started", "bold"]], 60, left, 18)
+  line([
+    ["Call ", "body"],
+    ["parse()", "code"],
+    [" to read a file, it is ", "body"],
+    ["very", "italic"],
+    [
+      " fast and ",
+      "body"
+    ],
+    ["safe", "bold"],
+    [".", "body"]
+  ], 100)
+  // A code block: indentation in characters, a blank line, a hyphen at a line end kept.
+  const code = ["function f(x) {", "  if (x) {", "    return well-", "  }", "", "  return 0", "}"]
+  code.forEach((text, i) => {
+    const indent = text.length - text.trimStart().length
+    if (text !== "") line([[text.trimStart(), "code"]], 140 + i * 13, left + indent * codeChar)
+  })
+  line([["A list of things to know:", "body"]], 260)
+  line([["\u2022 first point", "body"]], 288)
+  line([["\u2022 nested point", "body"]], 302, left + 18)
+  line([["\u2022 second point that wraps", "body"]], 316)
+  line([["onto a second line", "body"]], 330, left + 9)
+  // A listing with aligned columns: three rows, three cells each, is code and not a table.
+  const rows = [["name", "type", "default"], ["dot", "boolean", "false"], ["posix", "boolean", "true"]]
+  rows.forEach((cells, i) =>
+    cells.forEach((cell, column) => line([[cell, "code"]], 370 + i * 13, left + column * 12 * codeChar))
+  )
+  line([["A paragraph with a word split by an exam-", "body"]], 440)
+  line([["ple and a name split as Trace-", "body"]], 454)
+  line([["Monkey, set in a well-known way.", "body"]], 468)
+  line([["2.1 Options", "bold"]], 510)
+  line([["What the options are.", "body"]], 538)
+  // A real table: three rows of three cells in a proportional font, aligned in columns.
+  const grid = [["Option", "Type", "Default"], ["dot", "boolean", "false"], ["posix", "boolean", "true"]]
+  grid.forEach((cells, i) => cells.forEach((cell, column) => line([[cell, "body"]], 580 + i * 14, left + column * 120)))
+}
+
+describe("structure kept in Markdown", () => {
+  it.effect("code blocks keep indentation, blank lines and hyphens; inline code, emphasis and strong in a sentence", () =>
+    Effect.gen(function*() {
+      const markdown = Markdown.render(yield* read(yield* makePdf(drawAll)))
+      assert.include(
+        markdown,
+        "```\nfunction f(x) {\n  if (x) {\n    return well-\n  }\n\n  return 0\n}\n```"
+      )
+      assert.include(markdown, "Call `parse()` to read a file, it is *very* fast and **safe**.")
+    }))
+
+  it.effect("a nested list, an item that wraps staying one item", () =>
+    Effect.gen(function*() {
+      const markdown = Markdown.render(yield* read(yield* makePdf(drawAll)))
+      assert.include(markdown, "- first point\n  - nested point\n- second point that wraps onto a second line")
+    }))
+
+  it.effect("numbered headings keep their numbers, by size and as a bold numbered line at the body size", () =>
+    Effect.gen(function*() {
+      const document = yield* read(yield* makePdf(drawAll))
+      const headings = document.blocks.flatMap((block) => block._tag === "Heading" ? [block] : [])
+      assert.deepStrictEqual(headings.map((heading) => heading.text), ["1.2 Getting started", "2.1 Options"])
+      assert.strictEqual(headings[1]!.level, 2)
+    }))
+
+  it.effect("a code listing with aligned columns is a code block, never a table; a grid of prose cells is one", () =>
+    Effect.gen(function*() {
+      const document = yield* read(yield* makePdf(drawAll))
+      const tables = document.blocks.flatMap((block) => block._tag === "Table" ? [block.rows] : [])
+      assert.deepStrictEqual(tables, [[["Option", "Type", "Default"], ["dot", "boolean", "false"], [
+        "posix",
+        "boolean",
+        "true"
+      ]]])
+      const markdown = Markdown.render(document)
+      assert.include(markdown, "```\nname        type        default\ndot         boolean     false\n")
+      assert.include(markdown, "| Option | Type | Default |\n| --- | --- | --- |\n| dot | boolean | false |")
+    }))
+
+  it.effect("a hyphen at a line end is removed inside a word, kept before a capital, in code never touched", () =>
+    Effect.gen(function*() {
+      const markdown = Markdown.render(yield* read(yield* makePdf(drawAll)))
+      assert.include(
+        markdown,
+        "A paragraph with a word split by an example and a name split as Trace-Monkey, set in a well-known way."
+      )
+      assert.include(markdown, "    return well-\n")
+    }))
+
+  it.effect("a spacing accent before its letter and a dotless i under a combining mark are composed (NFC)", () =>
+    Effect.gen(function*() {
+      const pdf = yield* makePdf((page, fonts) => drawLine(page, fonts, [["A na\u00A8ive reader.", "body"]], 100))
+      assert.include(Markdown.render(yield* read(pdf)), "A naïve reader.")
+      const document = Layout.layoutDocument({
+        pages: [{
+          page: 1,
+          width: 600,
+          height: 800,
+          items: [{ text: "A na\u0131\u0308ve reader.", x: 50, y: 100, width: 80, size: 10, rtl: false }],
+          figures: []
+        }],
+        outline: [],
+        title: undefined,
+        filename: "test"
+      })
+      assert.deepStrictEqual(document.blocks.filter((block) => block._tag === "Paragraph"), [
+        { _tag: "Paragraph", text: "A naïve reader." }
+      ])
+    }))
+})
+
+describe("structure kept in EPUB", () => {
+  it.effect(
+    "<pre><code>, <code>, <em>, <strong>, nested lists and <table>; epubcheck finds nothing",
+    () =>
+      Effect.gen(function*() {
+        const epub = Epub.build(yield* read(yield* makePdf(drawAll)), { modified: new Date("2024-01-02T03:04:05Z") })
+        const files = Fflate.unzipSync(epub)
+        const xhtml = Object.keys(files).filter((name) => name.endsWith(".xhtml") && !name.endsWith("nav.xhtml"))
+          .map((name) => new TextDecoder().decode(files[name])).join("\n")
+        assert.include(
+          xhtml,
+          "<pre><code>function f(x) {\n  if (x) {\n    return well-\n  }\n\n  return 0\n}</code></pre>"
+        )
+        assert.include(
+          xhtml,
+          "Call <code>parse()</code> to read a file, it is <em>very</em> fast and <strong>safe</strong>."
+        )
+        assert.include(
+          xhtml,
+          "<ul><li>first point<ul><li>nested point</li></ul></li><li>second point that wraps onto a second line</li></ul>"
+        )
+        assert.include(xhtml, "<tr><td>dot</td><td>boolean</td><td>false</td></tr>")
+        assert.isTrue(existsSync(epubcheckJar), `epubcheck is required at ${epubcheckJar} (apt-get install epubcheck)`)
+        const dir = mkdtempSync(Path.join(Os.tmpdir(), "structure-epub-"))
+        try {
+          const file = Path.join(dir, "structure.epub")
+          writeFileSync(file, epub)
+          const output = execFileSync("java", ["-jar", epubcheckJar, file], { encoding: "utf8" })
+          assert.include(output, "No errors or warnings detected")
+        } finally {
+          rmSync(dir, { recursive: true, force: true })
+        }
+      }),
+    120_000
+  )
+})
