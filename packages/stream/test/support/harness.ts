@@ -88,9 +88,27 @@ export const make = (options: {
 /** The Clock time the next sleeping fiber wakes at, if any. */
 const nextWakeUp = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.reduce(sleeps, Infinity, (a, b) => Math.min(a, b)))
 
-/** Lets every fiber that can run, run. */
+/** What the fibers under test have done so far: the sleeps they wait on and the requests the fake received. */
+const activity = Effect.gen(function*() {
+  const sleeps = yield* TestClock.sleeps()
+  const server = yield* Effect.serviceOption(FakeServer.FakeServer)
+  const requests = Option.isSome(server) ? (yield* server.value.requests).length : 0
+  return `${Chunk.join(Chunk.map(sleeps, String), ",")}/${requests}`
+})
+
+/**
+ * Lets every fiber that can run, run: rounds of yields until a round changes nothing. A fixed
+ * number of yields was not enough once a request took a few more fiber hops (the client's time
+ * limit runs each request in a child fiber).
+ */
 const settle = Effect.gen(function*() {
-  for (let i = 0; i < 50; i++) yield* Effect.yieldNow()
+  let before = yield* activity
+  for (let round = 0; round < 100; round++) {
+    for (let i = 0; i < 50; i++) yield* Effect.yieldNow()
+    const after = yield* activity
+    if (after === before) return
+    before = after
+  }
 })
 
 /**
