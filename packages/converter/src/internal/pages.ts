@@ -98,6 +98,10 @@ export const readPages = (
       }
       yield* Effect.sync(() => open.refresh())
       yield* options.onProgress({ pagesDone: n, pagesTotal: open.pages })
+      // A page is a few Effect operations around long synchronous PDFium calls, so this fiber
+      // would reach Effect's yield count (2,048 operations) only after whole documents: in a
+      // worker, the fiber that posts progress to the caller would run once, at the end.
+      yield* Effect.yieldNow()
     }
     const ordered = yield* Effect.forEach(
       pages,
