@@ -107,27 +107,34 @@ describe("worker pool", () => {
         assert.strictEqual(seen[seen.length - 1], 17)
       }), 30_000)
 
-    it.effect("the conversion lets other fibers run between pages (a worker posts progress as it comes)", () =>
-      Effect.gen(function*() {
-        const converter = yield* Converter.Converter
-        // In a worker, progress goes through a queue to a fiber that posts it to the caller: this
-        // one records, for each event it takes, how many pages the conversion had done by then.
-        const queue = yield* Queue.unbounded<number>()
-        let pagesDone = 0
-        const lag: Array<number> = []
-        const consumer = yield* Effect.fork(
-          Effect.forever(Effect.flatMap(Queue.take(queue), (taken) => Effect.sync(() => lag.push(pagesDone - taken))))
-        )
-        yield* converter.toMarkdown(readCorpus("text/tracemonkey.pdf"), {
-          onProgress: (progress) =>
-            Effect.zipRight(Effect.sync(() => (pagesDone = progress.pagesDone)), Queue.offer(queue, progress.pagesDone))
-        })
-        yield* Effect.yieldNow()
-        yield* Fiber.interrupt(consumer)
-        assert.lengthOf(lag, 15)
-        // Each event was taken within a page of being offered, not all at the end (a lag of 14).
-        assert.isTrue(lag.every((pages) => pages <= 1), lag.join(","))
-      }), 30_000)
+    it.effect(
+      "the conversion lets other fibers run between pages (a worker posts progress as it comes)",
+      () =>
+        Effect.gen(function*() {
+          const converter = yield* Converter.Converter
+          // In a worker, progress goes through a queue to a fiber that posts it to the caller: this
+          // one records, for each event it takes, how many pages the conversion had done by then.
+          const queue = yield* Queue.unbounded<number>()
+          let pagesDone = 0
+          const lag: Array<number> = []
+          const consumer = yield* Effect.fork(
+            Effect.forever(Effect.flatMap(Queue.take(queue), (taken) => Effect.sync(() => lag.push(pagesDone - taken))))
+          )
+          yield* converter.toMarkdown(readCorpus("text/tracemonkey.pdf"), {
+            onProgress: (progress) =>
+              Effect.zipRight(
+                Effect.sync(() => (pagesDone = progress.pagesDone)),
+                Queue.offer(queue, progress.pagesDone)
+              )
+          })
+          yield* Effect.yieldNow()
+          yield* Fiber.interrupt(consumer)
+          assert.lengthOf(lag, 15)
+          // Each event was taken within a page of being offered, not all at the end (a lag of 14).
+          assert.isTrue(lag.every((pages) => pages <= 1), lag.join(","))
+        }),
+      30_000
+    )
 
     it.effect("the caller's bytes stay intact (in process too)", () =>
       Effect.gen(function*() {
