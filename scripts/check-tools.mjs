@@ -18,7 +18,8 @@ const missing = [
   has("java", ["-version"]) ? undefined : "java (a Java runtime, for epubcheck)",
   existsSync("/usr/share/java/epubcheck.jar")
     ? undefined
-    : "epubcheck (package epubcheck: /usr/share/java/epubcheck.jar)"
+    : "epubcheck (package epubcheck: /usr/share/java/epubcheck.jar)",
+  has("tmux", ["-V"]) ? undefined : "tmux (package tmux: the terminal the CLI's live view is tested in)"
 ].filter((tool) => tool !== undefined)
 
 if (missing.length > 0) {

@@ -206,7 +206,7 @@ export type TaskState = TaskStatus["state"]
 
 /**
  * The body the deployed service (and the reference server) send with 404 for an unknown or
- * expired task id. Not in the contract; see SERVICE-NOTES.md.
+ * expired task id. Not in the contract; see docs/contract.md, "Task status".
  *
  * @since 0.1.0
  * @category errors

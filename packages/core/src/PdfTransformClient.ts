@@ -73,9 +73,9 @@ export interface CompletedTask<F extends Format = Format> {
 }
 
 /**
- * A status whose `state` the contract does not name: polling goes on (SERVICE-NOTES.md). The
- * state the server sent is kept in `reported`; `state` is always `"unrecognized"`, which no
- * contract state can be, so that `Status` narrows on `state`.
+ * A status whose `state` the contract does not name: polling goes on (docs/contract.md, "Task
+ * status"). The state the server sent is kept in `reported`; `state` is always `"unrecognized"`,
+ * which no contract state can be, so that `Status` narrows on `state`.
  *
  * @since 0.1.0
  * @category models

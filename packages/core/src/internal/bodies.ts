@@ -45,7 +45,7 @@ export const Submitted = Schema.parseJson(Contract.SubmittedTask)
 
 const contractStates: ReadonlySet<string> = new Set<Contract.TaskState>(["processing", "completed", "failed"])
 
-/** A failure reported as `state: "error"`, as some deployments do (SERVICE-NOTES.md): the contract's `failed`. */
+/** A failure reported as `state: "error"`, as some deployments do (docs/contract.md, "Task status"): the contract's `failed`. */
 const FailedAsError = Schema.transform(
   Schema.Struct({
     state: Schema.Literal("error"),
