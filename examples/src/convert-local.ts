@@ -14,7 +14,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
-import { ChunkedUploader, Contract, PdfTransformClient, PdfTransformError, Uploader } from "@pdf-transform/core"
+import { ChunkedUploader, Contract, PdfTransformClient, Uploader } from "@pdf-transform/core"
 import * as Server from "@pdf-transform/server/Server"
 import { Console, Effect, Layer, Logger, LogLevel, Option, Redacted, Stream } from "effect"
 import * as Crypto from "node:crypto"
@@ -80,19 +80,19 @@ const convertOne = (file: Uploader.UploadPath, to: Contract.Format) =>
     const name = fileName.replace(/\.pdf$/i, "")
     const pdfURL = yield* upload(file)
     const task = yield* client.submit(to, { pdfURL, filename: name })
+    const percent = (status: PdfTransformClient.Status) =>
+      status.progress === undefined ? "" : ` ${Math.round(status.progress)}%`
     const last = yield* client.watch(task, { initialInterval: "200 millis", maxInterval: "1 seconds" }).pipe(
-      Stream.tap((status) =>
-        Console.log(
-          `${fileName}: ${status.state}${status.progress === undefined ? "" : ` ${Math.round(status.progress)}%`}`
-        )
-      ),
+      // One line per change: a poll that finds the task where the previous one did says nothing new.
+      Stream.changesWith((a, b) => a.state === b.state && percent(a) === percent(b)),
+      Stream.tap((status) => Console.log(`${fileName}: ${status.state}${percent(status)}`)),
       Stream.runLast
     )
-    if (Option.isNone(last) || last.value.state !== "completed" || !("data" in last.value)) {
-      const reason = Option.isSome(last) && "error" in last.value ? last.value.error : "no details"
-      return yield* new PdfTransformError.ConversionFailed({ format: to, sessionId: task.sessionId, reason })
+    // `watch` ends at a terminal status, or fails (PollTimeout and the like).
+    if (Option.isNone(last) || !PdfTransformClient.isTerminal(last.value)) {
+      return yield* Effect.dieMessage(`${fileName}: the wait ended without a final status`)
     }
-    const completed = { format: to, sessionId: task.sessionId, downloadURL: last.value.data.downloadURL }
+    const completed = yield* PdfTransformClient.completion(task, last.value)
     const target = Path.join(outDir, `${name}${to === "markdown" ? ".md" : ".epub"}`)
     yield* writeAtomically(target, client.download(completed))
     yield* Console.log(`${fileName} -> ${target} (${Fs.statSync(target).size} bytes)`)
