@@ -229,10 +229,21 @@ const downloadCommand = Command.make("download", {
  * @category commands
  */
 export const command = Command.make("pdf-transform").pipe(
-  Command.withDescription(
+  Command.withDescription(examples(
     "Converts PDFs to Markdown or EPUB through the PDF Conversion Service v1, or on this machine with no account. " +
-      "Run a command with --help for its options and examples; --completions bash|zsh|fish prints shell completions."
-  ),
+      "Run a command with --help for its options and examples; --completions bash|zsh|fish prints shell completions.",
+    [
+      [
+        "A folder of PDFs to Markdown on this machine (no account):",
+        "pdf-transform convert examples/pdfs --to markdown --out out"
+      ],
+      [
+        "EPUB books through the hosted service, with its API key:",
+        "PDF_TRANSFORM_API_KEY=... pdf-transform convert examples/pdfs --to epub"
+      ],
+      ["A server of your own for other clients:", "pdf-transform serve --port 8787"]
+    ]
+  )),
   Command.withSubcommands([convertCommand, serveCommand, statusCommand, downloadCommand])
 )
 

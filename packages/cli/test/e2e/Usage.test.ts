@@ -15,6 +15,8 @@ describe("usage", () => {
     const root = await run(["--help"])
     assert.strictEqual(root.code, 0)
     for (const command of ["convert", "serve", "status", "download"]) assert.include(root.stdout, `- ${command} `)
+    assert.include(root.stdout, "EXAMPLES")
+    assert.include(root.stdout, "pdf-transform convert examples/pdfs --to markdown --out out")
     const convert = await run(["convert", "--help"])
     assert.strictEqual(convert.code, 0)
     assert.include(convert.stdout, "EXAMPLES")
