@@ -94,6 +94,14 @@ describe("the offline examples", () => {
     }
   }, 180_000)
 
+  it("cli-json drives the command through --json", async () => {
+    const ran = await run(["src/cli-json.ts"])
+    assert.strictEqual(ran.code, 0, outputOf(ran))
+    assert.match(ran.stdout, /^3 documents on /m)
+    // A second run finds the outputs in the journal: "0 converted" then.
+    assert.match(ran.stdout, /^\d converted, 0 failed; exit code 0$/m)
+  }, 120_000)
+
   it("self-host serves the contract until interrupted", async () => {
     const port = await freePort()
     const { child, ended } = start(["src/self-host.ts"], {
