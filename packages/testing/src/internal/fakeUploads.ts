@@ -6,6 +6,7 @@
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Media from "@pdf-transform/core/Media"
 import * as UploadProtocol from "@pdf-transform/core/UploadProtocol"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -165,7 +166,10 @@ const finish = (state: State, request: HttpClientRequest.HttpClientRequest, uplo
   return respond(request, 200, envelope(state, { url: UploadProtocol.cacheUrl(uploadId) }))
 }
 
-/** Stores a part the way the reference server does: the exact size, at its place, replacing an earlier copy. */
+/**
+ * Stores a part the way the reference server does: the exact size, at its place, replacing an
+ * earlier copy; part 1 only when it starts with `%PDF-` (core's `Media.looksLikePdf`).
+ */
 const store = (
   request: HttpClientRequest.HttpClientRequest,
   upload: UploadRecord,
@@ -177,6 +181,9 @@ const store = (
   if (bytes.byteLength !== length) {
     const message = `Part ${part} must be ${length} bytes, not ${bytes.byteLength}`
     return respond(request, 400, errorBody("invalid_part", message))
+  }
+  if (part === 1 && !Media.looksLikePdf(bytes)) {
+    return respond(request, 400, errorBody("invalid_part", "Part 1 does not start with %PDF-: the file is not a PDF"))
   }
   upload.parts.set(part, bytes)
   return respond(request, 200, { data: { part_number: part, size: length } }, { delayMs })
