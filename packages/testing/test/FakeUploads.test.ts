@@ -75,4 +75,29 @@ describe("FakeServer uploads", () => {
       const [upload] = yield* server.uploads
       assert.deepInclude(upload, { received: [1, 2, 3], completed: true, bytes: file })
     }))
+
+  it.effect("part 1 must start with %PDF-, as on the reference server: 400 invalid_part, nothing stored", () =>
+    Effect.gen(function*() {
+      const server = yield* FakeServer.make({ uploads: { partSize: 1000 } })
+      const client = server.httpClient
+      const file = pdfOf(2500)
+      const started = yield* init(client, { file_extension: ".pdf", size: 2500 })
+      const urls = ((yield* started.json) as { data: InitData }).data.presigned_urls
+      const notPdf = yield* put(client, urls["1"]!, new Uint8Array(1000))
+      assert.strictEqual(notPdf.status, 400)
+      assert.deepStrictEqual(yield* notPdf.json, {
+        error: "invalid_part",
+        message: "Part 1 does not start with %PDF-: the file is not a PDF"
+      })
+      // Only the first part carries the header; the size is checked first, as on the server.
+      assert.strictEqual((yield* put(client, urls["2"]!, new Uint8Array(1000))).status, 200)
+      const short = yield* put(client, urls["1"]!, new Uint8Array(999))
+      assert.deepInclude(yield* short.json, { error: "invalid_part", message: "Part 1 must be 1000 bytes, not 999" })
+      // A fault that stores the part (the answer lost) stores nothing that the server would refuse.
+      yield* server.enqueuePart(1, { _tag: "Fault", fault: { _tag: "InvalidBody" } })
+      yield* put(client, urls["1"]!, new Uint8Array(1000))
+      assert.deepInclude((yield* server.uploads)[0], { received: [2] })
+      assert.strictEqual((yield* put(client, urls["1"]!, file.subarray(0, 1000))).status, 200)
+      assert.deepInclude((yield* server.uploads)[0], { received: [1, 2] })
+    }))
 })

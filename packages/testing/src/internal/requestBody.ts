@@ -1,9 +1,14 @@
-/** The body of a request as the fake records it: parsed JSON, the text when it is not JSON, `undefined` when empty. */
+/**
+ * The body of a request: as the fake records it (parsed JSON, the text when it is not JSON,
+ * `undefined` when empty), and as bytes for the upload routes.
+ */
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 
+const textEncoder = new TextEncoder()
 const textDecoder = new TextDecoder()
 
 const parseBodyText = (text: string): unknown => {
@@ -47,5 +52,34 @@ export const readBody = (
           })
         )
       )
+  }
+}
+
+/**
+ * The request's body as bytes; with `upTo`, stops pulling the body once that many bytes arrived.
+ *
+ * @internal
+ */
+export const bodyBytes = (
+  request: HttpClientRequest.HttpClientRequest,
+  upTo?: number
+): Effect.Effect<Uint8Array, HttpClientError.RequestError> => {
+  const body = request.body
+  switch (body._tag) {
+    case "Uint8Array":
+      return Effect.succeed(body.body)
+    case "Raw":
+      return Effect.succeed(typeof body.body === "string" ? textEncoder.encode(body.body) : new Uint8Array(0))
+    case "Stream": {
+      let received = 0
+      const stream = Stream.tap(body.stream, (chunk) => Effect.sync(() => void (received += chunk.byteLength)))
+      return (upTo === undefined ? stream : Stream.takeUntil(stream, () => received >= upTo)).pipe(
+        Stream.runCollect,
+        Effect.map((chunks) => Buffer.concat(Chunk.toReadonlyArray(chunks))),
+        Effect.mapError((cause) => new HttpClientError.RequestError({ request, reason: "Encode", cause }))
+      )
+    }
+    default:
+      return Effect.succeed(new Uint8Array(0))
   }
 }
