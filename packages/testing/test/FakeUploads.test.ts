@@ -72,6 +72,8 @@ describe("FakeServer uploads", () => {
       assert.deepStrictEqual(yield* done.json, { data: { url: "cache://upload-1.pdf" } })
       assert.strictEqual((yield* put(client, urls["2"]!, file.subarray(1000, 2000))).status, 409)
       assert.strictEqual((yield* urlOf(client, "upload-9")).status, 404)
+      // A malformed escape in the id is an unknown upload, not a crash of the fake.
+      assert.strictEqual((yield* urlOf(client, "%E0")).status, 404)
       const [upload] = yield* server.uploads
       assert.deepInclude(upload, { received: [1, 2, 3], completed: true, bytes: file })
     }))

@@ -26,6 +26,7 @@ import {
   withFault
 } from "./replies.js"
 import { readBody } from "./requestBody.js"
+import { decodeSegment } from "./segment.js"
 import { stepAt, type TaskRecord, TaskStore } from "./tasks.js"
 
 /** @internal */
@@ -54,15 +55,6 @@ const isBearer = /^bearer\s+/i
 
 const isFormat = (s: string | undefined): s is Contract.Format =>
   s !== undefined && formats.includes(s as Contract.Format)
-
-const decodeSegment = (segment: string | undefined): string | undefined => {
-  if (segment === undefined) return undefined
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return undefined
-  }
-}
 
 const decodeRequest = Schema.decodeUnknownEither(Contract.ConversionRequest)
 const encodeSubmitted = Schema.encodeSync(Contract.SubmittedTask)

@@ -16,6 +16,7 @@ import * as Schema from "effect/Schema"
 import type * as FakeServer from "../FakeServer.js"
 import { bodyBytes } from "./requestBody.js"
 import { FakeResponse } from "./response.js"
+import { decodeSegment } from "./segment.js"
 
 /** @internal */
 export const defaultPartSize = 5 * 1024 * 1024
@@ -277,7 +278,7 @@ const handle = (
     if (path === "/init" && request.method === "POST") return init(state, request, text)
     const [, uploadId, action, ...rest] = path.split("/")
     if (action === "url" && rest.length === 0 && request.method === "GET") {
-      return finish(state, request, decodeURIComponent(uploadId ?? ""))
+      return finish(state, request, decodeSegment(uploadId) ?? "")
     }
     return respond(request, 404, errorBody("not_found", `No route for ${request.method} ${url.pathname}`))
   })
