@@ -1,0 +1,49 @@
+/**
+ * What a conversion costs the runtime, as a count that a change cannot hide: the fibers it forks.
+ * The client itself forks nothing per request (its time limits share one watchdog fiber for the
+ * client's life); what remains is @effect/platform's own: two fibers per request, and five for a
+ * download read as a stream. So a conversion through the real client over FakeServer (submit, one
+ * poll, download) forks nine, the same for the first conversion and the tenth. A change that
+ * forks per request or per poll fails here.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { PdfTransformClient } from "@pdf-transform/core"
+import { Effect, Stream, Supervisor } from "effect"
+import { TestPdfTransformClient } from "../../src/index.js"
+
+/** Counts the fibers started under it. */
+class Counting extends Supervisor.AbstractSupervisor<number> {
+  started = 0
+  get value() {
+    return Effect.sync(() => this.started)
+  }
+  onStart() {
+    this.started++
+  }
+}
+
+const convertAndDownload = Effect.gen(function*() {
+  const client = yield* PdfTransformClient.PdfTransformClient
+  const done = yield* client.convert("markdown", { pdfURL: "https://files.example.com/a.pdf" })
+  yield* Stream.runDrain(client.download(done))
+})
+
+/** Fibers started by `n` conversions (and downloads) in a row. */
+const forkedBy = (n: number) =>
+  Effect.gen(function*() {
+    const counting = new Counting()
+    yield* Effect.supervised(Effect.repeatN(convertAndDownload, n - 1), counting)
+    return counting.started
+  }).pipe(Effect.provide(TestPdfTransformClient.layer()))
+
+describe("runtime cost of a conversion", () => {
+  it.effect("a conversion and its download fork a bounded, constant number of fibers", () =>
+    Effect.gen(function*() {
+      const one = yield* forkedBy(1)
+      const ten = yield* forkedBy(10)
+      const perConversion = (ten - one) / 9
+      const measured = JSON.stringify({ one, ten, perConversion })
+      assert.strictEqual(perConversion, one, measured)
+      assert.isAtMost(one, 9, measured)
+    }))
+})
