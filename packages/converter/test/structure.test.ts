@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import type { PDFFont, PDFPage } from "pdf-lib"
-import { PDFDocument, StandardFonts } from "pdf-lib"
+import { PDFDocument, PDFHexString, PDFNumber, PDFOperator, PDFOperatorNames, StandardFonts } from "pdf-lib"
 import * as Epub from "../src/Epub.js"
 import * as Engine from "../src/internal/engine.js"
 import * as Layout from "../src/internal/layout.js"
@@ -178,6 +178,31 @@ describe("structure kept in Markdown", () => {
       assert.deepStrictEqual(document.blocks.filter((block) => block._tag === "Paragraph"), [
         { _tag: "Paragraph", text: "A naïve reader." }
       ])
+    }))
+})
+
+describe("text read from PDFium", () => {
+  it.effect("a glyph without a Unicode value does not shift the characters after it", () =>
+    Effect.gen(function*() {
+      const pdf = yield* Effect.promise(async () => {
+        const document = await PDFDocument.create()
+        const font = await document.embedFont(StandardFonts.Helvetica)
+        const page = document.addPage([612, 792])
+        const name = page.node.newFontDictionary("F9", font.ref)
+        // Code 0 has no glyph in WinAnsiEncoding: PDFium gives it the Unicode value 0.
+        const show = (hex: string, y: number) => [
+          PDFOperator.of(PDFOperatorNames.BeginText),
+          PDFOperator.of(PDFOperatorNames.SetFontAndSize, [name, PDFNumber.of(11)]),
+          PDFOperator.of(PDFOperatorNames.MoveText, [PDFNumber.of(72), PDFNumber.of(y)]),
+          PDFOperator.of(PDFOperatorNames.ShowText, [PDFHexString.of(hex)]),
+          PDFOperator.of(PDFOperatorNames.EndText)
+        ]
+        const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(2, "0")).join("")
+        page.pushOperators(...show(`00${ascii(" Projects")}`, 700), ...show(ascii("References and more"), 660))
+        return document.save()
+      })
+      const markdown = Markdown.render(yield* read(pdf))
+      assert.include(markdown, "References and more")
     }))
 })
 
