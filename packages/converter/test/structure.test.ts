@@ -206,6 +206,54 @@ describe("text read from PDFium", () => {
     }))
 })
 
+/**
+ * A page printed the way a browser prints HTML: 1.5 leading, 1 em between paragraphs, 1.33 em
+ * around an `<h4>` set in the body's bold; three larger headings above.
+ */
+const drawSpaced = (page: PDFPage, fonts: Fonts) => {
+  const leading = size * 1.5
+  const paragraph = leading + size
+  const h4 = leading + size * 1.33
+  drawLine(page, fonts, [["Title", "bold"]], 60, left, 24)
+  drawLine(page, fonts, [["Section", "bold"]], 100, left, 18)
+  drawLine(page, fonts, [["Subsection", "bold"]], 135, left, 14)
+  let y = 165
+  const text = (gapAfter: number) => {
+    drawLine(page, fonts, [["A paragraph of running text that goes on", "body"]], y)
+    drawLine(page, fonts, [["onto a second line of the same paragraph.", "body"]], y + leading)
+    y += leading + gapAfter
+  }
+  const bold = (title: string, gapAfter: number) => {
+    drawLine(page, fonts, [[title, "bold"]], y)
+    y += gapAfter
+  }
+  text(paragraph)
+  text(paragraph)
+  bold("Params", paragraph)
+  text(paragraph)
+  text(h4)
+  bold("command.alias(name)", h4)
+  text(paragraph)
+  drawLine(page, fonts, [["2.9.1 ", "bold"], ["options.ignorecase", "code"]], y)
+  y += paragraph
+  text(paragraph)
+}
+
+describe("headings set in bold running text", () => {
+  it.effect("a bold line with an <h4>'s space around it is a heading, one with a paragraph's is not", () =>
+    Effect.gen(function*() {
+      const markdown = Markdown.render(yield* read(yield* makePdf(drawSpaced)))
+      assert.include(markdown, "\n\n#### command.alias(name)\n\n")
+      assert.include(markdown, "\n\n**Params**\n\n")
+    }))
+
+  it.effect("a bold numbered line with a code span in it is a heading of its number's depth", () =>
+    Effect.gen(function*() {
+      const markdown = Markdown.render(yield* read(yield* makePdf(drawSpaced)))
+      assert.include(markdown, "\n\n### 2.9.1 options.ignorecase\n\n")
+    }))
+})
+
 describe("structure kept in EPUB", () => {
   it.effect(
     "<pre><code>, <code>, <em>, <strong>, nested lists and <table>; epubcheck finds nothing",

@@ -2,7 +2,7 @@
 import type * as Document from "../../Document.js"
 import { CodeBuilder } from "./code.js"
 import type { OutlinedLine } from "./headings.js"
-import { boldNumberedLevel, headingMaxChars, headingTitle, isHeadingCandidate } from "./headings.js"
+import { boldNumberedLevel, headingMaxChars, headingTitle, isHeadingCandidate, sectionDepth } from "./headings.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
 import type { ListMarker } from "./lists.js"
@@ -47,6 +47,9 @@ export interface PageRules {
    * (a title page's large lines before it are not sections); shared by the pages, in order.
    */
   readonly sizeLevels: { active: boolean }
+  /** Bold body-size lines with a heading's space around them (`spacedHeadings`), and their level. */
+  readonly spaced: ReadonlySet<Line>
+  readonly spacedLevel: number
 }
 
 const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
@@ -127,7 +130,8 @@ class PageBlocks {
     const level = outlined?.level ??
       (this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body)
         ? this.rules.levels.get(line.size)
-        : undefined)
+        : undefined) ??
+      (this.rules.spaced.has(line) ? sectionDepth(line.text) ?? this.rules.spacedLevel : undefined)
     if (level !== undefined) return this.headingLine(line, level, outlined)
     if (this.heading !== undefined) {
       this.flush()
