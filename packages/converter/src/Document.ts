@@ -99,6 +99,8 @@ export interface Code {
 export interface Table {
   readonly _tag: "Table"
   readonly rows: ReadonlyArray<ReadonlyArray<string>>
+  /** Each cell's marks, row by row as `rows` (absent when no cell has any). @since 0.2.0 */
+  readonly marks?: ReadonlyArray<ReadonlyArray<ReadonlyArray<Mark>>> | undefined
 }
 
 /**

@@ -161,7 +161,9 @@ const renderChapter = (
       case "Table":
         parts.push(
           `<table><tbody>${
-            block.rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeXml(cell)}</td>`).join("")}</tr>`).join("")
+            block.rows.map((row, r) =>
+              `<tr>${row.map((cell, i) => `<td>${inlineXhtml(cell, block.marks?.[r]?.[i] ?? [])}</td>`).join("")}</tr>`
+            ).join("")
           }</tbody></table>`
         )
         break

@@ -254,6 +254,86 @@ describe("headings set in bold running text", () => {
     }))
 })
 
+/**
+ * Tables as a browser prints them: the header row in bold, each row's cells centred vertically
+ * (a short cell on another baseline than the lines of a wrapped one), columns as close as a wide
+ * word space; and two bands of text without a header (a term and its description beside it).
+ */
+const drawTables = (page: PDFPage, fonts: Fonts) => {
+  const leading = size * 1.5
+  const line = (runs: ReadonlyArray<Run>, y: number, x = left) => drawLine(page, fonts, runs, y, x)
+  /** One row: the wrapped cell's lines from `top`, the short cells centred against them. */
+  const row = (
+    top: number,
+    short: ReadonlyArray<readonly [Run, number]>,
+    wrapped: ReadonlyArray<string>,
+    x: number
+  ) => {
+    wrapped.forEach((text, i) => line([[text, "body"]], top + i * leading, x))
+    const middle = top + (wrapped.length - 1) * leading / 2
+    for (const [run, at] of short) line([run], middle, at)
+    return top + (wrapped.length - 1) * leading + leading + 6
+  }
+  line([["The names:", "body"]], 60)
+  // "gamma" ends 9 pt before the second column: closer than the gap that cuts a baseline in two.
+  line([["Name", "bold"]], 100, left + 4)
+  line([["Description", "bold"]], 100, 118)
+  let y = 125
+  y = row(
+    y,
+    [[["alpha", "body"], left]],
+    ["The first line of a long", "description that wraps", "onto three lines."],
+    118
+  )
+  y = row(y, [[["beta", "body"], left]], ["Two lines of text in", "this description."], 118)
+  row(y, [[["gamma", "body"], left]], ["Short one."], 118)
+  line([["Text after the first table, running across the columns of it.", "body"]], 260)
+  line([["Option", "bold"]], 300, left + 4)
+  line([["Type", "bold"]], 300, 160)
+  line([["Description", "bold"]], 300, 260)
+  y = 325
+  y = row(y, [[["dot", "code"], left], [["boolean", "code"], 150]], [
+    "Match dotfiles, which",
+    "are left out otherwise."
+  ], 250)
+  row(y, [[["posix", "code"], left], [["boolean", "code"], 150]], [
+    "Support the classes",
+    "of POSIX brackets, as",
+    "in [[:alpha:]]."
+  ], 250)
+  line([["Text after the second table, running across its columns too.", "body"]], 440)
+  line([["-v", "body"]], 480)
+  line([["Print the version number and exit.", "body"]], 480, 150)
+  line([["-h", "body"]], 480 + leading)
+  line([["Print the help.", "body"]], 480 + leading, 150)
+}
+
+describe("tables printed by a browser", () => {
+  it.effect("a two- and a three-column table with wrapped, centred cells are tables; a term list is not", () =>
+    Effect.gen(function*() {
+      const document = yield* read(yield* makePdf(drawTables))
+      const tables = document.blocks.flatMap((block) => block._tag === "Table" ? [block.rows] : [])
+      assert.deepStrictEqual(tables, [
+        [
+          ["Name", "Description"],
+          ["alpha", "The first line of a long description that wraps onto three lines."],
+          ["beta", "Two lines of text in this description."],
+          ["gamma", "Short one."]
+        ],
+        [
+          ["Option", "Type", "Description"],
+          ["dot", "boolean", "Match dotfiles, which are left out otherwise."],
+          ["posix", "boolean", "Support the classes of POSIX brackets, as in [[:alpha:]]."]
+        ]
+      ])
+      const markdown = Markdown.render(document)
+      assert.include(
+        markdown,
+        "| **Option** | **Type** | **Description** |\n| --- | --- | --- |\n| `dot` | `boolean` |"
+      )
+    }))
+})
+
 describe("structure kept in EPUB", () => {
   it.effect(
     "<pre><code>, <code>, <em>, <strong>, nested lists and <table>; epubcheck finds nothing",

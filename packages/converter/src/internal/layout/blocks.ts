@@ -8,6 +8,7 @@ import { joinRich, richLine, trimRich } from "./inline.js"
 import type { ListMarker } from "./lists.js"
 import { ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
+import { continuesTable, mergeTables } from "./tables.js"
 import { endsSentence, joinLines, lowerStart, normalizeText } from "./text.js"
 
 export { listMarker } from "./lists.js"
@@ -218,8 +219,12 @@ export const pageBlocks = (
 ): Array<Document.Block> => {
   const builder = new PageBlocks(rules, missing)
   for (const item of page.items) {
-    if (item._tag === "Table") builder.block({ _tag: "Table", rows: item.rows }, item.y)
-    else if (item._tag === "Figure") builder.block(item.placed.figure, undefined)
+    if (item._tag === "Table") {
+      builder.block(
+        { _tag: "Table", rows: item.rows, ...(item.marks !== undefined ? { marks: item.marks } : {}) },
+        item.y
+      )
+    } else if (item._tag === "Figure") builder.block(item.placed.figure, undefined)
     else builder.line(item.line)
   }
   return builder.finish()
@@ -240,6 +245,7 @@ const continues = (open: Document.Block, next: Document.Block): boolean => {
     return !endsSentence(open.text) && lowerStart.test(next.text)
   }
   if (open._tag === "Code" && next._tag === "Code") return true
+  if (open._tag === "Table" && next._tag === "Table") return continuesTable(open, next)
   if (open._tag === "List" && next._tag === "List") {
     return open.ordered === next.ordered && (!open.ordered || next.start === open.start + open.items.length)
   }
@@ -251,15 +257,16 @@ const merge = (open: Document.Block, next: Document.Block): Document.Block => {
     return paragraphOf(joinRich(paragraphRich(open), paragraphRich(next)))
   }
   if (open._tag === "Code" && next._tag === "Code") return { _tag: "Code", text: `${open.text}\n${next.text}` }
+  if (open._tag === "Table" && next._tag === "Table") return mergeTables(open, next)
   if (open._tag === "List" && next._tag === "List") return { ...open, items: [...open.items, ...next.items] }
   return open
 }
 
 /**
- * A paragraph, a code listing or a list cut by a page end or by a figure goes on in the next
- * block: a paragraph that does not end a sentence with the next that starts in lower case, two
- * listings, two lists of one kind (numbers going on). The page breaks and figures in between
- * stay, after it.
+ * A paragraph, a code listing, a list or a table cut by a page end or by a figure goes on in the
+ * next block: a paragraph that does not end a sentence with the next that starts in lower case,
+ * two listings, two lists of one kind (numbers going on), two tables with one header row
+ * (`tables.ts`). The page breaks and figures in between stay, after it.
  */
 export const mergeSplitParagraphs = (blocks: ReadonlyArray<Document.Block>): Array<Document.Block> => {
   const out: Array<Document.Block> = []
@@ -276,7 +283,7 @@ export const mergeSplitParagraphs = (blocks: ReadonlyArray<Document.Block>): Arr
       continue
     }
     out.push(block)
-    open = block._tag === "Paragraph" || block._tag === "Code" || block._tag === "List"
+    open = block._tag === "Paragraph" || block._tag === "Code" || block._tag === "List" || block._tag === "Table"
       ? { index: out.length - 1, interrupted: false }
       : undefined
   }
