@@ -15,6 +15,8 @@ export interface Heading {
   readonly _tag: "Heading"
   readonly level: number
   readonly text: string
+  /** The code spans of the title (absent when it has none). @since 0.2.0 */
+  readonly marks?: ReadonlyArray<Mark> | undefined
 }
 
 /**

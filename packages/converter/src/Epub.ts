@@ -143,9 +143,8 @@ const renderChapter = (
       case "Heading": {
         const id = `h${++headingId}`
         const level = Math.max(1, Math.min(6, block.level))
-        const text = escapeXml(block.text)
-        if (text.trim() === "") break
-        parts.push(`<h${level} id="${id}">${text}</h${level}>`)
+        if (block.text.trim() === "") break
+        parts.push(`<h${level} id="${id}">${inlineXhtml(block.text, block.marks)}</h${level}>`)
         toc.push({ level, title: block.text, href: `${chapter.file}#${id}` })
         break
       }

@@ -111,7 +111,7 @@ const renderCode = (text: string): string => {
 export const renderBlock = (block: Document.Block): string | undefined => {
   switch (block._tag) {
     case "Heading":
-      return `${"#".repeat(Math.max(1, Math.min(6, block.level)))} ${escapeText(block.text)}`
+      return `${"#".repeat(Math.max(1, Math.min(6, block.level)))} ${renderInline(block.text, block.marks)}`
     case "Paragraph":
       return renderInline(block.text, block.marks)
     case "List":

@@ -8,8 +8,9 @@ import { joinRich, richLine, trimRich } from "./inline.js"
 import type { ListMarker } from "./lists.js"
 import { ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
+import { Style } from "./model.js"
 import { continuesTable, mergeTables } from "./tables.js"
-import { endsSentence, joinLines, lowerStart, normalizeText } from "./text.js"
+import { endsSentence, lowerStart, normalizeText } from "./text.js"
 
 export { listMarker } from "./lists.js"
 
@@ -59,13 +60,19 @@ const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
   text: normalizeText(entry.title).trim()
 })
 
+/** A heading with the code spans of its title (that it is bold goes without saying). */
+const headingOf = (level: number, rich: Rich): Document.Heading => {
+  const marks = rich.marks.filter((mark) => (mark.style & Style.code) !== 0)
+  return { _tag: "Heading", level, text: rich.text, ...(marks.length > 0 ? { marks } : {}) }
+}
+
 /** The block being built from one page's lines, one line at a time. */
 class PageBlocks {
   readonly blocks: Array<Document.Block> = []
   private paragraph: { rich: Rich; maxX1: number; lines: number } | undefined
   private list: ListBuilder | undefined
   private code: CodeBuilder | undefined
-  private heading: { level: number; text: string; lines: number; fromOutline: boolean } | undefined
+  private heading: { level: number; rich: Rich; lines: number; fromOutline: boolean } | undefined
   private previous: Line | undefined
   private readonly pendingMissing: Array<OutlineEntry>
 
@@ -79,7 +86,7 @@ class PageBlocks {
       const level = boldNumberedLevel(rich.text, rich.marks, this.paragraph.lines)
       this.blocks.push(
         level !== undefined
-          ? { _tag: "Heading", level, text: rich.text }
+          ? headingOf(level, rich)
           : { _tag: "Paragraph", text: rich.text, ...(rich.marks.length > 0 ? { marks: rich.marks } : {}) }
       )
     }
@@ -87,11 +94,11 @@ class PageBlocks {
     if (this.code !== undefined) this.blocks.push(this.code.build())
     if (this.heading !== undefined) {
       // A "heading" this long is a large-print passage (an author list, a lead), not a title.
-      const text = this.heading.text.trim()
+      const rich = trimRich(this.heading.rich)
       this.blocks.push(
-        text.length > headingMaxChars
-          ? { _tag: "Paragraph", text }
-          : { _tag: "Heading", level: this.heading.level, text }
+        rich.text.length > headingMaxChars
+          ? { _tag: "Paragraph", text: rich.text }
+          : headingOf(this.heading.level, rich)
       )
     }
     this.paragraph = undefined
@@ -175,13 +182,14 @@ class PageBlocks {
       heading.level === level && heading.lines < 3 && previous !== undefined &&
       line.y > previous.y && line.y - previous.y < line.size * 2
     if (continues) {
-      heading.text = joinLines(heading.text, line.text)
+      heading.rich = joinRich(heading.rich, richLine(line))
       heading.lines++
       return
     }
     this.flush()
-    const title = outlined !== undefined ? headingTitle(line.text, outlined.title) : line.text
-    this.heading = { level: Math.min(6, level), text: title, lines: 1, fromOutline: outlined !== undefined }
+    // An outline's title is not the line's text: the line's marks do not fit it.
+    const rich = outlined !== undefined ? { text: headingTitle(line.text, outlined.title), marks: [] } : richLine(line)
+    this.heading = { level: Math.min(6, level), rich, lines: 1, fromOutline: outlined !== undefined }
   }
 
   private listItem(line: Line, marker: ListMarker, farBelow: boolean): void {
