@@ -142,7 +142,9 @@ const growRun = (
 ): { start: number; end: number; bands: Array<Band> } => {
   let bands = addToBands([], pieces[first]!)
   let end = first + 1
-  while (end < rows.length && close(rows[end - 1]!, rows[end]!)) {
+  const below = (index: number) =>
+    close(rows[index - 1]!, rows[index]!) || (index === first + 1 && headerAbove(rows[first]!, rows[index]!))
+  while (end < rows.length && below(end)) {
     const next = extend(bands, pieces, end)
     if (next === undefined) break
     bands = next
@@ -160,12 +162,17 @@ const growRun = (
 
 /** Finds the tables of a page's baselines (in order from the top). */
 export const findGrids = (rows: ReadonlyArray<Row>, pageWidth: number): Array<Grid> => {
-  const pieces = rows.map(piecesOf)
   const grids: Array<Grid> = []
+  // Most pages have no bold row of two pieces, so no table to look for: nothing more is cut.
+  if (!rows.some((row) => row.items.length >= 2 && row.items.every(isBold) && piecesOf(row).length >= 2)) return grids
+  const pieces = rows.map(piecesOf)
   let floor = 0
   for (let i = 0; i < rows.length; i++) {
-    if (pieces[i]!.length < 2) continue
+    // A table has a bold header row of two cells or more: runs are grown from such rows only (on
+    // two text columns, nearly every baseline has two pieces, and growing from each is quadratic).
+    if (pieces[i]!.length < 2 || !rows[i]!.items.every(isBold)) continue
     const run = growRun(rows, pieces, i, floor)
+    if (!rows[run.start]!.items.every(isBold)) continue
     const runPieces = pieces.slice(run.start, run.end)
     if (!isTable(runPieces, run.bands, pageWidth)) continue
     const cells = mergeHeaderBands(tableRows(rows.slice(run.start, run.end), runPieces, run.bands))
