@@ -15,6 +15,8 @@ export interface Heading {
   readonly _tag: "Heading"
   readonly level: number
   readonly text: string
+  /** The code spans of the title (absent when it has none). @since 0.2.0 */
+  readonly marks?: ReadonlyArray<Mark> | undefined
 }
 
 /**
@@ -99,6 +101,8 @@ export interface Code {
 export interface Table {
   readonly _tag: "Table"
   readonly rows: ReadonlyArray<ReadonlyArray<string>>
+  /** Each cell's marks, row by row as `rows` (absent when no cell has any). @since 0.2.0 */
+  readonly marks?: ReadonlyArray<ReadonlyArray<ReadonlyArray<Mark>>> | undefined
 }
 
 /**

@@ -143,9 +143,8 @@ const renderChapter = (
       case "Heading": {
         const id = `h${++headingId}`
         const level = Math.max(1, Math.min(6, block.level))
-        const text = escapeXml(block.text)
-        if (text.trim() === "") break
-        parts.push(`<h${level} id="${id}">${text}</h${level}>`)
+        if (block.text.trim() === "") break
+        parts.push(`<h${level} id="${id}">${inlineXhtml(block.text, block.marks)}</h${level}>`)
         toc.push({ level, title: block.text, href: `${chapter.file}#${id}` })
         break
       }
@@ -161,7 +160,9 @@ const renderChapter = (
       case "Table":
         parts.push(
           `<table><tbody>${
-            block.rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeXml(cell)}</td>`).join("")}</tr>`).join("")
+            block.rows.map((row, r) =>
+              `<tr>${row.map((cell, i) => `<td>${inlineXhtml(cell, block.marks?.[r]?.[i] ?? [])}</td>`).join("")}</tr>`
+            ).join("")
           }</tbody></table>`
         )
         break

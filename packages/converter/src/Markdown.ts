@@ -111,7 +111,7 @@ const renderCode = (text: string): string => {
 export const renderBlock = (block: Document.Block): string | undefined => {
   switch (block._tag) {
     case "Heading":
-      return `${"#".repeat(Math.max(1, Math.min(6, block.level)))} ${escapeText(block.text)}`
+      return `${"#".repeat(Math.max(1, Math.min(6, block.level)))} ${renderInline(block.text, block.marks)}`
     case "Paragraph":
       return renderInline(block.text, block.marks)
     case "List":
@@ -120,10 +120,14 @@ export const renderBlock = (block: Document.Block): string | undefined => {
       return renderCode(block.text)
     case "Table": {
       const width = Math.max(...block.rows.map((row) => row.length))
-      const row = (cells: ReadonlyArray<string>) =>
-        `| ${Array.from({ length: width }, (_, i) => escapeCell(cells[i] ?? "")).join(" | ")} |`
-      const [header = [], ...rest] = block.rows
-      return [row(header), `|${" --- |".repeat(width)}`, ...rest.map(row)].join("\n")
+      const cell = (r: number, i: number): string => {
+        const marks = block.marks?.[r]?.[i] ?? []
+        const text = block.rows[r]?.[i] ?? ""
+        return marks.length === 0 ? escapeCell(text) : renderInline(text, marks).replace(/\|/g, "\\|")
+      }
+      const row = (r: number) => `| ${Array.from({ length: width }, (_, i) => cell(r, i)).join(" | ")} |`
+      const rest = block.rows.slice(1).map((_, r) => row(r + 1))
+      return [row(0), `|${" --- |".repeat(width)}`, ...rest].join("\n")
     }
     case "Figure":
     case "PageBreak":

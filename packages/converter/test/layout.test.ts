@@ -366,3 +366,32 @@ describe("text layer quality", () => {
       assert.isFalse(Layout.isBetterReading(pageOf(prose, 1000), pageOf(prose, 1000)))
     }))
 })
+
+describe("tables cut by a page end", () => {
+  const bold = (text: string, x: number, y: number): TextItem => ({ ...item(text, x, y), style: 2 })
+  const header = (y: number) => [bold("Name", 50, y), bold("Value", 150, y)]
+  it.effect("the header printed again is dropped, and a row cut in two is one row", () =>
+    Effect.sync(() => {
+      const document = layout([
+        page([
+          ...header(100),
+          ...[["a", "one"], ["b", "two"], ["c", "three begins"]].flatMap(([name, value], i) => [
+            item(name!, 50, 119.5 + i * 19),
+            item(value!, 150, 119.5 + i * 19)
+          ])
+        ], 1),
+        page([...header(50), item("and ends here", 150, 69.5), item("d", 50, 88.5), item("four", 150, 88.5)], 2)
+      ])
+      assert.deepStrictEqual(contentBlocks(document), [{
+        _tag: "Table",
+        rows: [["Name", "Value"], ["a", "one"], ["b", "two"], ["c", "three begins and ends here"], ["d", "four"]],
+        marks: [
+          [[{ start: 0, end: 4, style: 2 }], [{ start: 0, end: 5, style: 2 }]],
+          [[], []],
+          [[], []],
+          [[], []],
+          [[], []]
+        ]
+      }])
+    }))
+})

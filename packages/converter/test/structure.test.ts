@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import type { PDFFont, PDFPage } from "pdf-lib"
-import { PDFDocument, StandardFonts } from "pdf-lib"
+import { PDFDocument, PDFHexString, PDFNumber, PDFOperator, PDFOperatorNames, StandardFonts } from "pdf-lib"
 import * as Epub from "../src/Epub.js"
 import * as Engine from "../src/internal/engine.js"
 import * as Layout from "../src/internal/layout.js"
@@ -178,6 +178,159 @@ describe("structure kept in Markdown", () => {
       assert.deepStrictEqual(document.blocks.filter((block) => block._tag === "Paragraph"), [
         { _tag: "Paragraph", text: "A naïve reader." }
       ])
+    }))
+})
+
+describe("text read from PDFium", () => {
+  it.effect("a glyph without a Unicode value does not shift the characters after it", () =>
+    Effect.gen(function*() {
+      const pdf = yield* Effect.promise(async () => {
+        const document = await PDFDocument.create()
+        const font = await document.embedFont(StandardFonts.Helvetica)
+        const page = document.addPage([612, 792])
+        const name = page.node.newFontDictionary("F9", font.ref)
+        // Code 0 has no glyph in WinAnsiEncoding: PDFium gives it the Unicode value 0.
+        const show = (hex: string, y: number) => [
+          PDFOperator.of(PDFOperatorNames.BeginText),
+          PDFOperator.of(PDFOperatorNames.SetFontAndSize, [name, PDFNumber.of(11)]),
+          PDFOperator.of(PDFOperatorNames.MoveText, [PDFNumber.of(72), PDFNumber.of(y)]),
+          PDFOperator.of(PDFOperatorNames.ShowText, [PDFHexString.of(hex)]),
+          PDFOperator.of(PDFOperatorNames.EndText)
+        ]
+        const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(2, "0")).join("")
+        page.pushOperators(...show(`00${ascii(" Projects")}`, 700), ...show(ascii("References and more"), 660))
+        return document.save()
+      })
+      const markdown = Markdown.render(yield* read(pdf))
+      assert.include(markdown, "References and more")
+    }))
+})
+
+/**
+ * A page printed the way a browser prints HTML: 1.5 leading, 1 em between paragraphs, 1.33 em
+ * around an `<h4>` set in the body's bold; three larger headings above.
+ */
+const drawSpaced = (page: PDFPage, fonts: Fonts) => {
+  const leading = size * 1.5
+  const paragraph = leading + size
+  const h4 = leading + size * 1.33
+  drawLine(page, fonts, [["Title", "bold"]], 60, left, 24)
+  drawLine(page, fonts, [["Section", "bold"]], 100, left, 18)
+  drawLine(page, fonts, [["Subsection", "bold"]], 135, left, 14)
+  let y = 165
+  const text = (gapAfter: number) => {
+    drawLine(page, fonts, [["A paragraph of running text that goes on", "body"]], y)
+    drawLine(page, fonts, [["onto a second line of the same paragraph.", "body"]], y + leading)
+    y += leading + gapAfter
+  }
+  const bold = (title: string, gapAfter: number) => {
+    drawLine(page, fonts, [[title, "bold"]], y)
+    y += gapAfter
+  }
+  text(paragraph)
+  text(paragraph)
+  bold("Params", paragraph)
+  text(paragraph)
+  text(h4)
+  bold("command.alias(name)", h4)
+  text(paragraph)
+  drawLine(page, fonts, [["2.9.1 ", "bold"], ["options.ignorecase", "code"]], y)
+  y += paragraph
+  text(paragraph)
+}
+
+describe("headings set in bold running text", () => {
+  it.effect("a bold line with an <h4>'s space around it is a heading, one with a paragraph's is not", () =>
+    Effect.gen(function*() {
+      const markdown = Markdown.render(yield* read(yield* makePdf(drawSpaced)))
+      assert.include(markdown, "\n\n#### command.alias(name)\n\n")
+      assert.include(markdown, "\n\n**Params**\n\n")
+    }))
+
+  it.effect("a bold numbered line with a code span in it is a heading of its number's depth, the span kept", () =>
+    Effect.gen(function*() {
+      const markdown = Markdown.render(yield* read(yield* makePdf(drawSpaced)))
+      assert.include(markdown, "\n\n### 2.9.1 `options.ignorecase`\n\n")
+    }))
+})
+
+/**
+ * Tables as a browser prints them: the header row in bold, each row's cells centred vertically
+ * (a short cell on another baseline than the lines of a wrapped one), columns as close as a wide
+ * word space; and two bands of text without a header (a term and its description beside it).
+ */
+const drawTables = (page: PDFPage, fonts: Fonts) => {
+  const leading = size * 1.5
+  const line = (runs: ReadonlyArray<Run>, y: number, x = left) => drawLine(page, fonts, runs, y, x)
+  /** One row: the wrapped cell's lines from `top`, the short cells centred against them. */
+  const row = (
+    top: number,
+    short: ReadonlyArray<readonly [Run, number]>,
+    wrapped: ReadonlyArray<string>,
+    x: number
+  ) => {
+    wrapped.forEach((text, i) => line([[text, "body"]], top + i * leading, x))
+    const middle = top + (wrapped.length - 1) * leading / 2
+    for (const [run, at] of short) line([run], middle, at)
+    return top + (wrapped.length - 1) * leading + leading + 6
+  }
+  line([["The names:", "body"]], 60)
+  // "gamma" ends 9 pt before the second column: closer than the gap that cuts a baseline in two.
+  line([["Name", "bold"]], 100, left + 4)
+  line([["Description", "bold"]], 100, 118)
+  let y = 125
+  y = row(
+    y,
+    [[["alpha", "body"], left]],
+    ["The first line of a long", "description that wraps", "onto three lines."],
+    118
+  )
+  y = row(y, [[["beta", "body"], left]], ["Two lines of text in", "this description."], 118)
+  row(y, [[["gamma", "body"], left]], ["Short one."], 118)
+  line([["Text after the first table, running across the columns of it.", "body"]], 260)
+  line([["Option", "bold"]], 300, left + 4)
+  line([["Type", "bold"]], 300, 160)
+  line([["Description", "bold"]], 300, 260)
+  y = 325
+  y = row(y, [[["dot", "code"], left], [["boolean", "code"], 150]], [
+    "Match dotfiles, which",
+    "are left out otherwise."
+  ], 250)
+  row(y, [[["posix", "code"], left], [["boolean", "code"], 150]], [
+    "Support the classes",
+    "of POSIX brackets, as",
+    "in [[:alpha:]]."
+  ], 250)
+  line([["Text after the second table, running across its columns too.", "body"]], 440)
+  line([["-v", "body"]], 480)
+  line([["Print the version number and exit.", "body"]], 480, 150)
+  line([["-h", "body"]], 480 + leading)
+  line([["Print the help.", "body"]], 480 + leading, 150)
+}
+
+describe("tables printed by a browser", () => {
+  it.effect("a two- and a three-column table with wrapped, centred cells are tables; a term list is not", () =>
+    Effect.gen(function*() {
+      const document = yield* read(yield* makePdf(drawTables))
+      const tables = document.blocks.flatMap((block) => block._tag === "Table" ? [block.rows] : [])
+      assert.deepStrictEqual(tables, [
+        [
+          ["Name", "Description"],
+          ["alpha", "The first line of a long description that wraps onto three lines."],
+          ["beta", "Two lines of text in this description."],
+          ["gamma", "Short one."]
+        ],
+        [
+          ["Option", "Type", "Description"],
+          ["dot", "boolean", "Match dotfiles, which are left out otherwise."],
+          ["posix", "boolean", "Support the classes of POSIX brackets, as in [[:alpha:]]."]
+        ]
+      ])
+      const markdown = Markdown.render(document)
+      assert.include(
+        markdown,
+        "| **Option** | **Type** | **Description** |\n| --- | --- | --- |\n| `dot` | `boolean` |"
+      )
     }))
 })
 

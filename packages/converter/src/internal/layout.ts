@@ -11,6 +11,7 @@ import { detectLanguage, languageSample } from "./layout/language.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
 import { orderPage } from "./layout/order.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
+import { paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
 
 export { mergeSplitParagraphs } from "./layout/blocks.js"
 export { detectLanguage } from "./layout/language.js"
@@ -71,12 +72,16 @@ export const layout = (input: LayoutInput): Layout => {
   const outline = useOutline(input.outline) ? input.outline : []
   const matched = matchOutline(pages, outline)
   const levels = outline.length > 0 ? outlineSizeLevels(matched.lines) : headingLevels(pages, body)
+  const ratio = lineRatio(pages, body)
   const rules: PageRules = {
     body,
-    lineRatio: lineRatio(pages, body),
+    lineRatio: ratio,
     levels,
     outlineLines: matched.lines,
-    sizeLevels: { active: outline.length === 0 }
+    sizeLevels: { active: outline.length === 0 },
+    // An outlined document's headings are its outline's (and larger sizes): bold lines stay text.
+    spaced: outline.length === 0 ? spacedHeadings(pages, body, paragraphGap(pages, body, ratio)) : new Set(),
+    spacedLevel: Math.min(6, levels.size + 1)
   }
   const blocks: Array<Document.Block> = []
   // Each page leaves the array as its blocks are built: its lines are garbage from then on.

@@ -28,8 +28,32 @@ const isRtl = (text: string): boolean => {
  */
 const lineEndHyphen = /\uFFFE/g
 
-/** The characters of a text page as strings, one per character index (a pair of surrogates is one). */
-const characters = (m: Pdfium, textPage: number, count: number): Array<string> =>
+/**
+ * The characters one at a time (FPDFText_GetUnicode): a character without a Unicode value is an
+ * empty string, so that index `i` stays character `i`.
+ */
+const charactersOneByOne = (m: Pdfium, textPage: number, count: number): Array<string> => {
+  const chars: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const code = m.FPDFText_GetUnicode(textPage, i)
+    chars.push(code === 0 ? "" : String.fromCodePoint(code).replace(lineEndHyphen, "-"))
+  }
+  return chars
+}
+
+/**
+ * The characters of a text page as strings, one per character index (a pair of surrogates is
+ * one). FPDFText_GetText leaves out characters whose Unicode value is 0 (a glyph the font does
+ * not map, which Chromium writes for some emoji), and every character after one would then be
+ * read at its neighbour's index ("eferences" for "References"): a page whose text is not one
+ * string unit per character is read one character at a time instead.
+ */
+const characters = (m: Pdfium, textPage: number, count: number): Array<string> => {
+  const bulk = charactersInBulk(m, textPage, count)
+  return bulk.length === count ? bulk : charactersOneByOne(m, textPage, count)
+}
+
+const charactersInBulk = (m: Pdfium, textPage: number, count: number): Array<string> =>
   P.withBuffer(m, (count + 1) * 4, (buffer) => {
     const units = m.FPDFText_GetText(textPage, 0, count, buffer)
     const text = P.readUtf16(m, buffer, units).replace(lineEndHyphen, "-")

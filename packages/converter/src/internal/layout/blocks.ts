@@ -2,13 +2,15 @@
 import type * as Document from "../../Document.js"
 import { CodeBuilder } from "./code.js"
 import type { OutlinedLine } from "./headings.js"
-import { boldNumberedLevel, headingMaxChars, headingTitle, isHeadingCandidate } from "./headings.js"
+import { boldNumberedLevel, headingMaxChars, headingTitle, isHeadingCandidate, sectionDepth } from "./headings.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
 import type { ListMarker } from "./lists.js"
 import { ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
-import { endsSentence, joinLines, lowerStart, normalizeText } from "./text.js"
+import { Style } from "./model.js"
+import { continuesTable, mergeTables } from "./tables.js"
+import { endsSentence, lowerStart, normalizeText } from "./text.js"
 
 export { listMarker } from "./lists.js"
 
@@ -47,6 +49,9 @@ export interface PageRules {
    * (a title page's large lines before it are not sections); shared by the pages, in order.
    */
   readonly sizeLevels: { active: boolean }
+  /** Bold body-size lines with a heading's space around them (`spacedHeadings`), and their level. */
+  readonly spaced: ReadonlySet<Line>
+  readonly spacedLevel: number
 }
 
 const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
@@ -55,13 +60,19 @@ const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
   text: normalizeText(entry.title).trim()
 })
 
+/** A heading with the code spans of its title (that it is bold goes without saying). */
+const headingOf = (level: number, rich: Rich): Document.Heading => {
+  const marks = rich.marks.filter((mark) => (mark.style & Style.code) !== 0)
+  return { _tag: "Heading", level, text: rich.text, ...(marks.length > 0 ? { marks } : {}) }
+}
+
 /** The block being built from one page's lines, one line at a time. */
 class PageBlocks {
   readonly blocks: Array<Document.Block> = []
   private paragraph: { rich: Rich; maxX1: number; lines: number } | undefined
   private list: ListBuilder | undefined
   private code: CodeBuilder | undefined
-  private heading: { level: number; text: string; lines: number; fromOutline: boolean } | undefined
+  private heading: { level: number; rich: Rich; lines: number; fromOutline: boolean } | undefined
   private previous: Line | undefined
   private readonly pendingMissing: Array<OutlineEntry>
 
@@ -75,7 +86,7 @@ class PageBlocks {
       const level = boldNumberedLevel(rich.text, rich.marks, this.paragraph.lines)
       this.blocks.push(
         level !== undefined
-          ? { _tag: "Heading", level, text: rich.text }
+          ? headingOf(level, rich)
           : { _tag: "Paragraph", text: rich.text, ...(rich.marks.length > 0 ? { marks: rich.marks } : {}) }
       )
     }
@@ -83,11 +94,11 @@ class PageBlocks {
     if (this.code !== undefined) this.blocks.push(this.code.build())
     if (this.heading !== undefined) {
       // A "heading" this long is a large-print passage (an author list, a lead), not a title.
-      const text = this.heading.text.trim()
+      const rich = trimRich(this.heading.rich)
       this.blocks.push(
-        text.length > headingMaxChars
-          ? { _tag: "Paragraph", text }
-          : { _tag: "Heading", level: this.heading.level, text }
+        rich.text.length > headingMaxChars
+          ? { _tag: "Paragraph", text: rich.text }
+          : headingOf(this.heading.level, rich)
       )
     }
     this.paragraph = undefined
@@ -127,7 +138,8 @@ class PageBlocks {
     const level = outlined?.level ??
       (this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body)
         ? this.rules.levels.get(line.size)
-        : undefined)
+        : undefined) ??
+      (this.rules.spaced.has(line) ? sectionDepth(line.text) ?? this.rules.spacedLevel : undefined)
     if (level !== undefined) return this.headingLine(line, level, outlined)
     if (this.heading !== undefined) {
       this.flush()
@@ -170,13 +182,14 @@ class PageBlocks {
       heading.level === level && heading.lines < 3 && previous !== undefined &&
       line.y > previous.y && line.y - previous.y < line.size * 2
     if (continues) {
-      heading.text = joinLines(heading.text, line.text)
+      heading.rich = joinRich(heading.rich, richLine(line))
       heading.lines++
       return
     }
     this.flush()
-    const title = outlined !== undefined ? headingTitle(line.text, outlined.title) : line.text
-    this.heading = { level: Math.min(6, level), text: title, lines: 1, fromOutline: outlined !== undefined }
+    // An outline's title is not the line's text: the line's marks do not fit it.
+    const rich = outlined !== undefined ? { text: headingTitle(line.text, outlined.title), marks: [] } : richLine(line)
+    this.heading = { level: Math.min(6, level), rich, lines: 1, fromOutline: outlined !== undefined }
   }
 
   private listItem(line: Line, marker: ListMarker, farBelow: boolean): void {
@@ -214,8 +227,12 @@ export const pageBlocks = (
 ): Array<Document.Block> => {
   const builder = new PageBlocks(rules, missing)
   for (const item of page.items) {
-    if (item._tag === "Table") builder.block({ _tag: "Table", rows: item.rows }, item.y)
-    else if (item._tag === "Figure") builder.block(item.placed.figure, undefined)
+    if (item._tag === "Table") {
+      builder.block(
+        { _tag: "Table", rows: item.rows, ...(item.marks !== undefined ? { marks: item.marks } : {}) },
+        item.y
+      )
+    } else if (item._tag === "Figure") builder.block(item.placed.figure, undefined)
     else builder.line(item.line)
   }
   return builder.finish()
@@ -236,6 +253,7 @@ const continues = (open: Document.Block, next: Document.Block): boolean => {
     return !endsSentence(open.text) && lowerStart.test(next.text)
   }
   if (open._tag === "Code" && next._tag === "Code") return true
+  if (open._tag === "Table" && next._tag === "Table") return continuesTable(open, next)
   if (open._tag === "List" && next._tag === "List") {
     return open.ordered === next.ordered && (!open.ordered || next.start === open.start + open.items.length)
   }
@@ -247,15 +265,16 @@ const merge = (open: Document.Block, next: Document.Block): Document.Block => {
     return paragraphOf(joinRich(paragraphRich(open), paragraphRich(next)))
   }
   if (open._tag === "Code" && next._tag === "Code") return { _tag: "Code", text: `${open.text}\n${next.text}` }
+  if (open._tag === "Table" && next._tag === "Table") return mergeTables(open, next)
   if (open._tag === "List" && next._tag === "List") return { ...open, items: [...open.items, ...next.items] }
   return open
 }
 
 /**
- * A paragraph, a code listing or a list cut by a page end or by a figure goes on in the next
- * block: a paragraph that does not end a sentence with the next that starts in lower case, two
- * listings, two lists of one kind (numbers going on). The page breaks and figures in between
- * stay, after it.
+ * A paragraph, a code listing, a list or a table cut by a page end or by a figure goes on in the
+ * next block: a paragraph that does not end a sentence with the next that starts in lower case,
+ * two listings, two lists of one kind (numbers going on), two tables with one header row
+ * (`tables.ts`). The page breaks and figures in between stay, after it.
  */
 export const mergeSplitParagraphs = (blocks: ReadonlyArray<Document.Block>): Array<Document.Block> => {
   const out: Array<Document.Block> = []
@@ -272,7 +291,7 @@ export const mergeSplitParagraphs = (blocks: ReadonlyArray<Document.Block>): Arr
       continue
     }
     out.push(block)
-    open = block._tag === "Paragraph" || block._tag === "Code" || block._tag === "List"
+    open = block._tag === "Paragraph" || block._tag === "Code" || block._tag === "List" || block._tag === "Table"
       ? { index: out.length - 1, interrupted: false }
       : undefined
   }

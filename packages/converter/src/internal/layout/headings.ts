@@ -99,9 +99,26 @@ const deepSectionNumber = /^(\d+(?:\.\d+)+)\.?\s+\S/
  * anything else.
  */
 export const boldNumberedLevel = (text: string, marks: ReadonlyArray<Mark>, lines: number): number | undefined => {
-  if (lines !== 1 || text.length > 120 || marks.length !== 1 || /[.:;,]$/.test(text)) return undefined
-  const mark = marks[0]!
-  if ((mark.style & Style.strong) === 0 || mark.start !== 0 || mark.end !== text.length) return undefined
+  if (lines !== 1 || text.length > 120 || /[.:;,]$/.test(text) || !allBold(text, marks)) return undefined
+  return sectionDepth(text)
+}
+
+/**
+ * Whether a text is set in bold throughout: it starts in bold, and every character but spaces is
+ * bold or code (a heading's code span, `### 2.9.1 \`options.ignorecase\``, is set in the code font).
+ */
+export const allBold = (text: string, marks: ReadonlyArray<Mark>): boolean => {
+  if (marks.length === 0 || marks[0]!.start !== 0 || (marks[0]!.style & Style.strong) === 0) return false
+  let end = 0
+  for (const mark of marks) {
+    if ((mark.style & (Style.strong | Style.code)) === 0 || text.slice(end, mark.start).trim() !== "") return false
+    end = mark.end
+  }
+  return text.slice(end).trim() === ""
+}
+
+/** The depth of a section number of two levels or more starting a title ("1.2.3 Title": 3), capped at 6. */
+export const sectionDepth = (text: string): number | undefined => {
   const number = deepSectionNumber.exec(text)?.[1]
   return number === undefined ? undefined : Math.min(6, number.split(".").length)
 }

@@ -3,7 +3,8 @@ import type { Line, Mark, TextItem } from "./model.js"
 import { Style } from "./model.js"
 import { letterCount, normalizeText } from "./text.js"
 
-interface Row {
+/** Items on one baseline. */
+export interface Row {
   y: number
   size: number
   readonly items: Array<TextItem>
@@ -76,7 +77,7 @@ const collapseSpaces = (
   return { text: trimmed, marks: moved }
 }
 
-const makeLine = (items: ReadonlyArray<TextItem>): Line => {
+export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
   let rtlChars = 0
   let ltrChars = 0
   for (const item of items) {
@@ -137,7 +138,7 @@ const makeLine = (items: ReadonlyArray<TextItem>): Line => {
 }
 
 /** Items grouped by baseline: an item within half a font size of the row's baseline joins it. */
-const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
+export const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
   const items = input
     .map((item) => ({ ...item, text: normalizeText(item.text) }))
     .filter((item) => item.text.trim() !== "" && item.size > 0)
@@ -155,6 +156,7 @@ const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
       rows.push({ y: item.y, size: item.size, items: [item] })
     }
   }
+  for (const row of rows) row.items.sort((a, b) => a.x - b.x)
   return rows
 }
 
@@ -176,8 +178,8 @@ const alignedCode = (current: ReadonlyArray<TextItem>, item: TextItem): boolean 
 }
 
 /** One baseline cut into lines at gaps wider than `segmentGap` font sizes. */
-const segmentRow = (row: Row): ReadonlyArray<Line> => {
-  const sorted = row.items.sort((a, b) => a.x - b.x)
+export const segmentRow = (row: Row): ReadonlyArray<Line> => {
+  const sorted = row.items
   const segments: Array<Line> = []
   let current: Array<TextItem> = []
   let end = -Infinity

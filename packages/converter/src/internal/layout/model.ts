@@ -69,7 +69,12 @@ export interface Line {
 /** Lines in reading order, with tables and figures placed among them. */
 export type PageItem =
   | { readonly _tag: "Line"; readonly line: Line }
-  | { readonly _tag: "Table"; readonly rows: ReadonlyArray<ReadonlyArray<string>>; readonly y: number }
+  | {
+    readonly _tag: "Table"
+    readonly rows: ReadonlyArray<ReadonlyArray<string>>
+    readonly marks?: ReadonlyArray<ReadonlyArray<ReadonlyArray<Mark>>> | undefined
+    readonly y: number
+  }
   | { readonly _tag: "Figure"; readonly placed: PlacedFigure }
 
 /** A page after reading order was rebuilt. */

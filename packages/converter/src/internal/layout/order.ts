@@ -1,5 +1,7 @@
 /** Reading order of one page: tables kept whole, two columns read one after the other, figures placed. */
-import { buildRows } from "./lines.js"
+import type { Grid } from "./grid.js"
+import { findGrids } from "./grid.js"
+import { groupRows, segmentRow } from "./lines.js"
 import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
 
 const overlaps = (a0: number, a1: number, b0: number, b1: number): boolean => a0 < b1 && b0 < a1
@@ -58,12 +60,22 @@ interface Placed {
   readonly y: number
 }
 
-/** The page's rows as lines, with the runs `findTables` finds turned into tables. */
-const placeRows = (rows: ReadonlyArray<ReadonlyArray<Line>>): Array<Placed> => {
-  const tables = findTables(rows)
+/** The page's rows as lines, with the grids and the runs `findTables` finds turned into tables. */
+const placeRows = (rows: ReadonlyArray<ReadonlyArray<Line>>, grids: ReadonlyArray<Grid>): Array<Placed> => {
+  const tables = findTables(rows).filter(([start, end]) => !grids.some((grid) => start < grid.end && grid.start < end))
   const placed: Array<Placed> = []
   let t = 0
+  let g = 0
   for (let i = 0; i < rows.length; i++) {
+    const grid = grids[g]
+    if (grid !== undefined && i === grid.start) {
+      const y = rows[i]![0]!.y
+      const marks = grid.marks !== undefined ? { marks: grid.marks } : {}
+      placed.push({ item: { _tag: "Table", rows: grid.rows, ...marks, y }, x0: grid.x0, x1: grid.x1, y })
+      i = grid.end - 1
+      g++
+      continue
+    }
     const table = tables[t]
     if (table !== undefined && i === table[0]) {
       const tableRows = rows.slice(table[0], table[1])
@@ -110,7 +122,9 @@ const readColumns = (placed: ReadonlyArray<Placed>, gutter: number, rtlPage: boo
  * between lines that span the gutter, figures placed before the first text below them.
  */
 export const orderPage = (page: PageText): OrderedPage => {
-  const placed = placeRows(buildRows(page.items))
+  const grouped = groupRows(page.items)
+  const grids = findGrids(grouped, page.width)
+  const placed = placeRows(grouped.map(segmentRow), grids)
   const lines = placed.flatMap((p) => p.item._tag === "Line" ? [p.item.line] : [])
   const gutter = findGutter(lines, page.width)
   const ordered = gutter === undefined ?

@@ -1,0 +1,194 @@
+/**
+ * Tables found by their columns: a run of baselines whose pieces stand in vertical bands that no
+ * piece crosses. It finds what the baseline rule of `order.ts` misses in HTML printed by a
+ * browser: a row's cells are centred vertically, so a short cell sits on another baseline than a
+ * wrapped one, and cells may be as close as a wide word space. `gridRows.ts` rebuilds the rows.
+ */
+import type { Band, Piece } from "./gridRows.js"
+import { bandOf, headed, isBold, isMono, mergeHeaderBands, tableRows } from "./gridRows.js"
+import type { Row } from "./lines.js"
+import type { Mark } from "./model.js"
+
+/** Runs of a baseline farther apart than this many font sizes are separate pieces (cells). */
+const pieceGap = 0.8
+/** Baselines of one table are at most this many font sizes apart (a paragraph gap is more). */
+const maxRowGap = 2.2
+/** A header row stands at most this many font sizes above the first row below it. */
+const maxHeaderGap = 3
+/** A band wider than this share of the page is a column of running text, not a table column. */
+const maxTextBand = 0.3
+
+/** A table found: the rows it spans (`start` to `end`, exclusive) and its cells' text. */
+export interface Grid {
+  readonly start: number
+  readonly end: number
+  readonly x0: number
+  readonly x1: number
+  readonly rows: Array<Array<string>>
+  /** Each cell's marks; undefined when no cell has any. */
+  readonly marks: Array<Array<ReadonlyArray<Mark>>> | undefined
+}
+
+/** A row's items cut where the gap is wider than `pieceGap` font sizes. */
+const piecesOf = (row: Row): Array<Piece> => {
+  const pieces: Array<Piece> = []
+  for (const item of row.items) {
+    const last = pieces[pieces.length - 1]
+    if (last !== undefined && item.x - last.x1 <= pieceGap * Math.max(item.size, row.size)) {
+      last.items.push(item)
+      pieces[pieces.length - 1] = { ...last, x1: Math.max(last.x1, item.x + item.width) }
+    } else {
+      pieces.push({ x0: item.x, x1: item.x + item.width, items: [item] })
+    }
+  }
+  return pieces
+}
+
+/** The bands with a row's pieces added: overlapping extents merge into one band. */
+const addToBands = (bands: ReadonlyArray<Band>, pieces: ReadonlyArray<Piece>): Array<Band> => {
+  const all = [...bands.map((band) => ({ ...band })), ...pieces.map((piece) => ({ x0: piece.x0, x1: piece.x1 }))]
+    .sort((a, b) => a.x0 - b.x0)
+  const merged: Array<Band> = []
+  for (const band of all) {
+    const last = merged[merged.length - 1]
+    if (last !== undefined && band.x0 < last.x1) last.x1 = Math.max(last.x1, band.x1)
+    else merged.push(band)
+  }
+  return merged
+}
+
+/** A list marker alone: a bullet, "1." or "a)". */
+const markerOnly = /^(?:[\u2022\u25E6\u25AA\u2013\u2014*+-]|\d{1,3}[.)]|[a-z][.)])$/
+
+/**
+ * Whether the run looks like a table and not like something else cut into bands: two or more
+ * bands, pieces in two bands or more on at least two baselines, not all in a fixed-pitch font
+ * (a code listing aligned in columns), no band of list markers alone (a list's hanging
+ * indent), and not two bands of running text side by side (a two-column page).
+ */
+const isTable = (rows: ReadonlyArray<Array<Piece>>, bands: ReadonlyArray<Band>, pageWidth: number): boolean => {
+  if (bands.length < 2) return false
+  const multi = rows.filter((pieces) => new Set(pieces.map((piece) => bandOf(bands, piece))).size >= 2).length
+  if (multi < 2) return false
+  const pieces = rows.flat()
+  if (pieces.every((piece) => piece.items.every(isMono))) return false
+  if (bands.filter((band) => band.x1 - band.x0 > maxTextBand * pageWidth).length >= 2) return false
+  return bands.every((_, index) => {
+    const texts = pieces.filter((piece) => bandOf(bands, piece) === index).map((piece) =>
+      piece.items.map((item) => item.text).join("").trim()
+    )
+    return texts.some((text) => /[\p{L}\p{N}]/u.test(text) && !markerOnly.test(text))
+  })
+}
+
+const close = (a: Row, b: Row): boolean => Math.abs(b.y - a.y) <= maxRowGap * Math.max(a.size, b.size)
+
+/**
+ * A bold row of two cells or more farther above the run than its rows are apart: a header over a first row that is
+ * taller than it (its short cells centred, the first line of its wrapped cell higher up).
+ */
+const headerAbove = (header: Row, below: Row): boolean =>
+  below.y - header.y <= maxHeaderGap * Math.max(header.size, below.size) && header.items.every(isBold) &&
+  piecesOf(header).length >= 2
+
+/**
+ * A row's pieces cut where the bands' gutters fall: cells set close together (a long name and the
+ * next column's value one space apart) are one piece until other rows show where the columns are.
+ * A piece is cut only when each of its items stands in a single band.
+ */
+const fitToBands = (pieces: ReadonlyArray<Piece>, bands: ReadonlyArray<Band>): Array<Piece> =>
+  pieces.flatMap((piece) => {
+    const inBand = piece.items.map((item) =>
+      bands.flatMap((band, index) => item.x < band.x1 && band.x0 < item.x + item.width ? [index] : [])
+    )
+    if (inBand.some((found) => found.length !== 1) || new Set(inBand.map((found) => found[0])).size < 2) return [piece]
+    const cut: Array<Piece> = []
+    piece.items.forEach((item, i) => {
+      const last = cut[cut.length - 1]
+      if (last !== undefined && inBand[i - 1]![0] === inBand[i]![0]) {
+        last.items.push(item)
+        cut[cut.length - 1] = { ...last, x1: Math.max(last.x1, item.x + item.width) }
+      } else {
+        cut.push({ x0: item.x, x1: item.x + item.width, items: [item] })
+      }
+    })
+    return cut
+  })
+
+/**
+ * Adds row `index` to the bands, its pieces cut at their gutters if it must; undefined when the
+ * row would merge more than two bands into one or leave fewer than two (a line across the
+ * columns). Two bands may merge: a header centred over a column of narrower cells stands apart
+ * from them until a wider cell joins the two.
+ */
+const extend = (bands: ReadonlyArray<Band>, pieces: Array<Array<Piece>>, index: number): Array<Band> | undefined => {
+  const next = addToBands(bands, pieces[index]!)
+  if (next.length >= bands.length) return next
+  const fitted = fitToBands(pieces[index]!, bands)
+  const refit = addToBands(bands, fitted)
+  if (refit.length >= bands.length) {
+    pieces[index] = fitted
+    return refit
+  }
+  return next.length >= 2 && next.length === bands.length - 1 ? next : undefined
+}
+
+/** The run of rows around `first` (a row of two pieces or more) that keeps its bands apart. */
+const growRun = (
+  rows: ReadonlyArray<Row>,
+  pieces: Array<Array<Piece>>,
+  first: number,
+  floor: number
+): { start: number; end: number; bands: Array<Band> } => {
+  let bands = addToBands([], pieces[first]!)
+  let end = first + 1
+  const below = (index: number) =>
+    close(rows[index - 1]!, rows[index]!) || (index === first + 1 && headerAbove(rows[first]!, rows[index]!))
+  while (end < rows.length && below(end)) {
+    const next = extend(bands, pieces, end)
+    if (next === undefined) break
+    bands = next
+    end++
+  }
+  let start = first
+  while (start > floor && (close(rows[start - 1]!, rows[start]!) || headerAbove(rows[start - 1]!, rows[start]!))) {
+    const next = extend(bands, pieces, start - 1)
+    if (next === undefined) break
+    bands = next
+    start--
+  }
+  return { start, end, bands }
+}
+
+/** Finds the tables of a page's baselines (in order from the top). */
+export const findGrids = (rows: ReadonlyArray<Row>, pageWidth: number): Array<Grid> => {
+  const grids: Array<Grid> = []
+  // Most pages have no bold row of two pieces, so no table to look for: nothing more is cut.
+  if (!rows.some((row) => row.items.length >= 2 && row.items.every(isBold) && piecesOf(row).length >= 2)) return grids
+  const pieces = rows.map(piecesOf)
+  let floor = 0
+  for (let i = 0; i < rows.length; i++) {
+    // A table has a bold header row of two cells or more: runs are grown from such rows only (on
+    // two text columns, nearly every baseline has two pieces, and growing from each is quadratic).
+    if (pieces[i]!.length < 2 || !rows[i]!.items.every(isBold)) continue
+    const run = growRun(rows, pieces, i, floor)
+    if (!rows[run.start]!.items.every(isBold)) continue
+    const runPieces = pieces.slice(run.start, run.end)
+    if (!isTable(runPieces, run.bands, pageWidth)) continue
+    const cells = mergeHeaderBands(tableRows(rows.slice(run.start, run.end), runPieces, run.bands))
+    if (!headed(cells)) continue
+    grids.push({
+      start: run.start,
+      end: run.end,
+      x0: run.bands[0]!.x0,
+      x1: run.bands[run.bands.length - 1]!.x1,
+      rows: cells.map((row) => row.map((cell) => cell?.rich.text ?? "")),
+      marks: cells.some((row) => row.some((cell) => (cell?.rich.marks.length ?? 0) > 0))
+        ? cells.map((row) => row.map((cell) => cell?.rich.marks ?? []))
+        : undefined
+    })
+    floor = run.end
+    i = run.end - 1
+  }
+  return grids
+}

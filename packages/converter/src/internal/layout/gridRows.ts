@@ -1,0 +1,160 @@
+/**
+ * A table's rows rebuilt from its bands: the lines of a wrapped cell are closer than the rows
+ * are, a row is the cells whose vertical extents overlap (a short cell is centred against a
+ * wrapped one), and a header centred over narrower cells joins their column.
+ */
+import type { Rich } from "./inline.js"
+import { joinRich, richLine } from "./inline.js"
+import type { Row } from "./lines.js"
+import { makeLine } from "./lines.js"
+import type { TextItem } from "./model.js"
+import { Style } from "./model.js"
+
+/** Items of one baseline that stand together, and their horizontal extent. */
+export interface Piece {
+  readonly x0: number
+  readonly x1: number
+  readonly items: Array<TextItem>
+}
+
+/** An x-range that pieces of the run stand in and none crosses: a column. */
+export interface Band {
+  x0: number
+  x1: number
+}
+
+export const isMono = (item: TextItem): boolean => ((item.style ?? 0) & Style.code) !== 0
+export const isBold = (item: TextItem): boolean => ((item.style ?? 0) & Style.strong) !== 0
+
+export const bandOf = (bands: ReadonlyArray<Band>, piece: Piece): number =>
+  bands.findIndex((band) => piece.x0 < band.x1 && band.x0 < piece.x1)
+
+/**
+ * Whether the rows start with a header a browser prints from `<th>`: two cells or more, all in
+ * bold (or code), and rows below it. Without one, bands are as likely a definition list (a term, its
+ * description beside it) or code with comments set beside it, and stay text.
+ */
+export const headed = (rows: ReadonlyArray<ReadonlyArray<Cell | undefined>>): boolean => {
+  const header = rows[0]!.filter((cell) => cell !== undefined)
+  return rows.length >= 2 && header.length >= 2 && header.every((cell) => cell.bold || cell.code) &&
+    header.some((cell) => cell.bold)
+}
+
+/**
+ * A header cell centred over a column of narrower cells stands in a band of its own, beside the
+ * band of the column's cells, which has no header: the two are one column.
+ */
+export const mergeHeaderBands = (rows: Array<Array<Cell | undefined>>): Array<Array<Cell | undefined>> => {
+  let out = rows
+  const filled = (column: number) => out.slice(1).some((row) => row[column] !== undefined)
+  for (let j = 0; j < out[0]!.length; j++) {
+    if (out[0]![j] === undefined || filled(j)) continue
+    const into = [j - 1, j + 1].find((k) => k >= 0 && k < out[0]!.length && out[0]![k] === undefined && filled(k))
+    if (into === undefined) continue
+    out = out.map((row, r) => {
+      const copy = [...row]
+      if (r === 0) copy[into] = copy[j]
+      copy.splice(j, 1)
+      return copy
+    })
+    j--
+  }
+  return out
+}
+
+/** One band's text on one baseline. */
+interface CellLine {
+  readonly y: number
+  readonly rich: Rich
+  readonly bold: boolean
+  readonly code: boolean
+}
+
+/** A cell: a band's consecutive lines closer than the rows are. */
+export interface Cell {
+  readonly band: number
+  readonly top: number
+  readonly bottom: number
+  readonly rich: Rich
+  readonly bold: boolean
+  readonly code: boolean
+}
+
+/**
+ * The distance below which two lines of a band are one wrapped cell: a little over the smallest
+ * distance between lines of a band (the leading), when some lines of a band stand farther apart
+ * than that but less than two leadings (a row's padding after a wrapped cell); otherwise no cell
+ * wraps, and each line is a row.
+ */
+const wrapLimit = (columns: ReadonlyArray<ReadonlyArray<CellLine>>): number => {
+  const distances = columns.flatMap((lines) => lines.slice(1).map((line, i) => line.y - lines[i]!.y))
+  if (distances.length === 0) return 0
+  const low = Math.min(...distances)
+  return distances.some((dy) => dy > low * 1.1 && dy < low * 1.9) ? low * 1.1 : 0
+}
+
+const cellsOf = (lines: ReadonlyArray<CellLine>, band: number, limit: number): Array<Cell> => {
+  const cells: Array<Cell> = []
+  let open: { top: number; bottom: number; rich: Rich; bold: boolean; code: boolean } | undefined
+  for (const line of lines) {
+    if (open !== undefined && line.y - open.bottom <= limit) {
+      open.bottom = line.y
+      open.rich = joinRich(open.rich, line.rich)
+      open.bold &&= line.bold
+      open.code &&= line.code
+      continue
+    }
+    if (open !== undefined) cells.push({ band, ...open })
+    open = { top: line.y, bottom: line.y, rich: line.rich, bold: line.bold, code: line.code }
+  }
+  if (open !== undefined) cells.push({ band, ...open })
+  return cells
+}
+
+/** The table's rows: cells grouped by overlapping vertical extents, one string per band. */
+export const tableRows = (
+  rows: ReadonlyArray<Row>,
+  pieces: ReadonlyArray<Array<Piece>>,
+  bands: ReadonlyArray<Band>
+): Array<Array<Cell | undefined>> => {
+  const columns: Array<Array<CellLine>> = bands.map(() => [])
+  rows.forEach((row, r) => {
+    const byBand = new Map<number, Array<TextItem>>()
+    for (const piece of pieces[r]!) {
+      const band = bandOf(bands, piece)
+      byBand.set(band, [...(byBand.get(band) ?? []), ...piece.items])
+    }
+    for (const [band, items] of byBand) {
+      columns[band]!.push({
+        y: row.y,
+        rich: richLine(makeLine(items)),
+        bold: items.every(isBold),
+        code: items.every(isMono)
+      })
+    }
+  })
+  const limit = wrapLimit(columns)
+  const cells = columns.flatMap((lines, band) => cellsOf(lines, band, limit)).sort((a, b) => a.top - b.top)
+  const out: Array<Array<Cell | undefined>> = []
+  const size = rows[0]!.size
+  let bottom = -Infinity
+  for (const cell of cells) {
+    if (out.length === 0 || cell.top > bottom + 0.25 * size) {
+      out.push(bands.map(() => undefined))
+      bottom = cell.bottom
+    }
+    bottom = Math.max(bottom, cell.bottom)
+    const row = out[out.length - 1]!
+    const before = row[cell.band]
+    row[cell.band] = before === undefined
+      ? cell
+      : {
+        ...before,
+        bottom: cell.bottom,
+        rich: joinRich(before.rich, cell.rich),
+        bold: before.bold && cell.bold,
+        code: before.code && cell.code
+      }
+  }
+  return out
+}

@@ -1,0 +1,86 @@
+/**
+ * Headings set like bold running text (HTML's `<h4>`, `<h5>` printed by a browser: the body's
+ * font, size and weight): told from a bold one-line paragraph ("**Params**") by the space around
+ * them. A browser puts 1.33 em above and below an `<h4>` where a paragraph has 1 em, so such a
+ * heading stands farther from the lines around it than paragraphs stand from each other.
+ */
+import { allBold } from "./headings.js"
+import { heaviest } from "./lines.js"
+import type { Line, OrderedPage } from "./model.js"
+import { letterCount } from "./text.js"
+
+/** How much farther than paragraphs, in font sizes, a spaced heading stands from its neighbours. */
+const minExtra = 0.25
+/** More than this, and the line is something else (a title page, a caption apart from its figure). */
+const maxExtra = 1
+
+/** Longer bold lines are a sentence set in bold, not a title. */
+const maxChars = 120
+
+/**
+ * The most common distance between the baselines of two body-size lines that stand farther apart
+ * than the document's leading: the gap between paragraphs (undefined when the document has few).
+ */
+export const paragraphGap = (
+  pages: ReadonlyArray<OrderedPage>,
+  body: number,
+  lineRatio: number
+): number | undefined => {
+  const weights = new Map<number, number>()
+  let count = 0
+  for (const page of pages) {
+    let previous: Line | undefined
+    for (const item of page.items) {
+      if (item._tag !== "Line") {
+        previous = undefined
+        continue
+      }
+      const line = item.line
+      if (previous !== undefined && line.size === body && previous.size === body) {
+        const dy = line.y - previous.y
+        if (dy > body * lineRatio * 1.2 && dy < body * 4) {
+          const key = Math.round(dy * 2) / 2
+          weights.set(key, (weights.get(key) ?? 0) + 1)
+          count++
+        }
+      }
+      previous = line
+    }
+  }
+  return count < 5 ? undefined : heaviest(weights)
+}
+
+/** A whole line in bold (or bold italic), at the body size, short, with letters, not a sentence or a list item. */
+const boldTitleLine = (line: Line, body: number): boolean => {
+  return line.charWidth === undefined && allBold(line.text, line.marks ?? []) && Math.abs(line.size - body) <= 0.5 &&
+    line.text.length <= maxChars && letterCount(line.text) >= 2 &&
+    !/[.:;,]$/.test(line.text) && !/^[\u2022\u25E6\u25AA\u2013\u2014*+-]\s/.test(line.text)
+}
+
+/**
+ * The bold body-size lines that stand alone with more space around them than paragraphs have:
+ * the next line below, on the same page, between `minExtra` and `maxExtra` font sizes farther
+ * than the paragraph gap, and the line above (when there is one) at least `minExtra` farther.
+ */
+export const spacedHeadings = (
+  pages: ReadonlyArray<OrderedPage>,
+  body: number,
+  gap: number | undefined
+): Set<Line> => {
+  const found = new Set<Line>()
+  if (gap === undefined) return found
+  for (const page of pages) {
+    const lines = page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
+    lines.forEach((line, i) => {
+      if (!boldTitleLine(line, body)) return
+      const next = lines[i + 1]
+      const previous = lines[i - 1]
+      if (next === undefined) return
+      const below = next.y - line.y
+      if (below < gap + minExtra * body || below > gap + maxExtra * body) return
+      if (previous !== undefined && line.y - previous.y < gap + minExtra * body) return
+      found.add(line)
+    })
+  }
+  return found
+}
