@@ -15,7 +15,7 @@ export interface Heading {
   readonly _tag: "Heading"
   readonly level: number
   readonly text: string
-  /** The code spans of the title (absent when it has none). @since 0.2.0 */
+  /** The code spans of the title (absent when it has none). @since 0.1.0 */
   readonly marks?: ReadonlyArray<Mark> | undefined
 }
 
@@ -23,7 +23,7 @@ export interface Heading {
  * Bits of `Mark.style`: code (a fixed-pitch font), strong (a bold one), emphasis (an italic one).
  * Code is never also strong or emphasis.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category models
  */
 export const Style = { code: 1, strong: 2, emphasis: 4 } as const
@@ -32,7 +32,7 @@ export const Style = { code: 1, strong: 2, emphasis: 4 } as const
  * A styled stretch of a text: characters `start` to `end` (exclusive, UTF-16 offsets) in the
  * `Style` bits `style`. Marks of one text are in order and do not overlap.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category models
  */
 export interface Mark {
@@ -57,7 +57,7 @@ export interface Paragraph {
 /**
  * A list item: its text (wrapped lines joined), its marks, and the lists nested in it.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category models
  */
 export interface ListItem {
@@ -84,7 +84,7 @@ export interface List {
  * A code block: lines set in a fixed-pitch font, with their indentation, as printed (never
  * re-wrapped or de-hyphenated); lines separated by "\n".
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category models
  */
 export interface Code {
@@ -101,7 +101,7 @@ export interface Code {
 export interface Table {
   readonly _tag: "Table"
   readonly rows: ReadonlyArray<ReadonlyArray<string>>
-  /** Each cell's marks, row by row as `rows` (absent when no cell has any). @since 0.2.0 */
+  /** Each cell's marks, row by row as `rows` (absent when no cell has any). @since 0.1.0 */
   readonly marks?: ReadonlyArray<ReadonlyArray<ReadonlyArray<Mark>>> | undefined
 }
 

@@ -58,7 +58,7 @@ const emphasis = (inner: string, style: number, before: string, after: string): 
  * Text with its marks as Markdown: code spans, `**strong**`, `*emphasis*`; everything else
  * escaped. Spaces at a mark's ends stay outside its delimiters.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category rendering
  */
 export const renderInline = (text: string, marks: ReadonlyArray<Document.Mark> = []): string => {
