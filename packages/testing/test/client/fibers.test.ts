@@ -1,10 +1,10 @@
 /**
  * What a conversion costs the runtime, as a count that a change cannot hide: the fibers it forks.
- * The client itself forks nothing per request (its time limits share one watchdog fiber for the
- * client's life); what remains is @effect/platform's own: two fibers per request, and five for a
- * download read as a stream. So a conversion through the real client over FakeServer (submit, one
- * poll, download) forks nine, the same for the first conversion and the tenth. A change that
- * forks per request or per poll fails here.
+ * A request runs in one child fiber under the client's time limit, and the limit's watchdog fiber
+ * runs while any request does (one request at a time, as here, starts it each time): two a
+ * request; a download read as a stream takes five. So a conversion through the real client over
+ * FakeServer (submit, one poll, download) forks nine, the same for the first conversion and the
+ * tenth. A change that forks more per request or per poll fails here.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PdfTransformClient } from "@pdf-transform/core"
