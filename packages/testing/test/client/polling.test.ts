@@ -4,9 +4,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Contract, PdfTransformClient } from "@pdf-transform/core"
-import { Chunk, Duration, Effect, Either, Fiber, Logger, Option, Ref, Schedule, Stream, TestClock } from "effect"
+import { Chunk, Duration, Effect, Either, Fiber, Logger, Ref, Schedule, Stream, TestClock } from "effect"
 import { FakeServer } from "../../src/index.js"
-import { makeLayer, pdfURL, polls } from "./utils.js"
+import { makeLayer, pdfURL, polls, runClockUntilDone } from "./utils.js"
 
 const Client = PdfTransformClient.PdfTransformClient
 
@@ -23,7 +23,7 @@ const enqueueResult = (sessionId: string, ...steps: ReadonlyArray<FakeServer.Sta
 
 const pollTimes = Effect.map(polls, (all) => all.map((r) => r.at))
 
-/** Runs awaitCompletion in a fiber, moving the clock in 1 s steps up to `limit` seconds. */
+/** Runs awaitCompletion in a fiber, moving the clock from sleep to sleep up to `limit` seconds. */
 const awaitForked = <F extends Contract.Format>(
   task: PdfTransformClient.Task<F>,
   options?: PdfTransformClient.PollOptions,
@@ -32,12 +32,7 @@ const awaitForked = <F extends Contract.Format>(
   Effect.gen(function*() {
     const client = yield* Client
     const fiber = yield* Effect.fork(Effect.either(client.awaitCompletion(task, options)))
-    for (let i = 0; i < limit; i++) {
-      yield* TestClock.adjust("1 seconds")
-      const done = yield* Fiber.poll(fiber)
-      if (Option.isSome(done)) break
-    }
-    return yield* Fiber.join(fiber)
+    return yield* runClockUntilDone(fiber, limit * 1000)
   })
 
 const linearTimeline = (seconds: number): FakeServer.Timeline => [

@@ -1,5 +1,5 @@
 import { PdfTransformClient } from "@pdf-transform/core"
-import { Effect, Layer, Redacted } from "effect"
+import { Chunk, Clock, Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
 import { FakeServer } from "../../src/index.js"
 
 export const baseUrl = "https://fake.pdf-transform.test/v1"
@@ -31,3 +31,24 @@ export const polls = Effect.map(
 export const createdTasks = Effect.flatMap(FakeServer.FakeServer, (server) => server.tasks)
 
 export const pdfURL = "https://files.example.com/paper.pdf"
+
+/**
+ * Moves the TestClock until `fiber` ends or `limitMs` has passed, then joins it: by 1 s, or
+ * straight to the next pending sleep when that is further. Each move costs a few real timer
+ * turns (TestClock waits for fibers to suspend), so a 10-minute wait of 10 s polls takes one move
+ * per poll instead of one per second: under a loaded CI machine the per-second walk took more than
+ * vitest's 5 s.
+ */
+export const runClockUntilDone = <A, E>(fiber: Fiber.Fiber<A, E>, limitMs: number) =>
+  Effect.gen(function*() {
+    const start = yield* Clock.currentTimeMillis
+    yield* TestClock.adjust(0)
+    while (Option.isNone(yield* Fiber.poll(fiber))) {
+      const now = yield* Clock.currentTimeMillis
+      if (now - start >= limitMs) break
+      const pending = (yield* TestClock.sleeps()).pipe(Chunk.filter((at) => at > now))
+      const next = Math.max(now + 1000, Chunk.isNonEmpty(pending) ? Math.min(...pending) : 0)
+      yield* TestClock.adjust(Math.min(next, start + limitMs) - now)
+    }
+    return yield* Fiber.join(fiber)
+  })
