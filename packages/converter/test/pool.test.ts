@@ -37,7 +37,7 @@ describe("worker pool", () => {
     )
 
     it.effect(
-      "the caller's bytes stay intact (the worker is sent a copy; PDFium only reads it)",
+      "the caller's bytes stay intact (the worker is given a copy of its own; PDFium only reads it)",
       () =>
         Effect.gen(function*() {
           const converter = yield* Converter.Converter
@@ -47,6 +47,15 @@ describe("worker pool", () => {
           assert.deepStrictEqual(pdf, original)
           const second = yield* converter.toEpub(pdf)
           assert.strictEqual(second.pages, first.pages)
+          // A Buffer that is a view into a larger memory (as Node's pooled Buffers are): moving
+          // its memory to the worker would empty the caller's whole buffer, not only the view.
+          const shared = new Uint8Array(pdf.byteLength + 64)
+          shared.set(pdf, 32)
+          const view = Buffer.from(shared.buffer, 32, pdf.byteLength)
+          const third = yield* converter.toMarkdown(view)
+          assert.strictEqual(third.output, first.output)
+          assert.strictEqual(shared.buffer.byteLength, pdf.byteLength + 64)
+          assert.deepStrictEqual(shared.subarray(32, 32 + pdf.byteLength), original)
         }),
       30_000
     )

@@ -23,12 +23,16 @@ export class DoneEvent extends Schema.TaggedClass<DoneEvent>()("Done", {
   warnings: Schema.Array(Schema.Union(PdfPageFailed, OcrFailed))
 }) {}
 
-/** Convert one document; the PDF bytes are structured-cloned into the worker. */
+/**
+ * Convert one document. The PDF bytes are moved to the worker, not cloned: the caller gives a
+ * copy of its own (see `ConverterLive`), so that no second copy of a large PDF stays in the
+ * caller's thread for the whole conversion.
+ */
 export class ConvertRequest extends Schema.TaggedRequest<ConvertRequest>()("Convert", {
   failure: Schema.Union(PdfPasswordRequired, PdfInvalid, PdfPageFailed, OcrFailed, OcrLanguageUnavailable),
   success: Schema.Union(ProgressEvent, DoneEvent),
   payload: {
-    pdf: Schema.Uint8ArrayFromSelf,
+    pdf: Transferable.Uint8Array,
     format: Schema.Literal("markdown", "epub"),
     ignorePdfErrors: Schema.Boolean,
     ignoreOcrErrors: Schema.Boolean,
