@@ -23,7 +23,7 @@ const enqueueResult = (sessionId: string, ...steps: ReadonlyArray<FakeServer.Sta
 
 const pollTimes = Effect.map(polls, (all) => all.map((r) => r.at))
 
-/** Runs awaitCompletion in a fiber, moving the clock from sleep to sleep up to `limit` seconds. */
+/** Runs awaitCompletion in a fiber, moving the clock (see `runClockUntilDone`) up to `limit` seconds. */
 const awaitForked = <F extends Contract.Format>(
   task: PdfTransformClient.Task<F>,
   options?: PdfTransformClient.PollOptions,
