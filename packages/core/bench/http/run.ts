@@ -1,7 +1,8 @@
 /**
  * The loopback benchmark (issue 15): a contract-shaped peer on 127.0.0.1 in its own process, and
  * each client in its own process, measured alike: the hand-written fetch + setTimeout loop (the
- * baseline), ours over FetchHttpClient, ours over NodeHttpClient.layerUndici. Same N, concurrency,
+ * baseline), ours over FetchHttpClient, over NodeHttpClient.layerUndici and over our own
+ * UndiciHttpClient (the recommended layer). Same N, concurrency,
  * task time and polling for all. Prints CPU per task, peak RSS, result GETs per task and wall time,
  * each of ours as a ratio to the baseline, for each round.
  */
@@ -16,12 +17,15 @@ const concurrency = Number(process.env["BENCH_CONCURRENCY"] ?? 64)
 const taskMs = Number(process.env["BENCH_TASK_MS"] ?? 500)
 const pollMs = Number(process.env["BENCH_POLL_MS"] ?? 50)
 const rounds = Number(process.env["BENCH_ROUNDS"] ?? 2)
+/** Only the loop and the clients whose file name contains this (for quick comparisons). */
+const only = process.env["BENCH_ONLY"]
 
 const clients = [
   { name: "fetch + setTimeout loop", file: "loop.mjs", args: [] },
   { name: "ours, FetchHttpClient", file: "client-fetch.mjs", args: [] },
-  { name: "ours, NodeHttpClient.layerUndici", file: "client-undici.mjs", args: [] }
-] as const
+  { name: "ours, NodeHttpClient.layerUndici", file: "client-undici.mjs", args: [] },
+  { name: "ours, UndiciHttpClient (recommended)", file: "client-ours.mjs", args: [] }
+].filter((client, i) => i === 0 || only === undefined || client.file.includes(only))
 
 interface Measured {
   readonly cpuMs: number
