@@ -279,6 +279,25 @@ export interface Service {
    * (403/404/410) is refreshed by polling the result once.
    */
   readonly download: <F extends Format>(completed: CompletedTask<F>) => Stream.Stream<Uint8Array, DownloadFailed>
+  /**
+   * The whole output in memory (a Markdown text to use at once, say), with the same checks and
+   * refresh as `download`; an output larger than `maxBytes` fails with `DownloadFailed` instead
+   * of exhausting memory. It costs less than running `download`'s stream: for an output of a few
+   * kilobytes, running any `Stream` costs more than the request itself.
+   */
+  readonly downloadBytes: <F extends Format>(
+    completed: CompletedTask<F>,
+    options?: DownloadBytesOptions
+  ) => Effect.Effect<Uint8Array, DownloadFailed>
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface DownloadBytesOptions {
+  /** The largest output to hold in memory (default 256 MiB). */
+  readonly maxBytes?: number | undefined
 }
 
 /**

@@ -51,7 +51,7 @@ export type Script =
  * @category models
  */
 export interface Call {
-  readonly method: "submit" | "status" | "awaitCompletion" | "watch" | "convert" | "download"
+  readonly method: "submit" | "status" | "awaitCompletion" | "watch" | "convert" | "download" | "downloadBytes"
   readonly format?: Contract.Format | undefined
   /** The task's id; for `submit` and `convert`, the id of the created task, if one was. */
   readonly sessionId?: Contract.SessionId | undefined

@@ -1,10 +1,11 @@
 /**
  * Our client in the loopback benchmark, over the HTTP layer its entry point gives (one bundle per
  * layer, so that each process loads only its own), polling from 50 ms with no growth and no jitter
- * (progress-aware, as by default), each result downloaded.
+ * (progress-aware, as by default), each result read whole into memory with `downloadBytes`, as the
+ * loop reads it with `arrayBuffer()`.
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { Effect, Layer, ManagedRuntime, Redacted, Stream } from "effect"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { PdfTransformClient } from "../../src/index.js"
 import { measure } from "./measure.js"
 
@@ -29,7 +30,7 @@ export const run = (http: Layer.Layer<HttpClient.HttpClient>) => {
           client.convert(i % 2 === 0 ? "markdown" : "epub", {
             pdfURL: "https://files.example.com/paper.pdf",
             filename: `doc-${i}`
-          }).pipe(Effect.flatMap((done) => Stream.runDrain(client.download(done)))),
+          }).pipe(Effect.flatMap((done) => client.downloadBytes(done))),
         { concurrency, discard: true }
       )
     })

@@ -19,6 +19,7 @@ import { request as undiciRequest } from "undici"
 import { PdfTransformClient } from "../../src/index.js"
 import * as exchange from "../../src/internal/exchange.js"
 import * as timeLimit from "../../src/internal/timeLimit.js"
+import * as UndiciHttpClient from "../../src/UndiciHttpClient.js"
 
 const here = fileURLToPath(import.meta.url)
 const count = Number(process.env["BENCH_OPS"] ?? 6000)
@@ -50,8 +51,13 @@ interface Submitted {
 
 const sockets = (base: string): Record<string, (n: number) => Promise<unknown>> => {
   const stats = `${base}/stats`
-  const http = ManagedRuntime.make(NodeHttpClient.layerUndici)
-  const withHttp = (n: number, one: (client: HttpClient.HttpClient) => Effect.Effect<unknown, unknown>) =>
+  const platform = ManagedRuntime.make(NodeHttpClient.layerUndici)
+  const ours = ManagedRuntime.make(UndiciHttpClient.layer)
+  const withHttp = (
+    n: number,
+    one: (client: HttpClient.HttpClient) => Effect.Effect<unknown, unknown>,
+    http: ManagedRuntime.ManagedRuntime<HttpClient.HttpClient, never> = ours
+  ) =>
     http.runPromise(
       Effect.flatMap(
         HttpClient.HttpClient,
@@ -60,7 +66,7 @@ const sockets = (base: string): Record<string, (n: number) => Promise<unknown>> 
     )
   const client = ManagedRuntime.make(
     PdfTransformClient.layer({ apiKey: Redacted.make("bench-key"), baseUrl: `${base}/v1` }).pipe(
-      Layer.provide(NodeHttpClient.layerUndici)
+      Layer.provide(UndiciHttpClient.layer)
     )
   )
   const withClient = (
@@ -79,9 +85,20 @@ const sockets = (base: string): Record<string, (n: number) => Promise<unknown>> 
   return {
     "undici request + text": (n) => promisePool(n, async () => (await undiciRequest(stats)).body.text()),
     "fetch + text": (n) => promisePool(n, async () => (await fetch(stats)).text()),
-    "HttpClient (layerUndici) execute + text": (n) =>
-      withHttp(n, (http) => Effect.flatMap(http.execute(HttpClientRequest.get(stats)), (r) => r.text)),
+    "HttpClient (platform's layerUndici) execute + text": (n) =>
+      withHttp(n, (http) => Effect.flatMap(http.execute(HttpClientRequest.get(stats)), (r) => r.text), platform),
     "the same, tracer off": (n) =>
+      withHttp(
+        n,
+        (http) =>
+          Effect.flatMap(http.execute(HttpClientRequest.get(stats)), (r) => r.text).pipe(
+            Effect.withTracerEnabled(false)
+          ),
+        platform
+      ),
+    "HttpClient (our UndiciHttpClient) execute + text": (n) =>
+      withHttp(n, (http) => Effect.flatMap(http.execute(HttpClientRequest.get(stats)), (r) => r.text)),
+    "the same, tracer off ": (n) =>
       withHttp(
         n,
         (http) =>
@@ -96,7 +113,8 @@ const sockets = (base: string): Record<string, (n: number) => Promise<unknown>> 
     "client.awaitCompletion (done at once)": (n) => withClient(n, (service, { task }) => service.awaitCompletion(task)),
     "client.convert (done at once)": (n) => withClient(n, (service) => service.convert("markdown", { pdfURL })),
     "client.download + Stream.runDrain": (n) =>
-      withClient(n, (service, { done }) => Stream.runDrain(service.download(done)))
+      withClient(n, (service, { done }) => Stream.runDrain(service.download(done))),
+    "client.downloadBytes": (n) => withClient(n, (service, { done }) => service.downloadBytes(done))
   }
 }
 

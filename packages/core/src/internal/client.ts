@@ -41,19 +41,22 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
         span("PdfTransformClient.convert", { format })
       )
 
+    const downloadEnv: download.Env = {
+      raw,
+      requestTimeout,
+      requestLimit,
+      idleTimeout,
+      idleLimit: timeLimit.make(Duration.toMillis(idleTimeout)),
+      status: results.status
+    }
+
     return {
       submit: submitTask,
       status: results.status,
       awaitCompletion: results.awaitCompletion,
       watch: results.watch,
       convert,
-      download: download.make({
-        raw,
-        requestTimeout,
-        requestLimit,
-        idleTimeout,
-        idleLimit: timeLimit.make(Duration.toMillis(idleTimeout)),
-        status: results.status
-      })
+      download: download.make(downloadEnv),
+      downloadBytes: download.makeBytes(downloadEnv)
     } satisfies Client.Service
   })

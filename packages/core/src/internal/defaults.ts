@@ -31,6 +31,8 @@ export const defaults = {
   invalidCompletedAttempts: 2,
   /** Downloads announced at most this size are read in one piece (see `download`). */
   smallDownloadBytes: 256 * 1024,
+  /** `downloadBytes` holds the output in memory: beyond this it fails rather than exhaust memory. */
+  maxWholeDownloadBytes: 256 * 1024 * 1024,
   /** How much of an unexpected body errors keep. */
   bodyExcerptChars: 512,
   /**

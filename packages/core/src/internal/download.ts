@@ -1,6 +1,7 @@
 /**
- * Downloading an output: a stream in constant memory, Content-Length checked, an expired URL
- * refreshed once by polling the result. The API key is never sent to the download URL.
+ * Downloading an output: as a stream in constant memory, or whole in memory up to a bound;
+ * Content-Length checked, an expired URL refreshed once by polling the result. The API key is
+ * never sent to the download URL.
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -18,6 +19,7 @@ import * as RateLimit from "../RateLimit.js"
 import { defaults } from "./defaults.js"
 import * as exchange from "./exchange.js"
 import type { TimeLimit } from "./timeLimit.js"
+import { span } from "./tracing.js"
 import * as transport from "./transport.js"
 
 /** What downloading needs from the client. */
@@ -42,6 +44,31 @@ const announcedLength = (response: HttpClientResponse.HttpClientResponse): numbe
   return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined
 }
 
+/** A body announced small, read in one piece within the idle timeout. */
+const small = (
+  env: Env,
+  response: HttpClientResponse.HttpClientResponse,
+  expected: number,
+  failed: Failed
+): Effect.Effect<Uint8Array, DownloadFailed> => {
+  const read = Effect.mapError(
+    response.arrayBuffer,
+    (e) => failed(`body interrupted: ${transport.describe(e.cause ?? e)}`, { cause: e })
+  )
+  return Effect.flatMap(
+    env.idleLimit.within(read, () => failed(`no data for ${Duration.format(env.idleTimeout)}`)),
+    (bytes) =>
+      bytes.byteLength === expected
+        ? Effect.succeed(new Uint8Array(bytes))
+        : Effect.fail(
+          failed(`expected ${expected} bytes, received ${bytes.byteLength}`, {
+            expectedBytes: expected,
+            receivedBytes: bytes.byteLength
+          })
+        )
+  )
+}
+
 /** The body of a 2xx answer, failing if fewer bytes arrive than announced or none for the idle timeout. */
 const body = (
   env: Env,
@@ -55,14 +82,7 @@ const body = (
   if (expected !== undefined && expected <= defaults.smallDownloadBytes) {
     // Small and announced: one read costs far less than a stream per chunk, and memory stays
     // bounded by the announced size all the same.
-    const read = Effect.mapError(
-      response.arrayBuffer,
-      (e) => failed(`body interrupted: ${transport.describe(e.cause ?? e)}`, { cause: e })
-    )
-    return Effect.flatMap(env.idleLimit.within(read, () => failed(idle())), (bytes) =>
-      bytes.byteLength === expected
-        ? Effect.succeed(Channel.write(Chunk.of(new Uint8Array(bytes))))
-        : Effect.fail(short(bytes.byteLength)))
+    return Effect.map(small(env, response, expected, failed), (bytes) => Channel.write(Chunk.of(bytes)))
   }
   let received = 0
   const counted = response.stream.pipe(
@@ -102,51 +122,113 @@ const spanned = <E>(
       )
   )))
 
+/** Opening a download: the answer to its URL, an expired URL refreshed once by polling the result. */
+const opener = (env: Env, completed: Client.CompletedTask<Contract.Format>, failed: Failed) => {
+  const open = (url: string) =>
+    env.requestLimit.within(
+      Effect.mapError(
+        env.raw.execute(HttpClientRequest.get(url)),
+        (e) => failed(`request failed: ${exchange.classify(e).reason}`, { cause: e })
+      ),
+      () => failed(`no answer within ${Duration.format(env.requestTimeout)}`)
+    )
+
+  /** A URL that expired is refreshed by polling the result once. */
+  const refresh = Effect.gen(function*() {
+    const task = { format: completed.format, sessionId: completed.sessionId, rateLimit: RateLimit.empty }
+    const current = yield* Effect.mapError(env.status(task), (e) => failed(`refreshing the URL: ${e.message}`))
+    if (current.state !== "completed") {
+      const state = current.state === "unrecognized" ? current.reported : current.state
+      return yield* failed(`the URL expired and the task is now ${state}`)
+    }
+    return current.data.downloadURL
+  })
+
+  const from = (
+    url: string,
+    mayRefresh: boolean
+  ): Effect.Effect<HttpClientResponse.HttpClientResponse, DownloadFailed> =>
+    Effect.flatMap(open(url), (response) => {
+      if ((response.status === 403 || response.status === 404 || response.status === 410) && mayRefresh) {
+        return Effect.logDebug("download URL refused, refreshing").pipe(
+          Effect.annotateLogs({ sessionId: completed.sessionId, status: response.status }),
+          Effect.zipRight(refresh),
+          Effect.flatMap((fresh) => from(fresh, false))
+        )
+      }
+      if (!exchange.isSuccess(response.status)) {
+        return Effect.fail(failed(`HTTP ${response.status}`, { status: response.status }))
+      }
+      return Effect.succeed(response)
+    })
+
+  return from(completed.downloadURL, true)
+}
+
+const failure = (completed: Client.CompletedTask<Contract.Format>): Failed => (reason, extra = {}) =>
+  new DownloadFailed({ sessionId: completed.sessionId, reason, ...extra })
+
 /** The download operation of a client. */
 export const make =
   (env: Env) =>
   <F extends Contract.Format>(completed: Client.CompletedTask<F>): Stream.Stream<Uint8Array, DownloadFailed> => {
-    const failed: Failed = (reason, extra = {}) =>
-      new DownloadFailed({ sessionId: completed.sessionId, reason, ...extra })
-
-    const open = (url: string) =>
-      env.requestLimit.within(
-        Effect.mapError(
-          env.raw.execute(HttpClientRequest.get(url)),
-          (e) => failed(`request failed: ${exchange.classify(e).reason}`, { cause: e })
-        ),
-        () => failed(`no answer within ${Duration.format(env.requestTimeout)}`)
-      )
-
-    /** A URL that expired is refreshed by polling the result once. */
-    const refresh = Effect.gen(function*() {
-      const task = { format: completed.format, sessionId: completed.sessionId, rateLimit: RateLimit.empty }
-      const current = yield* Effect.mapError(env.status(task), (e) => failed(`refreshing the URL: ${e.message}`))
-      if (current.state !== "completed") {
-        const state = current.state === "unrecognized" ? current.reported : current.state
-        return yield* failed(`the URL expired and the task is now ${state}`)
-      }
-      return current.data.downloadURL
-    })
-
-    const from = (url: string, mayRefresh: boolean): Effect.Effect<Body, DownloadFailed> =>
-      Effect.flatMap(open(url), (response) => {
-        if ((response.status === 403 || response.status === 404 || response.status === 410) && mayRefresh) {
-          return Effect.logDebug("download URL refused, refreshing").pipe(
-            Effect.annotateLogs({ sessionId: completed.sessionId, status: response.status }),
-            Effect.zipRight(refresh),
-            Effect.flatMap((fresh) => from(fresh, false))
-          )
-        }
-        if (!exchange.isSuccess(response.status)) {
-          return Effect.fail(failed(`HTTP ${response.status}`, { status: response.status }))
-        }
-        return body(env, response, failed)
-      })
-
+    const failed = failure(completed)
     return spanned(
       "PdfTransformClient.download",
       { sessionId: completed.sessionId, format: completed.format },
-      from(completed.downloadURL, true)
+      Effect.flatMap(opener(env, completed, failed), (response) => body(env, response, failed))
     )
   }
+
+/**
+ * The whole output in memory, at most `maxBytes`. No `Stream` is run for an output announced
+ * small (running one costs more than the request itself); a larger one is read as a stream, the
+ * idle timeout applying between chunks.
+ */
+export const makeBytes = (env: Env) =>
+<F extends Contract.Format>(
+  completed: Client.CompletedTask<F>,
+  options?: Client.DownloadBytesOptions
+): Effect.Effect<Uint8Array, DownloadFailed> => {
+  const failed = failure(completed)
+  const maxBytes = options?.maxBytes ?? defaults.maxWholeDownloadBytes
+  const tooLarge = (bytes: number, announced: boolean) =>
+    failed(
+      `the output is ${announced ? "" : "more than "}${bytes} bytes, more than maxBytes (${maxBytes})`,
+      announced ? { expectedBytes: bytes } : { receivedBytes: bytes }
+    )
+  const whole = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<Uint8Array, DownloadFailed> => {
+    const expected = announcedLength(response)
+    if (expected !== undefined && expected > maxBytes) return Effect.fail(tooLarge(expected, true))
+    return Effect.flatMap(body(env, response, failed), (channel) =>
+      Stream.runFold(
+        Stream.fromChannel(channel),
+        { chunks: [] as Array<Uint8Array>, length: 0 },
+        (acc, chunk) => {
+          acc.chunks.push(chunk)
+          acc.length += chunk.length
+          return acc
+        }
+      ).pipe(
+        Effect.filterOrFail((acc) => acc.length <= maxBytes, (acc) => tooLarge(acc.length, false)),
+        Effect.map(({ chunks, length }) => concat(chunks, length))
+      ))
+  }
+  return Effect.flatMap(opener(env, completed, failed), (response) => {
+    const expected = announcedLength(response)
+    return expected !== undefined && expected <= Math.min(maxBytes, defaults.smallDownloadBytes)
+      ? small(env, response, expected, failed)
+      : whole(response)
+  }).pipe(span("PdfTransformClient.downloadBytes", { sessionId: completed.sessionId, format: completed.format }))
+}
+
+const concat = (chunks: ReadonlyArray<Uint8Array>, length: number): Uint8Array => {
+  if (chunks.length === 1) return chunks[0]!
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.length
+  }
+  return out
+}

@@ -94,6 +94,11 @@ export const make = (
             record({ method: "download", format: completed.format, sessionId: completed.sessionId }),
             real.download(completed)
           )
+        ),
+      downloadBytes: (completed, options) =>
+        Effect.zipRight(
+          record({ method: "downloadBytes", format: completed.format, sessionId: completed.sessionId }),
+          real.downloadBytes(completed, options)
         )
     }
 

@@ -7,6 +7,7 @@ import { makeLayer, pdfURL } from "./utils.js"
 const Client = PdfTransformClient.PdfTransformClient
 
 const big = new Uint8Array(1_000_000).map((_, i) => i % 251)
+const small = new Uint8Array(10_000).map((_, i) => i % 7)
 
 const convertOne = Effect.gen(function*() {
   const client = yield* Client
@@ -93,4 +94,65 @@ describe("download", () => {
       const result = yield* Fiber.join(fiber)
       assert.isTrue(Either.isLeft(result) && result.left._tag === "DownloadFailed")
     }).pipe(Effect.provide(makeLayer())))
+})
+
+describe("downloadBytes", () => {
+  it.effect("reads a small output whole, without the API key", () =>
+    Effect.gen(function*() {
+      const client = yield* Client
+      const done = yield* convertOne
+      const bytes = yield* client.downloadBytes(done)
+      assert.isTrue(Buffer.from(bytes).equals(Buffer.from(small)))
+      const [request] = yield* downloads
+      assert.isUndefined(request?.headers["authorization"])
+    }).pipe(Effect.provide(makeLayer({ server: { output: () => small } }))))
+
+  it.effect("a large output (beyond the one-read size) is read as a stream, whole", () =>
+    Effect.gen(function*() {
+      const client = yield* Client
+      const done = yield* convertOne
+      const bytes = yield* client.downloadBytes(done)
+      assert.isTrue(Buffer.from(bytes).equals(Buffer.from(big)))
+    }).pipe(Effect.provide(makeLayer({ server: { output: () => big } }))))
+
+  it.effect("an output announced larger than maxBytes is DownloadFailed; a large body cut short fails whole", () =>
+    Effect.gen(function*() {
+      const client = yield* Client
+      const done = yield* convertOne
+      const announced = yield* Effect.flip(client.downloadBytes(done, { maxBytes: 1000 }))
+      assert.strictEqual(announced.expectedBytes, big.length)
+      assert.include(announced.reason, "maxBytes (1000)")
+      const server = yield* FakeServer.FakeServer
+      yield* server.enqueueDownload(done.sessionId, { _tag: "Truncated" })
+      const cut = yield* Effect.flip(client.downloadBytes(done))
+      assert.strictEqual(cut.expectedBytes, big.length)
+      assert.isBelow(cut.receivedBytes ?? big.length, big.length)
+    }).pipe(Effect.provide(makeLayer({ server: { output: () => big } }))))
+
+  it.effect("a short small body is DownloadFailed; an expired URL is refreshed once", () =>
+    Effect.gen(function*() {
+      const client = yield* Client
+      const server = yield* FakeServer.FakeServer
+      const done = yield* convertOne
+      yield* server.enqueueDownload(done.sessionId, { _tag: "Truncated" })
+      const short = yield* Effect.flip(client.downloadBytes(done))
+      assert.strictEqual(short.expectedBytes, small.length)
+      assert.isBelow(short.receivedBytes ?? small.length, small.length)
+      yield* server.enqueueDownload(done.sessionId, { _tag: "Expired" })
+      const bytes = yield* client.downloadBytes(done)
+      assert.strictEqual(bytes.length, small.length)
+      assert.lengthOf(yield* downloads, 3)
+    }).pipe(Effect.provide(makeLayer({ server: { output: () => small } }))))
+
+  it.effect("a stalled small output ends after the idle timeout", () =>
+    Effect.gen(function*() {
+      const client = yield* Client
+      const server = yield* FakeServer.FakeServer
+      const done = yield* convertOne
+      yield* server.enqueueDownload(done.sessionId, { _tag: "Fault", fault: { _tag: "SlowBody", delay: "1 hours" } })
+      const fiber = yield* Effect.fork(Effect.either(client.downloadBytes(done)))
+      yield* TestClock.adjust("61 seconds")
+      const result = yield* Fiber.join(fiber)
+      assert.isTrue(Either.isLeft(result) && result.left.reason.startsWith("no data for"))
+    }).pipe(Effect.provide(makeLayer({ server: { output: () => small } }))))
 })
