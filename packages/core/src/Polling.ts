@@ -64,23 +64,33 @@ const observe = (run: Run | undefined, at: number, progress: number | undefined)
 }
 
 /**
- * Epoch milliseconds at which progress should reach 100, when the run allows a guess: once it has
- * risen by `minimumRise` points. Before that the rate says little (progress comes in whole
- * points: 2 after 10 ms of a 500 ms task puts the completion at 500 ms, and 1 or 3 at 1,000 or
- * 333 ms); after it, a point more or less moves the guess by at most a fifth.
+ * When progress should reach 100, as a window, once the run allows a guess: once it has risen by
+ * `minimumRise` points. Progress comes in whole points, which a server rounds down (or to the
+ * nearest): a reading of 9 at 50 ms after the submit may be 9.0 (completion at 556 ms) or 9.99
+ * (at 500 ms). The window is the earliest and the latest completion those readings allow, taking
+ * each reading as up to one point short and the anchor at the submit as exact.
  */
-const eta = (run: Run | undefined): number | undefined => {
+const completionWindow = (run: Run | undefined, anchored: boolean): Window | undefined => {
   if (run === undefined) return undefined
   const { first, last } = run
-  if (last.at <= first.at || last.progress - first.progress < minimumRise || last.progress >= 100) return undefined
-  const rate = (last.progress - first.progress) / (last.at - first.at)
-  return last.at + (100 - last.progress) / rate
+  const rise = last.progress - first.progress
+  if (last.at <= first.at || rise < minimumRise || last.progress >= 100) return undefined
+  const span = last.at - first.at
+  const exactStart = anchored && first.progress === 0
+  const late = last.at + (100 - last.progress) * span / rise
+  const early = last.at + Math.max(0, 100 - last.progress - 1) * span / (rise + (exactStart ? 1 : 2))
+  return { early, late }
+}
+
+interface Window {
+  readonly early: number
+  readonly late: number
 }
 
 interface Estimate {
   /** Clock time of the step. */
   readonly at: number
-  readonly eta: number | undefined
+  readonly window: Window | undefined
   /** Clock time of the first sample of the run the estimate comes from. */
   readonly since: number
 }
@@ -92,7 +102,11 @@ const estimates = (startedAt: number | undefined): Schedule.Schedule<Estimate, P
     startedAt === undefined ? undefined : { first: anchor, last: anchor },
     (now, input, run) => {
       const next = observe(run, now, input.progress)
-      const estimate = { at: now, eta: eta(next), since: next?.first.at ?? now }
+      const estimate = {
+        at: now,
+        window: completionWindow(next, startedAt !== undefined),
+        since: next?.first.at ?? now
+      }
       return Effect.succeed([next, estimate, ScheduleDecision.continueWith(Interval.after(now))])
     }
   )
@@ -124,12 +138,20 @@ export const progressAware: {
   const maxMargin = millis(defaults.progressMargin)
   return Schedule.intersect(self, estimates(options.startedAt)).pipe(
     Schedule.modifyDelay(([_, estimate], delay) => {
-      if (estimate.eta === undefined) return delay
+      const window = estimate.window
+      if (window === undefined) return delay
       const margin = fixedMargin ??
-        Math.min(maxMargin, (estimate.eta - estimate.since) * defaults.progressMarginShare)
+        Math.min(maxMargin, (window.late - estimate.since) * defaults.progressMarginShare)
+      // Just after the window's end, unless a poll inside it can win time: one at `inside` finds
+      // the task done if it finished by then, and otherwise narrows the window to about a point
+      // while the next poll, `min` later, still lands no later than the end would have. Within
+      // the window's first half at most, so that a wide one is halved rather than searched from its end.
+      const end = window.late + margin
+      const inside = Math.min((window.early + window.late) / 2, end - min)
+      const target = window.late - window.early <= 2 * margin || inside < window.early ? end : inside
       const upper = Math.max(max ?? Duration.toMillis(delay), min)
       // Whole milliseconds, as every other delay of the client.
-      return Duration.millis(Math.ceil(Math.min(Math.max(estimate.eta - estimate.at + margin, min), upper)))
+      return Duration.millis(Math.ceil(Math.min(Math.max(target - estimate.at, min), upper)))
     }),
     Schedule.map(([out]) => out)
   )

@@ -459,6 +459,24 @@ describe("progress-aware polling", () => {
       assert.isAtMost(aware.detectedAt - 30_000, 500)
     }))
 
+  it.effect("whole-point progress: a poll inside the completion window finds the task done", () =>
+    Effect.gen(function*() {
+      // 505 ms, progress rounded down to whole points: at the poll at 50 ms it reads 9, which puts
+      // the completion anywhere from 500 to 556 ms. Polling after the window's end would find it
+      // at 562 ms; a poll inside it (50 ms before that end, the shortest delay) finds it at 512.
+      const task = yield* submitWith([
+        ...Array.from({ length: 100 }, (_, point) => ({
+          after: Duration.millis(point * 5.05),
+          status: { state: "processing" as const, progress: point }
+        })),
+        { after: Duration.millis(505), status: { state: "completed" as const } }
+      ])
+      const result = yield* awaitForked(task, { initialInterval: "50 millis", factor: 1, jitter: false })
+      assert.isTrue(Either.isRight(result))
+      const times = yield* pollTimes
+      assert.deepStrictEqual(times.map((t) => t - times[0]!), [0, 50, 512])
+    }).pipe(Effect.provide(makeLayer())))
+
   it.effect("never polls sooner than the initial interval, never later than the maximum", () =>
     Effect.gen(function*() {
       // Fast progress: estimates fall below 2 s and must be raised to it.
