@@ -153,8 +153,19 @@ export const make = (env: Env) =>
     )
     const figures = plan(env.retry, retry)
     const deadlineAt = (yield* Clock.currentTimeMillis) + figures.deadlineMs
-    return yield* attempt(env, format, httpRequest).pipe(
-      Effect.retry(retrySchedule(figures, deadlineAt, format)),
+    const once = attempt(env, format, httpRequest)
+    // The retry schedule is set up only once an attempt asks for it: on the usual path, an
+    // accepted first attempt, its driver would cost more than the rest of the submit.
+    return yield* once.pipe(
+      Effect.catchTag("Retryable", (first) => {
+        let replay = true
+        const again = Effect.suspend(() => {
+          if (!replay) return once
+          replay = false
+          return Effect.fail(first)
+        })
+        return Effect.retry(again, retrySchedule(figures, deadlineAt, format))
+      }),
       Effect.catchTag("Retryable", (retryable) => Effect.fail(retryable.error))
     )
   }).pipe(span("PdfTransformClient.submit", { format }))
