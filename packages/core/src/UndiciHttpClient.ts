@@ -18,7 +18,8 @@
  * - transport failures are `RequestError`s with reason `Transport` and undici's error (its `code`
  *   included) as the cause; a body cut short is a `ResponseError` with reason `Decode`.
  *
- * undici is loaded when the layer is built, not when this module is imported.
+ * A sub-path of its own (`@pdf-transform/core/UndiciHttpClient`), out of the package's index: it
+ * loads undici and `node:stream`, which the rest of the package does without.
  *
  * @since 0.1.0
  */
@@ -36,6 +37,7 @@ import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
 import { Readable } from "node:stream"
 import type * as Undici from "undici"
+import { Agent } from "undici"
 import { UndiciResponse } from "./internal/undiciResponse.js"
 
 /**
@@ -58,7 +60,7 @@ export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(
   HttpClient.HttpClient,
   Effect.map(
     Effect.acquireRelease(
-      Effect.promise(() => import("undici").then((undici) => new undici.Agent())),
+      Effect.sync(() => new Agent()),
       (agent) => Effect.promise(() => agent.destroy())
     ),
     make
