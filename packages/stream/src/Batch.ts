@@ -20,6 +20,7 @@ import * as Concurrency from "./internal/concurrency.js"
 import { type BatchContext, makeStop, type Settings } from "./internal/context.js"
 import * as runJob from "./internal/job.js"
 import * as Names from "./internal/names.js"
+import * as Workers from "./internal/workers.js"
 import type * as Job from "./Job.js"
 import * as Journal from "./Journal.js"
 import * as Output from "./Output.js"
@@ -177,8 +178,9 @@ export const convert = <E = never, R = never>(
     )
     yield* Output.removeStale(settings.outputDirectory)
     const journal = yield* Journal.Journal
+    const recovered = journal.recovered
     const names = yield* Names.make(settings.outputDirectory)
-    for (const record of journal.recovered.jobs.values()) {
+    for (const record of recovered.jobs.values()) {
       if (record.output !== undefined) names.reserve(record.output)
     }
     const mailbox = yield* Mailbox.make<BatchEvent, E | JournalFailed>({ capacity: 4096 })
@@ -191,6 +193,7 @@ export const convert = <E = never, R = never>(
       client: yield* PdfTransformClient.PdfTransformClient,
       uploader: yield* Effect.serviceOption(Uploader.Uploader),
       journal,
+      recovered,
       names,
       concurrency,
       rateGate: RateGate.make(),
@@ -209,15 +212,11 @@ export const convert = <E = never, R = never>(
     const input: Stream.Stream<Job.Job, E, R> = Stream.StreamTypeId in jobs ? jobs : Stream.fromIterable(jobs)
     const pipeline = Effect.zipRight(
       Effect.forEach(
-        journal.recovered.problems,
+        recovered.problems,
         (problem) => emit({ _tag: "JournalProblem", line: problem.line, problem: problem.problem }),
         { discard: true }
       ),
-      input.pipe(
-        Stream.zipWithIndex,
-        Stream.mapEffect(([job, index]) => runJob.run(ctx, job, index), { concurrency: pull, unordered: true }),
-        Stream.runDrain
-      )
+      Workers.forEach(input, pull, (job, index) => runJob.run(ctx, job, index))
     )
     yield* Effect.forkScoped(Mailbox.into(pipeline, mailbox))
     return Mailbox.toStream(mailbox)

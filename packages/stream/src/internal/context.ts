@@ -41,6 +41,8 @@ export interface BatchContext {
   readonly client: PdfTransformClient.Service
   readonly uploader: Option.Option<Uploader.Service>
   readonly journal: Journal.Service
+  /** What the journal held when the batch began (read once: the memory journal copies it on each read). */
+  readonly recovered: Journal.Recovered
   readonly names: Names
   readonly concurrency: Concurrency
   readonly rateGate: RateGate.RateGate
