@@ -18,6 +18,7 @@ import { type JournalFailed, OutputFailed } from "./BatchError.js"
 import type { BatchEvent } from "./BatchEvent.js"
 import * as Concurrency from "./internal/concurrency.js"
 import { type BatchContext, makeStop, type Settings } from "./internal/context.js"
+import * as DirectorySync from "./internal/directorySync.js"
 import * as runJob from "./internal/job.js"
 import * as Names from "./internal/names.js"
 import * as Workers from "./internal/workers.js"
@@ -198,6 +199,7 @@ export const convert = <E = never, R = never>(
       concurrency,
       rateGate: RateGate.make(),
       downloads: Gate.make(settings.downloadConcurrency),
+      syncDirectory: DirectorySync.make(fs),
       uploads: Gate.make(settings.uploadConcurrency),
       stop,
       seen: new Map(),

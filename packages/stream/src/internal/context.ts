@@ -9,6 +9,7 @@ import type { BatchEvent } from "../BatchEvent.js"
 import type * as Journal from "../Journal.js"
 import type * as RateGate from "../RateGate.js"
 import type { Concurrency } from "./concurrency.js"
+import type { DirectorySync } from "./directorySync.js"
 import type { Names } from "./names.js"
 
 /** The batch's options with every default filled. */
@@ -47,6 +48,8 @@ export interface BatchContext {
   readonly concurrency: Concurrency
   readonly rateGate: RateGate.RateGate
   readonly downloads: Gate.Gate
+  /** The output folder's fsyncs, shared by the outputs that finish together. */
+  readonly syncDirectory: DirectorySync
   readonly uploads: Gate.Gate
   readonly stop: Stop
   /** The first job of each key in this batch, by name: a later identical job is a duplicate. */

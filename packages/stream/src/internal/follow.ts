@@ -13,7 +13,7 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { JobError, JournalFailed } from "../BatchError.js"
 import type { Final, JobInfo } from "../BatchEvent.js"
-import * as Output from "../Output.js"
+import * as atomicWrite from "./atomicWrite.js"
 import type { BatchContext } from "./context.js"
 
 /**
@@ -79,7 +79,7 @@ export const deliver = <F extends Contract.Format>(
 ): Effect.Effect<Final, JournalFailed, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const written = yield* ctx.downloads.withPermit(
-      Effect.either(Output.writeAtomically(output, ctx.client.download(completed)))
+      Effect.either(atomicWrite.write(output, ctx.client.download(completed), ctx.syncDirectory))
     )
     if (Either.isLeft(written)) return yield* failed(ctx, job, completed.sessionId, written.left)
     yield* ctx.journal.append({
