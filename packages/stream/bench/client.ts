@@ -85,6 +85,7 @@ Effect.runPromise(
     ...result,
     makespanMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    systemMs: cpu.system / 1000,
     maxRssMb: process.resourceUsage().maxRSS / 1024
   }))
   process.exit(0)

@@ -18,8 +18,10 @@ import { type JournalFailed, OutputFailed } from "./BatchError.js"
 import type { BatchEvent } from "./BatchEvent.js"
 import * as Concurrency from "./internal/concurrency.js"
 import { type BatchContext, makeStop, type Settings } from "./internal/context.js"
+import * as DirectorySync from "./internal/directorySync.js"
 import * as runJob from "./internal/job.js"
 import * as Names from "./internal/names.js"
+import * as Workers from "./internal/workers.js"
 import type * as Job from "./Job.js"
 import * as Journal from "./Journal.js"
 import * as Output from "./Output.js"
@@ -177,8 +179,9 @@ export const convert = <E = never, R = never>(
     )
     yield* Output.removeStale(settings.outputDirectory)
     const journal = yield* Journal.Journal
+    const recovered = journal.recovered
     const names = yield* Names.make(settings.outputDirectory)
-    for (const record of journal.recovered.jobs.values()) {
+    for (const record of recovered.jobs.values()) {
       if (record.output !== undefined) names.reserve(record.output)
     }
     const mailbox = yield* Mailbox.make<BatchEvent, E | JournalFailed>({ capacity: 4096 })
@@ -191,10 +194,12 @@ export const convert = <E = never, R = never>(
       client: yield* PdfTransformClient.PdfTransformClient,
       uploader: yield* Effect.serviceOption(Uploader.Uploader),
       journal,
+      recovered,
       names,
       concurrency,
       rateGate: RateGate.make(),
       downloads: Gate.make(settings.downloadConcurrency),
+      syncDirectory: DirectorySync.make(fs),
       uploads: Gate.make(settings.uploadConcurrency),
       stop,
       seen: new Map(),
@@ -209,15 +214,11 @@ export const convert = <E = never, R = never>(
     const input: Stream.Stream<Job.Job, E, R> = Stream.StreamTypeId in jobs ? jobs : Stream.fromIterable(jobs)
     const pipeline = Effect.zipRight(
       Effect.forEach(
-        journal.recovered.problems,
+        recovered.problems,
         (problem) => emit({ _tag: "JournalProblem", line: problem.line, problem: problem.problem }),
         { discard: true }
       ),
-      input.pipe(
-        Stream.zipWithIndex,
-        Stream.mapEffect(([job, index]) => runJob.run(ctx, job, index), { concurrency: pull, unordered: true }),
-        Stream.runDrain
-      )
+      Workers.forEach(input, pull, (job, index) => runJob.run(ctx, job, index))
     )
     yield* Effect.forkScoped(Mailbox.into(pipeline, mailbox))
     return Mailbox.toStream(mailbox)

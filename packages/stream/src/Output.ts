@@ -11,10 +11,9 @@ import type * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import type { DownloadFailed } from "@pdf-transform/core/PdfTransformError"
 import * as Effect from "effect/Effect"
-import * as Random from "effect/Random"
-import * as Stream from "effect/Stream"
+import type * as Stream from "effect/Stream"
 import { OutputFailed } from "./BatchError.js"
-import { syncDirectory } from "./internal/files.js"
+import * as atomicWrite from "./internal/atomicWrite.js"
 
 /**
  * The suffix of temporary files; `removeStale` deletes files that end with it.
@@ -22,7 +21,7 @@ import { syncDirectory } from "./internal/files.js"
  * @since 0.1.0
  * @category constants
  */
-export const temporarySuffix = ".pdf-transform.part"
+export const temporarySuffix = atomicWrite.temporarySuffix
 
 /**
  * Writes a stream of chunks to `path` atomically and answers the number of bytes written. On any
@@ -35,35 +34,7 @@ export const writeAtomically = <E, R>(
   path: string,
   chunks: Stream.Stream<Uint8Array, E, R>
 ): Effect.Effect<number, E | OutputFailed, R | FileSystem.FileSystem | Path.Path> =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const paths = yield* Path.Path
-    const failed = (cause: { readonly message: string }) => new OutputFailed({ path, reason: cause.message })
-    const directory = paths.dirname(paths.resolve(path))
-    const id = (yield* Random.nextInt).toString(16).replace("-", "")
-    const temporary = paths.join(directory, `.${paths.basename(path)}.${id}${temporarySuffix}`)
-
-    const write = Effect.scoped(Effect.gen(function*() {
-      const file = yield* fs.open(temporary, { flag: "wx" }).pipe(Effect.mapError(failed))
-      let written = 0
-      yield* Stream.runForEach(chunks, (chunk) => {
-        written += chunk.length
-        return Effect.mapError(file.writeAll(chunk), failed)
-      })
-      yield* Effect.mapError(file.sync, failed)
-      return written
-    }))
-
-    const written = yield* write.pipe(
-      Effect.onExit((exit) => exit._tag === "Success" ? Effect.void : Effect.ignore(fs.remove(temporary)))
-    )
-    yield* fs.rename(temporary, path).pipe(
-      Effect.mapError(failed),
-      Effect.tapError(() => Effect.ignore(fs.remove(temporary)))
-    )
-    yield* syncDirectory(fs, directory).pipe(Effect.mapError(failed))
-    return written
-  })
+  atomicWrite.write(path, chunks, undefined)
 
 /**
  * Downloads a completed task straight to `path`, whole or absent (see `writeAtomically`).

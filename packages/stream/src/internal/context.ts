@@ -9,6 +9,7 @@ import type { BatchEvent } from "../BatchEvent.js"
 import type * as Journal from "../Journal.js"
 import type * as RateGate from "../RateGate.js"
 import type { Concurrency } from "./concurrency.js"
+import type { DirectorySync } from "./directorySync.js"
 import type { Names } from "./names.js"
 
 /** The batch's options with every default filled. */
@@ -41,10 +42,14 @@ export interface BatchContext {
   readonly client: PdfTransformClient.Service
   readonly uploader: Option.Option<Uploader.Service>
   readonly journal: Journal.Service
+  /** What the journal held when the batch began (read once: the memory journal copies it on each read). */
+  readonly recovered: Journal.Recovered
   readonly names: Names
   readonly concurrency: Concurrency
   readonly rateGate: RateGate.RateGate
   readonly downloads: Gate.Gate
+  /** The output folder's fsyncs, shared by the outputs that finish together. */
+  readonly syncDirectory: DirectorySync
   readonly uploads: Gate.Gate
   readonly stop: Stop
   /** The first job of each key in this batch, by name: a later identical job is a duplicate. */

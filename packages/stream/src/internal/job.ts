@@ -25,14 +25,6 @@ import { submitAndFollow } from "./submit.js"
 
 type Effects<A> = Effect.Effect<A, JournalFailed, FileSystem.FileSystem | Path.Path>
 
-const outcomes: Record<Final["_tag"], string> = {
-  Completed: "completed",
-  Failed: "failed",
-  Skipped: "skipped",
-  Ambiguous: "ambiguous",
-  NotAttempted: "not_attempted"
-}
-
 /** The first bytes of a local source: enough to tell a PDF, without reading the file. */
 const readHead = (path: string) =>
   Effect.flatMap(FileSystem.FileSystem, (fs) =>
@@ -142,7 +134,7 @@ const decide = (ctx: BatchContext, job: Job.Job, info: JobInfo, identified: Iden
     })
   }
   ctx.seen.set(info.key, info.name)
-  const record = ctx.journal.recovered.jobs.get(info.key)
+  const record = ctx.recovered.jobs.get(info.key)
   const { resubmitAmbiguous, retryFailed } = ctx.settings
   switch (record?.state) {
     case undefined:
@@ -186,7 +178,10 @@ export const run = (ctx: BatchContext, job: Job.Job, index: number): Effects<voi
     const final = Either.isRight(identified) ?
       yield* decide(ctx, job, info, identified.right) :
       { _tag: "Failed" as const, job: info, error: identified.left }
-    yield* metrics.jobEnded(outcomes[final._tag])
+    yield* metrics.jobEnded(final._tag)
     yield* ctx.emit(final)
-  }).pipe(Effect.withSpan("Batch.job", { attributes: { name, index, format: job.format } }))
+  }).pipe(
+    // No stack trace: it would point into this package, and capturing one doubles a span's cost.
+    Effect.withSpan("Batch.job", { attributes: { name, index, format: job.format }, captureStackTrace: false })
+  )
 }

@@ -8,6 +8,7 @@ import * as Path from "@effect/platform/Path"
 import * as Contract from "@pdf-transform/core/Contract"
 import { InvalidRequest } from "@pdf-transform/core/PdfTransformError"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
@@ -61,16 +62,26 @@ const resolve = (source: Job.Source): Effect.Effect<Resolved, InvalidRequest, Pa
   )
 }
 
-const validate = (request: Job.RequestOptions | undefined) =>
-  Schema.decodeUnknown(Contract.ConversionRequest)({ ...request, pdfURL: placeholderUrl }).pipe(
-    Effect.map((decoded) => {
-      const { pdfURL: _pdfURL, ...options } = Schema.encodeSync(Contract.ConversionRequest)(decoded)
-      return options
-    }),
-    Effect.mapError((error) =>
-      new InvalidRequest({ operation: "submit", problem: ParseResult.TreeFormatter.formatErrorSync(error) })
-    )
-  )
+const decodeRequest = Schema.decodeUnknownEither(Contract.ConversionRequest)
+const encodeRequest = Schema.encodeSync(Contract.ConversionRequest)
+
+const validateNow = (request: Job.RequestOptions | undefined): Either.Either<Job.RequestOptions, InvalidRequest> =>
+  Either.match(decodeRequest({ ...request, pdfURL: placeholderUrl }), {
+    onLeft: (error) =>
+      Either.left(
+        new InvalidRequest({ operation: "submit", problem: ParseResult.TreeFormatter.formatErrorSync(error) })
+      ),
+    onRight: (decoded) => {
+      const { pdfURL: _pdfURL, ...options } = encodeRequest(decoded)
+      return Either.right(options)
+    }
+  })
+
+/** Jobs without options (most of a batch) all validate to the defaults: decoded once. */
+let withoutOptions: Either.Either<Job.RequestOptions, InvalidRequest> | undefined
+
+const validate = (request: Job.RequestOptions | undefined): Either.Either<Job.RequestOptions, InvalidRequest> =>
+  request === undefined ? (withoutOptions ??= validateNow(undefined)) : validateNow(request)
 
 /** A digest of the PDF: streamed from disk in constant memory, or of the bytes, or the URL itself. */
 const digest = (source: Resolved): Effect.Effect<string, SourceUnreadable, FileSystem.FileSystem> => {
