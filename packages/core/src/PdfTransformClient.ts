@@ -152,6 +152,12 @@ export interface PollOptions {
    * `jitter` (`initialInterval` stays the shortest progress-based delay). See `Polling`.
    */
   readonly schedule?: Schedule.Schedule<unknown, unknown> | undefined
+  /**
+   * `awaitCompletion` runs this with every status it sees (progress never going backwards, the
+   * terminal one included), before it decides to poll again: a progress display without running
+   * `watch`'s stream. Read per call only (the client's `poll` option and `watch` ignore it).
+   */
+  readonly onStatus?: ((status: Status) => Effect.Effect<void>) | undefined
 }
 
 /**

@@ -168,7 +168,8 @@ const begin = (
   once: (task: Task) => Effect.Effect<Client.Status, Client.StatusError>,
   env: Env,
   task: Task,
-  options: Client.PollOptions | undefined
+  options: Client.PollOptions | undefined,
+  onStatus?: (status: Client.Status) => Effect.Effect<void>
 ) =>
   Effect.gen(function*() {
     const merged = { ...env.poll, ...options }
@@ -181,6 +182,11 @@ const begin = (
         seen.newState === undefined ? Effect.void : Effect.logWarning("unknown task state, polling goes on").pipe(
           Effect.annotateLogs({ sessionId: task.sessionId, state: seen.newState })
         )
+      ),
+      Effect.tap((seen) =>
+        onStatus === undefined || seen.outcome === undefined || Either.isLeft(seen.outcome)
+          ? Effect.void
+          : onStatus(shown(seen, seen.outcome.right))
       )
     )
 
@@ -226,7 +232,7 @@ export const make = (env: Env) => {
     options?: Client.PollOptions
   ): Effect.Effect<Client.CompletedTask<F>, Client.AwaitError> =>
     Effect.gen(function*() {
-      const wait = yield* begin(poll, env, task, options)
+      const wait = yield* begin(poll, env, task, options, options?.onStatus)
       const first = yield* wait.next
       // The schedule decides after each poll, the first included; a task found finished at once
       // (a resumed one, a fast one) needs no decision.

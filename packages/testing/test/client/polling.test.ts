@@ -102,6 +102,32 @@ describe("awaitCompletion", () => {
       }
     }).pipe(Effect.provide(makeLayer())))
 
+  it.effect("onStatus sees every status watch would give, in order, the terminal one included", () =>
+    Effect.gen(function*() {
+      const timeline: FakeServer.Timeline = [
+        { after: 0, status: { state: "processing" } },
+        { after: "3 seconds", status: { state: "processing", progress: 50 } },
+        { after: "6 seconds", status: { state: "processing", progress: 20 } },
+        { after: "9 seconds", status: { state: "completed" } }
+      ]
+      const client = yield* Client
+      const watched = yield* Effect.fork(
+        Effect.flatMap(submitWith(timeline), (task) => Stream.runCollect(client.watch(task)))
+      )
+      yield* TestClock.adjust("60 seconds")
+      const expected = Chunk.toReadonlyArray(yield* Fiber.join(watched))
+
+      const seen: Array<PdfTransformClient.Status> = []
+      const task = yield* submitWith(timeline)
+      const done = yield* awaitForked(task, { onStatus: (status) => Effect.sync(() => void seen.push(status)) })
+      assert.isTrue(Either.isRight(done))
+      assert.deepStrictEqual(seen.map((s) => [s.state, s.progress]), expected.map((s) => [s.state, s.progress]))
+      // The highest progress is shown: a later 20 reads as 50.
+      assert.include(seen.map((s) => s.progress), 50)
+      assert.notInclude(seen.map((s) => s.progress), 20)
+      assert.strictEqual(seen[seen.length - 1]?.state, "completed")
+    }).pipe(Effect.provide(makeLayer())))
+
   it.effect("ConversionFailed carries the highest progress seen", () =>
     Effect.gen(function*() {
       const task = yield* submitWith([
