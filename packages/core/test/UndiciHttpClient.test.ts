@@ -1,7 +1,7 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { assert, describe, it } from "@effect/vitest"
-import { PdfTransformClient } from "@pdf-transform/core"
+import { Contract, PdfTransformClient } from "@pdf-transform/core"
 import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import { Chunk, Effect, Either, Fiber, Layer, Redacted, Stream, Tracer } from "effect"
 import * as Http from "node:http"
@@ -58,6 +58,11 @@ const server = Effect.acquireRelease(
             return
           case "/big":
             res.setHeader("content-length", String(16 * 65_536))
+            for (let i = 0; i < 16; i++) res.write(Buffer.alloc(65_536, i))
+            res.end()
+            return
+          case "/chunked":
+            // No Content-Length: chunked transfer encoding.
             for (let i = 0; i < 16; i++) res.write(Buffer.alloc(65_536, i))
             res.end()
             return
@@ -235,6 +240,37 @@ describe("UndiciHttpClient", () => {
       const error = yield* withClient((client) => Effect.flip(client.execute(HttpClientRequest.get("not a url"))))
       assert.strictEqual(error._tag, "RequestError")
       assert.strictEqual(error.reason, "InvalidUrl")
+    }))
+
+  it.scopedLive("downloadBytes: an unannounced output stops being read past maxBytes; within it, it is whole", () =>
+    Effect.gen(function*() {
+      const { base } = yield* server
+      const completed: PdfTransformClient.CompletedTask<"markdown"> = {
+        format: "markdown",
+        sessionId: Contract.SessionId.make("chunked"),
+        downloadURL: `${base}/chunked`
+      }
+      const [refused, whole] = yield* Effect.flatMap(
+        PdfTransformClient.PdfTransformClient,
+        (client) =>
+          Effect.all([
+            Effect.flip(client.downloadBytes(completed, { maxBytes: 100_000 })),
+            client.downloadBytes(completed)
+          ])
+      ).pipe(
+        Effect.provide(
+          PdfTransformClient.layer({ apiKey: Redacted.make("k"), baseUrl: `${base}/v1` }).pipe(
+            Layer.provide(UndiciHttpClient.layer)
+          )
+        )
+      )
+      assert.include(refused.reason, "maxBytes (100000)")
+      assert.isUndefined(refused.expectedBytes)
+      // Stopped at the first chunk past the bound, not after reading the whole megabyte.
+      assert.isAbove(refused.receivedBytes ?? 0, 100_000)
+      assert.isBelow(refused.receivedBytes ?? Infinity, 16 * 65_536)
+      assert.strictEqual(whole.length, 16 * 65_536)
+      assert.strictEqual(whole[whole.length - 1], 15)
     }))
 
   it.scopedLive("a span per request, its traceparent sent; none when propagation or the tracer is off", () =>

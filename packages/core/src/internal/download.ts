@@ -44,6 +44,8 @@ const announcedLength = (response: HttpClientResponse.HttpClientResponse): numbe
   return header !== undefined && /^\d+$/.test(header) ? Number(header) : undefined
 }
 
+const idle = (env: Env) => `no data for ${Duration.format(env.idleTimeout)}`
+
 /** A body announced small, read in one piece within the idle timeout. */
 const small = (
   env: Env,
@@ -56,7 +58,7 @@ const small = (
     (e) => failed(`body interrupted: ${transport.describe(e.cause ?? e)}`, { cause: e })
   )
   return Effect.flatMap(
-    env.idleLimit.within(read, () => failed(`no data for ${Duration.format(env.idleTimeout)}`)),
+    env.idleLimit.within(read, () => failed(idle(env))),
     (bytes) =>
       bytes.byteLength === expected
         ? Effect.succeed(new Uint8Array(bytes))
@@ -76,7 +78,6 @@ const body = (
   failed: Failed
 ): Effect.Effect<Body, DownloadFailed> => {
   const expected = announcedLength(response)
-  const idle = () => `no data for ${Duration.format(env.idleTimeout)}`
   const short = (received: number) =>
     failed(`expected ${expected} bytes, received ${received}`, { expectedBytes: expected, receivedBytes: received })
   if (expected !== undefined && expected <= defaults.smallDownloadBytes) {
@@ -89,7 +90,7 @@ const body = (
     Stream.mapError((e) =>
       failed(`body interrupted: ${transport.describe(e.cause ?? e)}`, { receivedBytes: received, cause: e })
     ),
-    Stream.timeoutFail(() => failed(idle(), { receivedBytes: received }), env.idleTimeout),
+    Stream.timeoutFail(() => failed(idle(env), { receivedBytes: received }), env.idleTimeout),
     Stream.tap((chunk) =>
       Effect.sync(() => {
         received += chunk.length
@@ -201,18 +202,17 @@ export const makeBytes = (env: Env) =>
     const expected = announcedLength(response)
     if (expected !== undefined && expected > maxBytes) return Effect.fail(tooLarge(expected, true))
     return Effect.flatMap(body(env, response, failed), (channel) =>
-      Stream.runFold(
-        Stream.fromChannel(channel),
-        { chunks: [] as Array<Uint8Array>, length: 0 },
-        (acc, chunk) => {
-          acc.chunks.push(chunk)
-          acc.length += chunk.length
-          return acc
-        }
-      ).pipe(
-        Effect.filterOrFail((acc) => acc.length <= maxBytes, (acc) => tooLarge(acc.length, false)),
-        Effect.map(({ chunks, length }) => concat(chunks, length))
-      ))
+      Effect.suspend(() => {
+        const chunks: Array<Uint8Array> = []
+        let length = 0
+        // Stops at the first chunk past the bound: an unannounced output never grows beyond it.
+        return Stream.runForEach(Stream.fromChannel(channel), (chunk) => {
+          length += chunk.length
+          if (length > maxBytes) return Effect.fail(tooLarge(length, false))
+          chunks.push(chunk)
+          return Effect.void
+        }).pipe(Effect.map(() => concat(chunks, length)))
+      }))
   }
   return Effect.flatMap(opener(env, completed, failed), (response) => {
     const expected = announcedLength(response)
