@@ -58,6 +58,12 @@ export interface Task<F extends Format = Format> {
    * its answer), in epoch milliseconds of the Clock. Anchors progress estimates.
    */
   readonly submittedAt?: number | undefined
+  /**
+   * How long the submit took, from its request to its answer, in milliseconds: the task began
+   * within half of it either side of `submittedAt` (a submit that waited for a busy client or
+   * server leaves a wide span, which progress estimates then allow for).
+   */
+  readonly submitRoundTrip?: number | undefined
 }
 
 /**

@@ -22,6 +22,12 @@ import type { PollOptions } from "./PdfTransformClient.js"
  */
 export interface Progressing {
   readonly progress?: number | undefined
+  /**
+   * Clock time at which the poll that read `progress` was sent (by default, the step's own time):
+   * the server read it between then and the step, and a busy client may take a while to get to
+   * the answer.
+   */
+  readonly askedAt?: number | undefined
 }
 
 /**
@@ -29,8 +35,18 @@ export interface Progressing {
  * @category options
  */
 export interface ProgressAwareOptions {
-  /** The shortest delay an estimate may ask for. */
+  /**
+   * The shortest delay an estimate may ask for, except for the one poll that follows a poll inside
+   * the completion window which did not find the task done (see `followUp`).
+   */
   readonly min: Duration.DurationInput
+  /**
+   * The shortest delay after a poll inside the completion window that found the task still
+   * running (default: a fifth of `min`). That poll's reading narrows the window to about a point,
+   * so the next one can land just after the completion instead of `min` later. It is never itself
+   * a poll inside a window: polls come sooner than `min` at most every other time.
+   */
+  readonly followUp?: Duration.DurationInput | undefined
   /** The longest; by default, the delay the underlying schedule asks for at that step. */
   readonly max?: Duration.DurationInput | undefined
   /**
@@ -41,12 +57,20 @@ export interface ProgressAwareOptions {
   readonly margin?: Duration.DurationInput | undefined
   /** Epoch milliseconds at which the task was at progress 0 (its submit): the first sample. */
   readonly startedAt?: number | undefined
+  /**
+   * How far the real start may be from `startedAt`, either way (default: none, `startedAt` is
+   * exact). Early readings magnify an error there: read at 10 %, a start 4 ms off moves the
+   * estimated completion by 40 ms, so the completion window is widened by what the start allows.
+   */
+  readonly startedWithin?: Duration.DurationInput | undefined
 }
 
 /** How far progress must have risen in a run, in points, before its rate says anything. */
 const minimumRise = 5
 
+/** A reading of progress, made by the server between `from` and `at`. */
 interface Sample {
+  readonly from: number
   readonly at: number
   readonly progress: number
 }
@@ -57,9 +81,10 @@ interface Run {
   readonly last: Sample
 }
 
-const observe = (run: Run | undefined, at: number, progress: number | undefined): Run | undefined => {
+const observe = (run: Run | undefined, at: number, input: Progressing): Run | undefined => {
+  const progress = input.progress
   if (progress === undefined || !Number.isFinite(progress) || progress < 0 || progress > 100) return run
-  const sample = { at, progress }
+  const sample = { from: Math.min(input.askedAt ?? at, at), at, progress }
   return run === undefined || progress < run.last.progress ? { first: sample, last: sample } : { ...run, last: sample }
 }
 
@@ -68,17 +93,21 @@ const observe = (run: Run | undefined, at: number, progress: number | undefined)
  * `minimumRise` points. Progress comes in whole points, which a server rounds down (or to the
  * nearest): a reading of 9 at 50 ms after the submit may be 9.0 (completion at 556 ms) or 9.99
  * (at 500 ms). The window is the earliest and the latest completion those readings allow, taking
- * each reading as up to one point short and the anchor at the submit as exact.
+ * each reading as up to one point short, made at some time in its sample's span (a poll's, from
+ * its request to the step that reads it; the submit's, `startedWithin` either side of `startedAt`).
  */
-const completionWindow = (run: Run | undefined, anchored: boolean): Window | undefined => {
+const completionWindow = (run: Run | undefined, anchor: Sample | undefined): Window | undefined => {
   if (run === undefined) return undefined
   const { first, last } = run
   const rise = last.progress - first.progress
   if (last.at <= first.at || rise < minimumRise || last.progress >= 100) return undefined
-  const span = last.at - first.at
-  const exactStart = anchored && first.progress === 0
-  const late = last.at + (100 - last.progress) * span / rise
-  const early = last.at + Math.max(0, 100 - last.progress - 1) * span / (rise + (exactStart ? 1 : 2))
+  // The submit, when the task's start is known: progress 0, at some time in its span.
+  const anchored = anchor !== undefined && first === anchor
+  // Each reading happened some time in its sample's span: the longest elapsed time, to the
+  // latest reading, gives the latest completion; the shortest the earliest.
+  const late = last.at + (100 - last.progress) * (last.at - first.from) / rise
+  const early = last.from +
+    Math.max(0, 100 - last.progress - 1) * Math.max(0, last.from - first.at) / (rise + (anchored ? 1 : 2))
   return { early, late }
 }
 
@@ -87,35 +116,67 @@ interface Window {
   readonly late: number
 }
 
-interface Estimate {
+/** When the next poll should be, from the progress seen so far. */
+interface Target {
   /** Clock time of the step. */
   readonly at: number
-  readonly window: Window | undefined
-  /** Clock time of the first sample of the run the estimate comes from. */
-  readonly since: number
+  /** Clock time to poll at, or none when progress allows no estimate yet. */
+  readonly target: number | undefined
+  /** The shortest delay allowed at this step. */
+  readonly floor: number
 }
 
-/** Recurs at once, forever, estimating the completion time from the progress of its inputs. */
-const estimates = (startedAt: number | undefined): Schedule.Schedule<Estimate, Progressing> => {
-  const anchor = { at: startedAt ?? 0, progress: 0 }
-  return Schedule.makeWithState<Run | undefined, Progressing, Estimate>(
-    startedAt === undefined ? undefined : { first: anchor, last: anchor },
-    (now, input, run) => {
-      const next = observe(run, now, input.progress)
-      const estimate = {
-        at: now,
-        window: completionWindow(next, startedAt !== undefined),
-        since: next?.first.at ?? now
-      }
-      return Effect.succeed([next, estimate, ScheduleDecision.continueWith(Interval.after(now))])
-    }
-  )
+interface State {
+  readonly run: Run | undefined
+  /** Whether the step before chose a poll inside the completion window. */
+  readonly probed: boolean
+}
+
+interface Timing {
+  readonly min: number
+  readonly followUp: number
+  readonly margin: number | undefined
+  readonly maxMargin: number
 }
 
 /**
+ * Recurs at once, forever, choosing when to poll from the progress of its inputs: just after the
+ * completion window's end, unless a poll inside it can win time. One at `inside` finds the task
+ * done if it finished by then; otherwise its reading narrows the window to about a point and the
+ * next poll, at least `followUp` later, lands just after the completion (and no later than the
+ * wide window's end would have). Within the window's first half at most, so that a wide one is
+ * halved rather than searched from its end.
+ */
+const targets = (anchor: Sample | undefined, timing: Timing): Schedule.Schedule<Target, Progressing> =>
+  Schedule.makeWithState<State, Progressing, Target>(
+    { run: anchor === undefined ? undefined : { first: anchor, last: anchor }, probed: false },
+    (now, input, state) => {
+      const run = observe(state.run, now, input)
+      const window = completionWindow(run, anchor)
+      const floor = state.probed ? timing.followUp : timing.min
+      let target: number | undefined
+      let probed = false
+      if (window !== undefined) {
+        const since = run?.first.at ?? now
+        const margin = timing.margin ?? Math.min(timing.maxMargin, (window.late - since) * defaults.progressMarginShare)
+        const end = window.late + margin
+        const inside = Math.min((window.early + window.late) / 2, end - timing.min)
+        probed = !state.probed && window.late - window.early > 2 * margin && inside >= window.early
+        target = probed ? inside : end
+      }
+      return Effect.succeed([
+        { run, probed },
+        { at: now, target, floor },
+        ScheduleDecision.continueWith(Interval.after(now))
+      ])
+    }
+  )
+
+/**
  * Polls just after the estimated completion instead of when `self` says, once two samples of a
- * rising progress allow an estimate; never sooner than `min`, never later than `max` (by default,
- * `self`'s own delay). The schedule ends when `self` ends.
+ * rising progress allow an estimate; never later than `max` (by default, `self`'s own delay), and
+ * never sooner than `min` but for the one poll after a poll inside the completion window (at least
+ * `followUp` then). The schedule ends when `self` ends.
  *
  * @since 0.1.0
  * @category combinators
@@ -134,24 +195,22 @@ export const progressAware: {
 ): Schedule.Schedule<Out, In & Progressing, R> => {
   const min = millis(options.min)
   const max = options.max === undefined ? undefined : millis(options.max)
-  const fixedMargin = options.margin === undefined ? undefined : millis(options.margin)
-  const maxMargin = millis(defaults.progressMargin)
-  return Schedule.intersect(self, estimates(options.startedAt)).pipe(
-    Schedule.modifyDelay(([_, estimate], delay) => {
-      const window = estimate.window
-      if (window === undefined) return delay
-      const margin = fixedMargin ??
-        Math.min(maxMargin, (window.late - estimate.since) * defaults.progressMarginShare)
-      // Just after the window's end, unless a poll inside it can win time: one at `inside` finds
-      // the task done if it finished by then, and otherwise narrows the window to about a point
-      // while the next poll, `min` later, still lands no later than the end would have. Within
-      // the window's first half at most, so that a wide one is halved rather than searched from its end.
-      const end = window.late + margin
-      const inside = Math.min((window.early + window.late) / 2, end - min)
-      const target = window.late - window.early <= 2 * margin || inside < window.early ? end : inside
+  const timing: Timing = {
+    min,
+    followUp: Math.min(min, options.followUp === undefined ? min / 5 : millis(options.followUp)),
+    margin: options.margin === undefined ? undefined : millis(options.margin),
+    maxMargin: millis(defaults.progressMargin)
+  }
+  const within = options.startedWithin === undefined ? 0 : millis(options.startedWithin)
+  const anchor = options.startedAt === undefined
+    ? undefined
+    : { from: options.startedAt - within, at: options.startedAt + within, progress: 0 }
+  return Schedule.intersect(self, targets(anchor, timing)).pipe(
+    Schedule.modifyDelay(([_, { at, floor, target }], delay) => {
+      if (target === undefined) return delay
       const upper = Math.max(max ?? Duration.toMillis(delay), min)
       // Whole milliseconds, as every other delay of the client.
-      return Duration.millis(Math.ceil(Math.min(Math.max(target - estimate.at, min), upper)))
+      return Duration.millis(Math.ceil(Math.min(Math.max(target - at, floor), upper)))
     }),
     Schedule.map(([out]) => out)
   )
@@ -160,7 +219,8 @@ export const progressAware: {
 /**
  * The delays between polls that `options` describe (the client's defaults where absent):
  * exponential from `initialInterval` by `factor` up to `maxInterval`, jittered, or
- * `options.schedule`; progress-aware unless `progressAware: false`, anchored at the task's submit.
+ * `options.schedule`; progress-aware unless `progressAware: false`, anchored at the task's submit
+ * (within half its round trip).
  * The deadline is not part of it: the client applies it around the whole wait.
  *
  * @since 0.1.0
@@ -168,7 +228,7 @@ export const progressAware: {
  */
 export const delays = (
   options: PollOptions = {},
-  task: { readonly submittedAt?: number | undefined } = {}
+  task: { readonly submittedAt?: number | undefined; readonly submitRoundTrip?: number | undefined } = {}
 ): Schedule.Schedule<unknown, Progressing> => {
   const initial = millis(options.initialInterval ?? defaults.poll.initialInterval)
   const max = Math.max(initial, millis(options.maxInterval ?? defaults.poll.maxInterval))
@@ -181,6 +241,7 @@ export const delays = (
     min: Duration.millis(initial),
     // A schedule of the caller's own also bounds the estimates; the figures' maximum bounds them otherwise.
     max: options.schedule === undefined ? Duration.millis(max) : undefined,
-    startedAt: task.submittedAt
+    startedAt: task.submittedAt,
+    startedWithin: task.submitRoundTrip === undefined ? undefined : Duration.millis(task.submitRoundTrip / 2)
   })
 }

@@ -84,16 +84,19 @@ interface Seen {
   readonly unrecognized: ReadonlySet<string>
   /** An unrecognized state first seen at the latest poll. */
   readonly newState?: string | undefined
+  /** When the latest poll was sent: the server read its progress between then and its answer. */
+  readonly askedAt?: number | undefined
 }
 
 const nothingSeen: Seen = { highest: undefined, last: undefined, invalidInARow: 0, unrecognized: new Set() }
 
-const see = (seen: Seen, outcome: Either.Either<Client.Status, Client.StatusError>): Seen => {
+const see = (seen: Seen, outcome: Either.Either<Client.Status, Client.StatusError>, askedAt: number): Seen => {
   if (Either.isLeft(outcome)) {
     const invalid = outcome.left._tag === "InvalidResponse"
     return {
       ...seen,
       outcome,
+      askedAt,
       newState: undefined,
       invalidInARow: invalid ? seen.invalidInARow + 1 : seen.invalidInARow
     }
@@ -112,7 +115,8 @@ const see = (seen: Seen, outcome: Either.Either<Client.Status, Client.StatusErro
     last: status,
     invalidInARow: 0,
     unrecognized: newState === undefined ? seen.unrecognized : new Set([...seen.unrecognized, newState]),
-    newState
+    newState,
+    askedAt
   }
 }
 
@@ -140,7 +144,9 @@ const serverDelay = (seen: Seen): number | undefined =>
     : undefined
 
 const progressOf = (seen: Seen): Polling.Progressing =>
-  seen.outcome !== undefined && Either.isRight(seen.outcome) ? seen.outcome.right : {}
+  seen.outcome !== undefined && Either.isRight(seen.outcome)
+    ? { progress: seen.outcome.right.progress, askedAt: seen.askedAt }
+    : {}
 
 /**
  * The wait's schedule: `Polling.delays` (progress-aware unless turned off), at least any
@@ -176,8 +182,10 @@ const begin = (
     const startedAt = yield* Clock.currentTimeMillis
     const deadlineAt = startedAt + millis(merged.deadline ?? defaults.poll.deadline)
     const history = yield* Ref.make(nothingSeen)
-    const next = Effect.either(once(task)).pipe(
-      Effect.flatMap((outcome) => Ref.updateAndGet(history, (seen) => see(seen, outcome))),
+    const next = Effect.flatMap(Clock.currentTimeMillis, (askedAt) =>
+      Effect.either(once(task)).pipe(
+        Effect.flatMap((outcome) => Ref.updateAndGet(history, (seen) => see(seen, outcome, askedAt)))
+      )).pipe(
       Effect.tap((seen) =>
         seen.newState === undefined ? Effect.void : Effect.logWarning("unknown task state, polling goes on").pipe(
           Effect.annotateLogs({ sessionId: task.sessionId, state: seen.newState })

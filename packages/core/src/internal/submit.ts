@@ -111,7 +111,8 @@ const attempt = <F extends Contract.Format>(env: Env, format: F, request: HttpCl
         sessionId: submitted.sessionID,
         rateLimit: RateLimit.fromHeaders(answer.headers),
         // The task began between the request and its answer; halfway is the best guess of when.
-        submittedAt: Math.round((answer.sentAt + answer.at) / 2)
+        submittedAt: Math.round((answer.sentAt + answer.at) / 2),
+        submitRoundTrip: answer.at - answer.sentAt
       }
       return task
     }

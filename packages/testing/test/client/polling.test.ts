@@ -503,14 +503,59 @@ describe("progress-aware polling", () => {
       assert.deepStrictEqual(times.map((t) => t - times[0]!), [0, 50, 512])
     }).pipe(Effect.provide(makeLayer())))
 
-  it.effect("never polls sooner than the initial interval, never later than the maximum", () =>
+  /** 500 ms, progress rounded down to whole points (a point every 5 ms), then `tail`. */
+  const wholePoints = (tail: FakeServer.Timeline): FakeServer.Timeline => [
+    ...Array.from({ length: 100 }, (_, point) => ({
+      after: Duration.millis(point * 5),
+      status: { state: "processing" as const, progress: point }
+    })),
+    ...tail
+  ]
+  const fast = { initialInterval: "50 millis", factor: 1, jitter: false } as const
+  /** Whether two gaps in a row are shorter than `min`. */
+  const twoShortInARow = (times: ReadonlyArray<number>, min: number) =>
+    times.slice(2).some((t, i) => t - times[i + 1]! < min && times[i + 1]! - times[i]! < min)
+
+  it.effect("a poll inside the window that misses narrows it: the next lands just after the completion", () =>
+    Effect.gen(function*() {
+      // The client takes the task to have begun 4 ms before it did (its submit was slow to reach
+      // the server): a reading of 10 at 50 ms then puts the completion at 487-536 ms. The poll
+      // inside that window, at 492 ms, reads 98: done by about 502 ms. The next poll comes then,
+      // not the initial interval later (at 542 ms, after the wide window's end).
+      const submitted = yield* submitWith(wholePoints([{ after: Duration.millis(500), status: { state: "completed" } }]))
+      const task = { ...submitted, submittedAt: submitted.submittedAt! - 4 }
+      const result = yield* awaitForked(task, fast)
+      assert.isTrue(Either.isRight(result))
+      const times = (yield* pollTimes).map((t, _, all) => t - all[0]!)
+      assert.deepStrictEqual(times, [0, 50, 492, 508])
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("progress stuck before the end: polls sooner than the initial interval never come twice in a row", () =>
+    Effect.gen(function*() {
+      const submitted = yield* submitWith(wholePoints([
+        { after: Duration.millis(495), status: { state: "processing", progress: 99 } },
+        { after: Duration.seconds(3), status: { state: "completed" } }
+      ]))
+      const task = { ...submitted, submittedAt: submitted.submittedAt! - 4 }
+      const result = yield* awaitForked(task, fast)
+      assert.isTrue(Either.isRight(result))
+      const times = yield* pollTimes
+      const gaps = times.slice(1).map((t, i) => t - times[i]!)
+      assert.isTrue(gaps.some((gap) => gap < 50), `no short follow-up: ${gaps.join(",")}`)
+      assert.isFalse(twoShortInARow(times, 50), gaps.join(","))
+      assert.isTrue(gaps.every((gap) => gap >= 10), gaps.join(","))
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("never polls sooner than the initial interval (but a follow-up), never later than the maximum", () =>
     Effect.gen(function*() {
       // Fast progress: estimates fall below 2 s and must be raised to it.
       const task = yield* submitWith(linearTimeline(5))
       yield* awaitForked(task)
       const times = yield* pollTimes
       const gaps = times.slice(1).map((t, i) => t - times[i]!)
-      assert.isTrue(gaps.every((gap) => gap >= 2000 && gap <= 10_000), gaps.join(","))
+      // A fifth of it right after a poll inside the completion window, never twice in a row.
+      assert.isTrue(gaps.every((gap) => gap >= 400 && gap <= 10_000), gaps.join(","))
+      assert.isFalse(twoShortInARow(times, 2000), gaps.join(","))
     }).pipe(Effect.provide(makeLayer())))
 
   it.effect("slow progress: polls are spaced at most the maximum interval", () =>
