@@ -186,17 +186,17 @@ const begin = (
       Effect.either(once(task)).pipe(
         Effect.flatMap((outcome) => Ref.updateAndGet(history, (seen) => see(seen, outcome, askedAt)))
       )).pipe(
-      Effect.tap((seen) =>
-        seen.newState === undefined ? Effect.void : Effect.logWarning("unknown task state, polling goes on").pipe(
-          Effect.annotateLogs({ sessionId: task.sessionId, state: seen.newState })
+        Effect.tap((seen) =>
+          seen.newState === undefined ? Effect.void : Effect.logWarning("unknown task state, polling goes on").pipe(
+            Effect.annotateLogs({ sessionId: task.sessionId, state: seen.newState })
+          )
+        ),
+        Effect.tap((seen) =>
+          onStatus === undefined || seen.outcome === undefined || Either.isLeft(seen.outcome)
+            ? Effect.void
+            : onStatus(shown(seen, seen.outcome.right))
         )
-      ),
-      Effect.tap((seen) =>
-        onStatus === undefined || seen.outcome === undefined || Either.isLeft(seen.outcome)
-          ? Effect.void
-          : onStatus(shown(seen, seen.outcome.right))
       )
-    )
 
     /** The end of the wait once the schedule has stopped: the terminal status, or why there is none. */
     const conclude = (

@@ -522,7 +522,9 @@ describe("progress-aware polling", () => {
       // the server): a reading of 10 at 50 ms then puts the completion at 487-536 ms. The poll
       // inside that window, at 492 ms, reads 98: done by about 502 ms. The next poll comes then,
       // not the initial interval later (at 542 ms, after the wide window's end).
-      const submitted = yield* submitWith(wholePoints([{ after: Duration.millis(500), status: { state: "completed" } }]))
+      const submitted = yield* submitWith(
+        wholePoints([{ after: Duration.millis(500), status: { state: "completed" } }])
+      )
       const task = { ...submitted, submittedAt: submitted.submittedAt! - 4 }
       const result = yield* awaitForked(task, fast)
       assert.isTrue(Either.isRight(result))
