@@ -19,6 +19,7 @@ import * as Os from "node:os"
 import * as WorkerThreads from "node:worker_threads"
 import * as Converter from "./Converter.js"
 import * as Engine from "./internal/engine.js"
+import * as Pdfium from "./internal/pdfium.js"
 import { useReplacingOnTimeout } from "./internal/pooled.js"
 import { ConvertRequest } from "./internal/protocol.js"
 
@@ -164,13 +165,13 @@ const require = createRequire(import.meta.url)
  * honoured), so a small CommonJS bootstrap registers it first; from the build it is plain
  * JavaScript.
  */
-const spawnWorker = (maxHeapMb: number, niceness: number): WorkerThreads.Worker => {
+const spawnWorker = (maxHeapMb: number, niceness: number, pdfium: WebAssembly.Module): WorkerThreads.Worker => {
   const fromSource = import.meta.url.endsWith(".ts")
   const url = new URL(`./internal/worker.${fromSource ? "ts" : "js"}`, import.meta.url)
   // A worker inherits the caller's Node flags by default; some (`--input-type`, `--eval`) make
   // no sense for it and stop it from starting.
   const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: workerYoungGenerationMb }
-  const workerData = { niceness }
+  const workerData = { niceness, pdfium }
   if (!fromSource) return new WorkerThreads.Worker(url, { execArgv: [], resourceLimits, workerData })
   const tsxApi = require.resolve("tsx/esm/api")
   return new WorkerThreads.Worker(
@@ -198,9 +199,11 @@ export const makePool = (
 ): Effect.Effect<Converter.Service, WorkerError, Scope.Scope> =>
   Effect.gen(function*() {
     const size = Math.max(1, options.size ?? Os.availableParallelism())
+    // Compiled once here and shared by every worker (see `Pdfium.compiledModule`).
+    const pdfium = yield* Pdfium.compileForPool
     const pool = yield* Worker.makePoolSerialized<ConvertRequest>({ size, concurrency: 1 }).pipe(
       Effect.provide(NodeWorker.layer(() =>
-        spawnWorker(options.maxHeapMb ?? defaultWorkerHeapMb, options.niceness ?? defaultWorkerNiceness)
+        spawnWorker(options.maxHeapMb ?? defaultWorkerHeapMb, options.niceness ?? defaultWorkerNiceness, pdfium)
       ))
     )
     const timeout = options.timeout ?? defaultTimeout

@@ -97,14 +97,53 @@ const withFiles = (module: WrappedPdfiumModule): Pdfium => {
   return Object.assign(module, { direct: directOf(module.pdfium.wasmExports), files: { bytes, next: 1, getBlock } })
 }
 
-const load = (): Promise<
-  Pdfium
-> => (instance ??= init({ wasmBinary: readFileSync(require.resolve("@embedpdf/pdfium/pdfium.wasm")).buffer }).then(
-  (module) => {
+/**
+ * PDFium's WebAssembly, compiled once per process and instantiated per module instance: the
+ * threads of a pool share one compilation (the pool's thread compiles it and hands it to each
+ * worker), and with it the machine code V8 optimises as the functions get hot, instead of each
+ * worker, and each fresh instance, compiling and warming up its own.
+ */
+let compiled: WebAssembly.Module | undefined
+
+/** The global `WebAssembly` object, which Node's type declarations describe only as types. */
+interface WasmApi {
+  readonly Module: new(bytes: Uint8Array) => WebAssembly.Module
+  readonly Instance: new(module: WebAssembly.Module, imports: object) => { readonly exports: object }
+  readonly compile: (bytes: Uint8Array) => Promise<WebAssembly.Module>
+}
+const wasm: WasmApi = Reflect.get(globalThis, "WebAssembly")
+
+const wasmBytes = () => readFileSync(require.resolve("@embedpdf/pdfium/pdfium.wasm"))
+
+/** The compiled module, compiled here (synchronously) if no thread handed one over. */
+const compiledModule = (): WebAssembly.Module => compiled ??= new wasm.Module(wasmBytes())
+
+/**
+ * The compiled module for a pool to hand to its workers, compiled off the calling thread; this
+ * thread's own conversions use it too.
+ */
+export const compileForPool: Effect.Effect<WebAssembly.Module> = Effect.suspend(() =>
+  compiled === undefined
+    ? Effect.map(Effect.promise(() => wasm.compile(wasmBytes())), (module) => compiled ??= module)
+    : Effect.succeed(compiled)
+)
+
+/** Uses a module compiled by another thread of the process (a worker's, from its pool). */
+export const useCompiledModule = (module: unknown): void => {
+  if (module instanceof wasm.Module) compiled ??= module
+}
+
+const load = (): Promise<Pdfium> =>
+  instance ??= init({
+    instantiateWasm: (imports, receive) => {
+      const created = new wasm.Instance(compiledModule(), imports)
+      receive(created)
+      return created.exports
+    }
+  }).then((module) => {
     module.PDFiumExt_Init()
     return withFiles(module)
-  }
-))
+  })
 
 /** The thread's module, counted as in use until `release`. */
 export const acquire: Effect.Effect<Pdfium> = Effect.promise(load).pipe(Effect.tap(() => {
