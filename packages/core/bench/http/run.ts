@@ -71,6 +71,8 @@ const main = async () => {
     `loopback: ${tasks} conversions, ${concurrency} at a time, tasks of ${taskMs} ms with linear progress, ` +
       `polling from ${pollMs} ms, each result downloaded; ideal wall ${(ideal / 1000).toFixed(1)} s`
   )
+  /** Every round's figures, by client, for the totals after the last round. */
+  const all = new Map<string, Array<Measured>>()
   for (let round = 1; round <= rounds; round++) {
     const results: Array<{ name: string; measured: Measured; gets: number; detected: number }> = []
     for (const client of clients) {
@@ -87,6 +89,7 @@ const main = async () => {
       }
       if (stats.downloads !== tasks) throw new Error(`${client.name}: ${stats.downloads} downloads of ${tasks}`)
       results.push({ name: client.name, measured, gets: stats.resultGets / tasks, detected: stats.detectedMs / tasks })
+      all.set(client.name, [...(all.get(client.name) ?? []), measured])
       child.stdin!.end()
     }
     const baseline = results[0]!.measured
@@ -103,6 +106,23 @@ const main = async () => {
         } | ${detected.toFixed(0)} ms | ${(measured.wallMs / 1000).toFixed(1)} s | ${
           ratio(measured.cpuMs, baseline.cpuMs)
         } | ${ratio(measured.peakRssMb, baseline.peakRssMb)} | ${ratio(measured.wallMs, baseline.wallMs)} |`
+      )
+    }
+  }
+  // One round's ratios move with the baseline's own spread (its CPU per task varies by a tenth
+  // from round to round): the totals over every round compare the same work, done as often.
+  if (rounds > 1) {
+    const sum = (runs: ReadonlyArray<Measured>, key: "cpuMs" | "wallMs") => runs.reduce((total, m) => total + m[key], 0)
+    const loop = all.get(clients[0]!.name)!
+    console.log(`\nall ${rounds} rounds: totals against the loop's`)
+    console.log("| client | CPU | wall | peak RSS, highest round against highest |")
+    console.log("|---|---|---|---|")
+    for (const [name, runs] of all) {
+      const peak = (ms: ReadonlyArray<Measured>) => Math.max(...ms.map((m) => m.peakRssMb))
+      console.log(
+        `| ${name} | ${(sum(runs, "cpuMs") / sum(loop, "cpuMs")).toFixed(2)}x | ${
+          (sum(runs, "wallMs") / sum(loop, "wallMs")).toFixed(2)
+        }x | ${(peak(runs) / peak(loop)).toFixed(2)}x |`
       )
     }
   }
