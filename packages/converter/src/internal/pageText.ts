@@ -41,34 +41,59 @@ const charactersOneByOne = (m: Pdfium, textPage: number, count: number): Array<s
   return chars
 }
 
-/**
- * The characters of a text page as strings, one per character index (a pair of surrogates is
- * one). FPDFText_GetText leaves out characters whose Unicode value is 0 (a glyph the font does
- * not map, which Chromium writes for some emoji), and every character after one would then be
- * read at its neighbour's index ("eferences" for "References"): a page whose text is not one
- * string unit per character is read one character at a time instead.
- */
-const characters = (m: Pdfium, textPage: number, count: number): Array<string> => {
-  const bulk = charactersInBulk(m, textPage, count)
-  return bulk.length === count ? bulk : charactersOneByOne(m, textPage, count)
+/** A page's characters by index: one, and the text of a run of them. */
+interface Characters {
+  readonly at: (index: number) => string
+  readonly slice: (start: number, end: number) => string
 }
 
-const charactersInBulk = (m: Pdfium, textPage: number, count: number): Array<string> =>
+const surrogate = /[\uD800-\uDFFF]/
+
+/** Characters held one string each (a page with surrogate pairs, or read one at a time). */
+const ofArray = (chars: ReadonlyArray<string>): Characters => ({
+  at: (index) => chars[index]!,
+  slice: (start, end) => chars.slice(start, end).join("")
+})
+
+/**
+ * The characters of a text page, by character index. FPDFText_GetText gives them in bulk as one
+ * string, which serves as it is when it has one string unit per character: a run's text is then
+ * a slice of it (an array of one string per character, sliced and joined per run, was a third of
+ * what a conversion allocated). A pair of surrogates is one character, so a page with any is
+ * split into characters. FPDFText_GetText also leaves out characters whose Unicode value is 0 (a
+ * glyph the font does not map, which Chromium writes for some emoji), and every character after
+ * one would then be read at its neighbour's index ("eferences" for "References"): a page whose
+ * text does not split into exactly one string per character is read one character at a time.
+ */
+const characters = (m: Pdfium, textPage: number, count: number): Characters => {
+  const text = textInBulk(m, textPage, count)
+  if (text.length === count && !surrogate.test(text)) {
+    return { at: (index) => text[index]!, slice: (start, end) => text.slice(start, end) }
+  }
+  const split = splitCharacters(text, count)
+  return ofArray(split.length === count ? split : charactersOneByOne(m, textPage, count))
+}
+
+const textInBulk = (m: Pdfium, textPage: number, count: number): string =>
   P.withBuffer(m, (count + 1) * 4, (buffer) => {
     const units = m.FPDFText_GetText(textPage, 0, count, buffer)
-    const text = P.readUtf16(m, buffer, units).replace(lineEndHyphen, "-")
-    const chars: Array<string> = []
-    for (let i = 0; i < text.length && chars.length < count; i++) {
-      const code = text.charCodeAt(i)
-      if (code >= 0xD800 && code <= 0xDBFF && i + 1 < text.length) {
-        chars.push(text.slice(i, i + 2))
-        i++
-      } else {
-        chars.push(text[i]!)
-      }
-    }
-    return chars
+    return P.readUtf16(m, buffer, units).replace(lineEndHyphen, "-")
   })
+
+/** The characters of a text, a pair of surrogates as one, at most `count`. */
+const splitCharacters = (text: string, count: number): Array<string> => {
+  const chars: Array<string> = []
+  for (let i = 0; i < text.length && chars.length < count; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 0xD800 && code <= 0xDBFF && i + 1 < text.length) {
+      chars.push(text.slice(i, i + 2))
+      i++
+    } else {
+      chars.push(text[i]!)
+    }
+  }
+  return chars
+}
 
 /** What a page's text layer gave. */
 export interface PageText {
@@ -113,7 +138,7 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
         if ((style & Style.code) !== 0) {
           let from = start
           for (let i = start; i <= end; i++) {
-            if (i < end && chars[i] !== " ") continue
+            if (i < end && chars.at(i) !== " ") continue
             if (i > from) piece(from, i, style)
             from = i + 1
           }
@@ -122,7 +147,7 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
         piece(start, end, style)
       }
       const piece = (start: number, end: number, style: number) => {
-        const text = chars.slice(start, end).join("")
+        const text = chars.slice(start, end)
         if (text.trim() === "") return
         c.FPDFText_GetCharOrigin(textPage, start, out, out + 8)
         const baseline = P.double(m, out + 8)
