@@ -57,7 +57,7 @@ const collapseSpaces = (
 ): { text: string; marks: Array<Mark> } => {
   // Most lines have no marks: the text alone, without an offset map.
   if (marks.length === 0) {
-    return { text: code ? text.trim() : text.replace(/ {2,}/g, " ").trim(), marks: [] }
+    return { text: code || !text.includes("  ") ? text.trim() : text.replace(/ {2,}/g, " ").trim(), marks: [] }
   }
   const map = new Array<number>(text.length + 1)
   let out = ""

@@ -90,5 +90,21 @@ const terminal = /[.!?:;。！？：”"'’)\]]$/u
 /** True when the text ends like the end of a sentence (a paragraph may end there). */
 export const endsSentence = (text: string): boolean => terminal.test(text.trimEnd())
 
-/** Count of letters in a text. */
-export const letterCount = (text: string): number => text.replace(/[^\p{L}]/gu, "").length
+const letter = /\p{L}/u
+
+/** Count of letters in a text: ASCII by its codes, anything else by Unicode's letter class, without a copy of the text. */
+export const letterCount = (text: string): number => {
+  let count = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) {
+      const lower = code | 0x20
+      if (lower >= 0x61 && lower <= 0x7A) count++
+    } else {
+      const point = text.codePointAt(i)!
+      if (point > 0xFFFF) i++
+      if (letter.test(String.fromCodePoint(point))) count++
+    }
+  }
+  return count
+}
