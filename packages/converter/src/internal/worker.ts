@@ -17,6 +17,7 @@ import * as WorkerThreads from "node:worker_threads"
 import * as Engine from "./engine.js"
 import type { EngineError } from "./engine.js"
 import * as Pdfium from "./pdfium.js"
+import { coalesce } from "./progress.js"
 import { ConvertRequest, DoneEvent, ProgressEvent } from "./protocol.js"
 
 /**
@@ -74,7 +75,7 @@ const convert = (request: ConvertRequest) =>
       collectGarbage,
       // Bytes are moved to the caller's thread (see DoneEvent); a string would be copied.
       markdownAsUtf8: true,
-      onProgress: (progress) => Effect.asVoid(events.offer(new ProgressEvent(progress)))
+      onProgress: coalesce((progress) => Effect.asVoid(events.offer(new ProgressEvent(progress))))
     }).pipe(
       Effect.flatMap((result) =>
         events.offer(
