@@ -36,7 +36,7 @@ describe("PDFium access", () => {
           const open = yield* Pdf.open(pdf, undefined)
           let count = 0
           for (let n = 1; n <= open.pages; n++) {
-            const page = yield* Effect.scoped(Pdf.readPage(open, n, { figures: false }))
+            const page = yield* Pdf.readPage(open, n, { figures: false })
             // A Courier page comes as one run per word (fixed-pitch runs are placed word by word).
             assert.strictEqual(page.items.map((item) => item.text).join(" "), `This is page number ${n} of the book.`)
             const before = open.document

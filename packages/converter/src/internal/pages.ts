@@ -82,7 +82,7 @@ export const readPages = (
       })
     yield* options.onProgress({ pagesDone: 0, pagesTotal: open.pages })
     for (let n = 1; n <= open.pages; n++) {
-      const read = yield* Effect.either(Effect.scoped(Pdf.readPage(open, n, { figures: options.figures })))
+      const read = Pdf.readPage(open, n, { figures: options.figures })
       if (Either.isLeft(read)) {
         if (!options.ignorePdfErrors) return yield* Effect.fail(read.left)
         warnings.push(read.left)
@@ -96,7 +96,7 @@ export const readPages = (
           : undefined
         pages.push(reason === undefined ? orderPage({ page: n, ...content }) : yield* recognise(n, content, reason))
       }
-      yield* Effect.sync(() => open.refresh())
+      open.refresh()
       yield* options.onProgress({ pagesDone: n, pagesTotal: open.pages })
       // A page is a few Effect operations around long synchronous PDFium calls, so this fiber
       // would reach Effect's yield count (2,048 operations) only after whole documents: in a

@@ -3,6 +3,7 @@
  * and read pages one at a time as positioned text items, placed images and, for OCR, a rendering.
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import type * as Scope from "effect/Scope"
 import { PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
 import { shapeBullets } from "./bullets.js"
@@ -191,24 +192,29 @@ const loadPage = (open: OpenDocument, pageNumber: number): Effect.Effect<number,
   Effect.acquireRelease(
     Effect.suspend(() => {
       const page = open.module.FPDF_LoadPage(open.document, pageNumber - 1)
-      return page === 0
-        ? Effect.fail(new PdfPageFailed({ page: pageNumber, reason: "PDFium could not load the page" }))
-        : Effect.succeed(page)
+      return page === 0 ? Effect.fail(pageFailed(pageNumber)) : Effect.succeed(page)
     }),
     (page) => Effect.sync(() => open.module.FPDF_ClosePage(page))
   )
 
+const pageFailed = (pageNumber: number) =>
+  new PdfPageFailed({ page: pageNumber, reason: "PDFium could not load the page" })
+
 /**
  * Reads one page: its text items in top-down page coordinates and, when asked (EPUB) or when the
  * text layer is empty (a scan?), the images it paints. A page PDFium cannot load is a `PdfPageFailed`.
+ * Synchronous, as every call it makes: the page loop runs once a page, and a page's scope and
+ * acquire/release as effects were most of the Effect operations of a conversion (see `readPages`).
  */
 export const readPage = (
   open: OpenDocument,
   pageNumber: number,
   options: { readonly figures: boolean }
-): Effect.Effect<PageContent, PdfPageFailed, Scope.Scope> =>
-  Effect.map(loadPage(open, pageNumber), (page) => {
-    const m = open.module
+): Either.Either<PageContent, PdfPageFailed> => {
+  const m = open.module
+  const page = m.FPDF_LoadPage(open.document, pageNumber - 1)
+  if (page === 0) return Either.left(pageFailed(pageNumber))
+  try {
     const width = m.FPDF_GetPageWidthF(page)
     const height = m.FPDF_GetPageHeightF(page)
     const text = pageText(m, page, width, height)
@@ -217,8 +223,11 @@ export const readPage = (
     const images = options.figures || empty
       ? pageFigures(m, page, width, height, options.figures)
       : { figures: [], imageCoverage: 0 }
-    return { width, height, items: text.items, unmapped: text.unmapped, ...images }
-  })
+    return Either.right({ width, height, items: text.items, unmapped: text.unmapped, ...images })
+  } finally {
+    m.FPDF_ClosePage(page)
+  }
+}
 
 /** Dots per inch for OCR: tesseract reads best at about 300. */
 const ocrDpi = 300
