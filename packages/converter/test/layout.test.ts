@@ -5,13 +5,14 @@ import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 
 /** A text item whose width follows its length, as with a fixed-pitch font half an em wide. */
-const item = (text: string, x: number, y: number, size = 10, rtl = false): TextItem => ({
+const item = (text: string, x: number, y: number, size = 10, rtl = false, style = 0): TextItem => ({
   text,
   x,
   y,
   width: text.length * size * 0.5,
   size,
-  rtl
+  rtl,
+  style
 })
 
 const page = (items: ReadonlyArray<TextItem>, number = 1, width = 600, height = 800): PageText => ({
@@ -368,7 +369,7 @@ describe("text layer quality", () => {
 })
 
 describe("tables cut by a page end", () => {
-  const bold = (text: string, x: number, y: number): TextItem => ({ ...item(text, x, y), style: 2 })
+  const bold = (text: string, x: number, y: number): TextItem => item(text, x, y, 10, false, 2)
   const header = (y: number) => [bold("Name", 50, y), bold("Value", 150, y)]
   it.effect("the header printed again is dropped, and a row cut in two is one row", () =>
     Effect.sync(() => {

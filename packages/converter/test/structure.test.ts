@@ -168,7 +168,7 @@ describe("structure kept in Markdown", () => {
           page: 1,
           width: 600,
           height: 800,
-          items: [{ text: "A na\u0131\u0308ve reader.", x: 50, y: 100, width: 80, size: 10, rtl: false }],
+          items: [{ text: "A na\u0131\u0308ve reader.", x: 50, y: 100, width: 80, size: 10, rtl: false, style: 0 }],
           figures: []
         }],
         outline: [],

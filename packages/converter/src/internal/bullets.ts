@@ -57,7 +57,15 @@ export const shapeBullets = (
       middle < item.y && middle > item.y - 0.8 * item.size && shape.x1 - shape.x0 < 0.6 * item.size
     )
     if (item === undefined) continue
-    bullets.push({ text: "•", x: shape.x0, y: item.y, width: shape.x1 - shape.x0, size: item.size, rtl: false })
+    bullets.push({
+      text: "•",
+      x: shape.x0,
+      y: item.y,
+      width: shape.x1 - shape.x0,
+      size: item.size,
+      rtl: false,
+      style: 0
+    })
   }
   return bullets
 }

@@ -184,7 +184,15 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
           last !== undefined && !item.rtl && !last.rtl && last.style === item.style && last.size === item.size &&
           last.y === item.y && Math.abs(item.x - (last.x + last.width)) < 0.05 * size
         ) {
-          items[items.length - 1] = { ...last, text: last.text + text, width: item.x + item.width - last.x }
+          items[items.length - 1] = {
+            text: last.text + text,
+            x: last.x,
+            y: last.y,
+            width: item.x + item.width - last.x,
+            size: last.size,
+            rtl: false,
+            style: last.style
+          }
         } else {
           items.push(item)
         }

@@ -66,7 +66,8 @@ export const readPages = (
             y: word.y / scale,
             width: word.width / scale,
             size: word.size / scale,
-            rtl: false
+            rtl: false,
+            style: 0
           }))
           const keep = reason === "scan" ? !Ocr.isNoise(words) : isBetterReading(items, content.items)
           // A scan read as text is its text; a scan read as noise (artwork) is only its image.

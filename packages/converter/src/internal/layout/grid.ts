@@ -5,7 +5,8 @@
  * wrapped one, and cells may be as close as a wide word space. `gridRows.ts` rebuilds the rows.
  */
 import type { Band, Piece } from "./gridRows.js"
-import { bandOf, headed, isBold, isMono, mergeHeaderBands, tableRows } from "./gridRows.js"
+import { bandOf, headed, isBold, mergeHeaderBands, tableRows } from "./gridRows.js"
+import { isMono } from "./lines.js"
 import type { Row } from "./lines.js"
 import type { Mark } from "./model.js"
 

@@ -6,7 +6,7 @@
 import type { Rich } from "./inline.js"
 import { joinRich, richLine } from "./inline.js"
 import type { Row } from "./lines.js"
-import { makeLine } from "./lines.js"
+import { isMono, makeLine } from "./lines.js"
 import type { TextItem } from "./model.js"
 import { Style } from "./model.js"
 
@@ -23,8 +23,7 @@ export interface Band {
   x1: number
 }
 
-export const isMono = (item: TextItem): boolean => ((item.style ?? 0) & Style.code) !== 0
-export const isBold = (item: TextItem): boolean => ((item.style ?? 0) & Style.strong) !== 0
+export const isBold = (item: TextItem): boolean => (item.style & Style.strong) !== 0
 
 export const bandOf = (bands: ReadonlyArray<Band>, piece: Piece): number =>
   bands.findIndex((band) => piece.x0 < band.x1 && band.x0 < piece.x1)

@@ -40,11 +40,11 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
 /** A run's own character width when its font is fixed-pitch (its advance over its characters). */
 const charWidthOf = (item: TextItem): number => item.width / Math.max(1, [...item.text].length)
 
-const isMono = (item: TextItem): boolean => ((item.style ?? 0) & Style.code) !== 0
+/** Whether a run is set in a fixed-pitch font. */
+export const isMono = (item: TextItem): boolean => (item.style & Style.code) !== 0
 
 /** The styles a mark keeps: code alone (what a code span shows), else bold and italic. */
-const markStyle = (item: TextItem): number =>
-  isMono(item) ? Style.code : (item.style ?? 0) & (Style.strong | Style.emphasis)
+const markStyle = (item: TextItem): number => isMono(item) ? Style.code : item.style & (Style.strong | Style.emphasis)
 
 /**
  * Runs of spaces collapsed (all of them in prose, only at the ends in a code line, where spaces
@@ -132,15 +132,25 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
     y: main.y,
     size,
     rtl,
-    ...(collapsed.marks.length > 0 ? { marks: collapsed.marks } : {}),
-    ...(charWidth !== undefined ? { charWidth } : {})
+    // Every line has the same fields (absent ones undefined), so that the layout's functions see
+    // one object shape: four shapes made V8 deoptimise and recompile them as each turned up.
+    marks: collapsed.marks.length > 0 ? collapsed.marks : undefined,
+    charWidth
   }
 }
 
 /** Items grouped by baseline: an item within half a font size of the row's baseline joins it. */
 export const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
   const items = input
-    .map((item) => ({ ...item, text: normalizeText(item.text) }))
+    .map((item): TextItem => ({
+      text: normalizeText(item.text),
+      x: item.x,
+      y: item.y,
+      width: item.width,
+      size: item.size,
+      rtl: item.rtl,
+      style: item.style
+    }))
     .filter((item) => item.text.trim() !== "" && item.size > 0)
     .sort((a, b) => a.y - b.y)
   const rows: Array<Row> = []

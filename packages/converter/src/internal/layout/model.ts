@@ -19,7 +19,8 @@ export interface TextItem {
   readonly width: number
   readonly size: number
   readonly rtl: boolean
-  readonly style?: number | undefined
+  /** `Style` bits of the run's font (0: plain). */
+  readonly style: number
 }
 
 export type { Mark } from "../../Document.js"
