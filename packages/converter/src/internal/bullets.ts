@@ -26,7 +26,7 @@ interface Box {
 const smallShapes = (m: Pdfium, page: number, height: number): Array<Box> =>
   P.withBuffer(m, 16, (out) => {
     const shapes: Array<Box> = []
-    const count = m.FPDFPage_CountObjects(page)
+    const count = m.direct.FPDFPage_CountObjects(page)
     for (let i = 0; i < count && shapes.length <= maxCandidates; i++) {
       const object = m.direct.FPDFPage_GetObject(page, i)
       if (m.direct.FPDFPageObj_GetType(object) !== pathObject) continue

@@ -24,16 +24,19 @@ export const nameStyle = (name: string): number => {
     (italicName.test(base) ? Style.emphasis : 0)
 }
 
+const latin1 = new TextDecoder("latin1")
+
 /** The `Style` bits of a font, from its descriptor and its name. */
 export const fontStyle = (m: Pdfium, font: number): number => {
   if (font === 0) return 0
-  const flags = m.FPDFFont_GetFlags(font)
-  const weight = m.FPDFFont_GetWeight(font)
+  const c = m.direct
+  const flags = c.FPDFFont_GetFlags(font)
+  const weight = c.FPDFFont_GetWeight(font)
   const name = P.withBuffer(m, 256, (buffer) => {
-    const length = m.FPDFFont_GetBaseFontName(font, buffer, 256)
-    return length > 1 ? new TextDecoder("latin1").decode(m.pdfium.HEAPU8.subarray(buffer, buffer + length - 1)) : ""
+    const length = c.FPDFFont_GetBaseFontName(font, buffer, 256)
+    return length > 1 ? latin1.decode(m.pdfium.HEAPU8.subarray(buffer, buffer + length - 1)) : ""
   })
-  const angle = P.withBuffer(m, 4, (out) => m.FPDFFont_GetItalicAngle(font, out) ? P.int(m, out) : 0)
+  const angle = P.withBuffer(m, 4, (out) => c.FPDFFont_GetItalicAngle(font, out) ? P.int(m, out) : 0)
   let style = nameStyle(name)
   if (flags > 0 && (flags & fixedPitchFlag) !== 0) style |= Style.code
   if (weight >= 600 || (flags > 0 && (flags & forceBoldFlag) !== 0)) style |= Style.strong

@@ -76,7 +76,7 @@ const characters = (m: Pdfium, textPage: number, count: number): Characters => {
 
 const textInBulk = (m: Pdfium, textPage: number, count: number): string =>
   P.withBuffer(m, (count + 1) * 4, (buffer) => {
-    const units = m.FPDFText_GetText(textPage, 0, count, buffer)
+    const units = m.direct.FPDFText_GetText(textPage, 0, count, buffer)
     return P.readUtf16(m, buffer, units).replace(lineEndHyphen, "-")
   })
 
@@ -104,10 +104,10 @@ export interface PageText {
 
 /** The text runs of a loaded page, in top-down page coordinates. */
 export const pageText = (m: Pdfium, page: number, width: number, height: number): PageText => {
-  const textPage = m.FPDFText_LoadPage(page)
+  const textPage = m.direct.FPDFText_LoadPage(page)
   if (textPage === 0) return { items: [], unmapped: 0 }
   try {
-    const count = m.FPDFText_CountChars(textPage)
+    const count = m.direct.FPDFText_CountChars(textPage)
     if (count <= 0) return { items: [], unmapped: 0 }
     const chars = characters(m, textPage, count)
     return P.withBuffer(m, 64, (out) => {
@@ -210,6 +210,6 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
       return { items, unmapped }
     })
   } finally {
-    m.FPDFText_ClosePage(textPage)
+    m.direct.FPDFText_ClosePage(textPage)
   }
 }

@@ -212,11 +212,12 @@ export const readPage = (
   options: { readonly figures: boolean }
 ): Either.Either<PageContent, PdfPageFailed> => {
   const m = open.module
-  const page = m.FPDF_LoadPage(open.document, pageNumber - 1)
+  const c = m.direct
+  const page = c.FPDF_LoadPage(open.document, pageNumber - 1)
   if (page === 0) return Either.left(pageFailed(pageNumber))
   try {
-    const width = m.FPDF_GetPageWidthF(page)
-    const height = m.FPDF_GetPageHeightF(page)
+    const width = c.FPDF_GetPageWidthF(page)
+    const height = c.FPDF_GetPageHeightF(page)
     const text = pageText(m, page, width, height)
     text.items.push(...shapeBullets(m, page, height, text.items))
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
@@ -225,7 +226,7 @@ export const readPage = (
       : { figures: [], imageCoverage: 0 }
     return Either.right({ width, height, items: text.items, unmapped: text.unmapped, ...images })
   } finally {
-    m.FPDF_ClosePage(page)
+    c.FPDF_ClosePage(page)
   }
 }
 

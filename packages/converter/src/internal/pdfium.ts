@@ -10,11 +10,25 @@ import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 
 /**
- * C functions called once per character or per text run, called as the module exports them:
- * the wrapper's `cwrap` goes through `ccall` and an assertion wrapper on every call, which took
- * 1.1 s of a 2,000-page document's 13 s (7 million calls).
+ * C functions called once per page, per font, per character or per text run, called as the
+ * module exports them: the wrapper's `cwrap` goes through `ccall` and an assertion wrapper on
+ * every call, which took 1.1 s of a 2,000-page document's 13 s (7 million calls), and still 1% of
+ * a conversion when only the per-page calls went through it.
  */
 export interface Direct {
+  readonly FPDF_LoadPage: (document: number, index: number) => number
+  readonly FPDF_ClosePage: (page: number) => void
+  readonly FPDF_GetPageWidthF: (page: number) => number
+  readonly FPDF_GetPageHeightF: (page: number) => number
+  readonly FPDFText_LoadPage: (page: number) => number
+  readonly FPDFText_ClosePage: (textPage: number) => void
+  readonly FPDFText_CountChars: (textPage: number) => number
+  readonly FPDFText_GetText: (textPage: number, start: number, count: number, buffer: number) => number
+  readonly FPDFPage_CountObjects: (page: number) => number
+  readonly FPDFFont_GetFlags: (font: number) => number
+  readonly FPDFFont_GetWeight: (font: number) => number
+  readonly FPDFFont_GetBaseFontName: (font: number, buffer: number, length: number) => number
+  readonly FPDFFont_GetItalicAngle: (font: number, angle: number) => number
   readonly FPDFText_GetTextObject: (textPage: number, index: number) => number
   readonly FPDFText_GetCharOrigin: (textPage: number, index: number, x: number, y: number) => number
   readonly FPDFText_GetLooseCharBox: (textPage: number, index: number, rect: number) => number
@@ -40,6 +54,19 @@ export interface Direct {
 }
 
 const directNames: ReadonlyArray<keyof Direct> = [
+  "FPDF_LoadPage",
+  "FPDF_ClosePage",
+  "FPDF_GetPageWidthF",
+  "FPDF_GetPageHeightF",
+  "FPDFText_LoadPage",
+  "FPDFText_ClosePage",
+  "FPDFText_CountChars",
+  "FPDFText_GetText",
+  "FPDFPage_CountObjects",
+  "FPDFFont_GetFlags",
+  "FPDFFont_GetWeight",
+  "FPDFFont_GetBaseFontName",
+  "FPDFFont_GetItalicAngle",
   "FPDFText_GetTextObject",
   "FPDFText_GetCharOrigin",
   "FPDFText_GetLooseCharBox",
