@@ -154,7 +154,10 @@ export interface ConvertOptions {
   readonly filename?: string | undefined
   /** The user password of an encrypted PDF. */
   readonly password?: Redacted.Redacted<string> | undefined
-  /** Called as pages are done. */
+  /**
+   * Called as pages are done: after every page in process; from a pool's worker at most every
+   * 100 ms, always with the first (0 done) and the last page.
+   */
   readonly onProgress?: ((progress: Progress) => Effect.Effect<void>) | undefined
   /** Time limit for this document (default from the layer). */
   readonly timeout?: Duration.DurationInput | undefined
