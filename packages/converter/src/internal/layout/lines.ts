@@ -142,15 +142,19 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
 /** Items grouped by baseline: an item within half a font size of the row's baseline joins it. */
 export const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
   const items = input
-    .map((item): TextItem => ({
-      text: normalizeText(item.text),
-      x: item.x,
-      y: item.y,
-      width: item.width,
-      size: item.size,
-      rtl: item.rtl,
-      style: item.style
-    }))
+    .map((item): TextItem => {
+      const text = normalizeText(item.text)
+      // Most runs are already normal: the item itself, not a copy (one object fewer a run).
+      return text === item.text ? item : {
+        text,
+        x: item.x,
+        y: item.y,
+        width: item.width,
+        size: item.size,
+        rtl: item.rtl,
+        style: item.style
+      }
+    })
     .filter((item) => item.text.trim() !== "" && item.size > 0)
     .sort((a, b) => a.y - b.y)
   const rows: Array<Row> = []
