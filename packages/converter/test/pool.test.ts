@@ -20,7 +20,7 @@ describe("worker pool", () => {
           assert.strictEqual(result.pages, 14)
           assert.deepStrictEqual(seen[0], { pagesDone: 0, pagesTotal: 14 })
           assert.deepStrictEqual(seen[seen.length - 1], { pagesDone: 14, pagesTotal: 14 })
-          // At most one event per interval in between (see internal/progress.ts), in order.
+          // Coalesced in between (see internal/progress.ts, tested on its own), and in order.
           seen.slice(1).forEach((progress, i) => assert.isAbove(progress.pagesDone, seen[i]!.pagesDone))
         }),
       30_000

@@ -52,7 +52,7 @@ export const readPages = (
     const recognise = (n: number, content: Pdf.PageContent, reason: OcrReason) =>
       Effect.gen(function*() {
         ocrPages.push(n)
-        const rendering = yield* Effect.either(Effect.scoped(Pdf.render(open, n)))
+        const rendering = Pdf.render(open, n)
         tesseract ??= yield* Effect.cached(Ocr.make(options.models).pipe(Scope.extend(scope)))
         const worker = tesseract
         const fallback = orderPage({ page: n, ...content })

@@ -187,48 +187,47 @@ export interface PageContent {
   readonly unmapped: number
 }
 
-/** A loaded page, closed with the scope. */
-const loadPage = (open: OpenDocument, pageNumber: number): Effect.Effect<number, PdfPageFailed, Scope.Scope> =>
-  Effect.acquireRelease(
-    Effect.suspend(() => {
-      const page = open.module.FPDF_LoadPage(open.document, pageNumber - 1)
-      return page === 0 ? Effect.fail(pageFailed(pageNumber)) : Effect.succeed(page)
-    }),
-    (page) => Effect.sync(() => open.module.FPDF_ClosePage(page))
-  )
-
-const pageFailed = (pageNumber: number) =>
-  new PdfPageFailed({ page: pageNumber, reason: "PDFium could not load the page" })
+/**
+ * Runs `f` on the loaded page, closed afterwards whatever happens; a page PDFium cannot load is a
+ * `PdfPageFailed`. Synchronous, as every PDFium call: a page's scope and acquire/release as
+ * effects were most of the Effect operations of a conversion (see `readPages`).
+ */
+const withPage = <A>(
+  open: OpenDocument,
+  pageNumber: number,
+  f: (page: number) => A
+): Either.Either<A, PdfPageFailed> => {
+  const c = open.module.direct
+  const page = c.FPDF_LoadPage(open.document, pageNumber - 1)
+  if (page === 0) return Either.left(new PdfPageFailed({ page: pageNumber, reason: "PDFium could not load the page" }))
+  try {
+    return Either.right(f(page))
+  } finally {
+    c.FPDF_ClosePage(page)
+  }
+}
 
 /**
  * Reads one page: its text items in top-down page coordinates and, when asked (EPUB) or when the
- * text layer is empty (a scan?), the images it paints. A page PDFium cannot load is a `PdfPageFailed`.
- * Synchronous, as every call it makes: the page loop runs once a page, and a page's scope and
- * acquire/release as effects were most of the Effect operations of a conversion (see `readPages`).
+ * text layer is empty (a scan?), the images it paints.
  */
 export const readPage = (
   open: OpenDocument,
   pageNumber: number,
   options: { readonly figures: boolean }
-): Either.Either<PageContent, PdfPageFailed> => {
-  const m = open.module
-  const c = m.direct
-  const page = c.FPDF_LoadPage(open.document, pageNumber - 1)
-  if (page === 0) return Either.left(pageFailed(pageNumber))
-  try {
-    const width = c.FPDF_GetPageWidthF(page)
-    const height = c.FPDF_GetPageHeightF(page)
+): Either.Either<PageContent, PdfPageFailed> =>
+  withPage(open, pageNumber, (page) => {
+    const m = open.module
+    const width = m.direct.FPDF_GetPageWidthF(page)
+    const height = m.direct.FPDF_GetPageHeightF(page)
     const text = pageText(m, page, width, height)
     text.items.push(...shapeBullets(m, page, height, text.items))
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
     const images = options.figures || empty
       ? pageFigures(m, page, width, height, options.figures)
       : { figures: [], imageCoverage: 0 }
-    return Either.right({ width, height, items: text.items, unmapped: text.unmapped, ...images })
-  } finally {
-    c.FPDF_ClosePage(page)
-  }
-}
+    return { width, height, items: text.items, unmapped: text.unmapped, ...images }
+  })
 
 /** Dots per inch for OCR: tesseract reads best at about 300. */
 const ocrDpi = 300
@@ -242,11 +241,11 @@ export interface Rendering {
 }
 
 /** Renders the page in grey at `ocrDpi` (white background, annotations included) as a binary PGM. */
-export const render = (open: OpenDocument, pageNumber: number): Effect.Effect<Rendering, PdfPageFailed, Scope.Scope> =>
-  Effect.map(loadPage(open, pageNumber), (page) => {
+export const render = (open: OpenDocument, pageNumber: number): Either.Either<Rendering, PdfPageFailed> =>
+  withPage(open, pageNumber, (page) => {
     const m = open.module
-    const width = m.FPDF_GetPageWidthF(page)
-    const height = m.FPDF_GetPageHeightF(page)
+    const width = m.direct.FPDF_GetPageWidthF(page)
+    const height = m.direct.FPDF_GetPageHeightF(page)
     const scale = Math.min(ocrDpi / 72, maxOcrPixels / Math.max(width, height))
     // 792 * (300 / 72) is 3300.0000000000005 in floating point: a plain ceil adds a row of
     // pixels, which makes PDFium resample a 300 dpi scan and blurs what tesseract reads.
