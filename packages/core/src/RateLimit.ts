@@ -207,6 +207,27 @@ export const concurrencyLimit = (info: RateLimitInfo): Option.Option<number> => 
 }
 
 /**
+ * How long until a spent request quota comes back, from `RateLimit` alone: the longest reset time
+ * `t` of a policy with no units left (`r=0`), capped; none when every quota has units left or says
+ * no reset time. Concurrency policies are left out: their slots come back when tasks end, not with
+ * time. A 429 whose only hint is `RateLimit: "rate";r=0;t=1` waits this long.
+ *
+ * @since 0.1.0
+ * @category delays
+ */
+export const resetDelay = (info: RateLimitInfo): Option.Option<number> => {
+  const concurrency = new Set(
+    info.policies.filter((policy) => policy.unit === concurrentRequests).map((policy) => policy.name)
+  )
+  let delay: number | undefined
+  for (const state of info.states) {
+    if (concurrency.has(state.name) || state.remaining > 0 || state.reset === undefined) continue
+    delay = Math.max(delay ?? 0, Math.min(state.reset * 1000, maxDelayMs))
+  }
+  return Option.fromNullable(delay)
+}
+
+/**
  * Caps a delay to what a timer can take; anything not a finite non-negative number gives none.
  *
  * @since 0.1.0

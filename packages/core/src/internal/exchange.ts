@@ -156,15 +156,18 @@ export const taskNotFound = (
 /** What a 429 on a submit says: the reason, the delay asked for (checked and capped), the policies. */
 export const rateLimitSignal = (answer: Answer) => {
   const body = rateLimitedHint(answer)
+  const rateLimit = RateLimit.fromHeaders(answer.headers)
+  const hinted = RateLimit.retryDelay({
+    retryAfterMs: body.retryAfterMs,
+    retryAfter: answer.headers["retry-after"],
+    date: answer.headers["date"],
+    now: answer.at
+  })
   return {
     reason: body.reason,
-    delay: RateLimit.retryDelay({
-      retryAfterMs: body.retryAfterMs,
-      retryAfter: answer.headers["retry-after"],
-      date: answer.headers["date"],
-      now: answer.at
-    }),
-    rateLimit: RateLimit.fromHeaders(answer.headers)
+    // Without an explicit hint, a spent quota's reset time (`r=0;t=1`) is the service's hint too.
+    delay: Option.orElse(hinted, () => RateLimit.resetDelay(rateLimit)),
+    rateLimit
   }
 }
 

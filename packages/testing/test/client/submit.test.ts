@@ -137,6 +137,38 @@ describe("submit", () => {
       assert.deepStrictEqual(yield* submitTimes, [0, 2000])
     }).pipe(Effect.provide(makeLayer())))
 
+  it.effect("429 whose only hint is RateLimit r=0 with t: waits t seconds (not the backoff)", () =>
+    Effect.gen(function*() {
+      yield* enqueue({
+        _tag: "RateLimited",
+        reason: "rate_exceeded",
+        policy: `"rate";q=5;w=3, "conc";q=4;qu="concurrent-requests"`,
+        state: `"rate";r=0;t=3, "conc";r=0`
+      })
+      const fiber = yield* submitFork
+      yield* TestClock.adjust("2999 millis")
+      assert.lengthOf(yield* submits, 1)
+      yield* TestClock.adjust("1 millis")
+      assert.isTrue(Either.isRight(yield* Fiber.join(fiber)))
+      assert.deepStrictEqual(yield* submitTimes, [0, 3000])
+    }).pipe(Effect.provide(makeLayer())))
+
+  it.effect("429 concurrency_exceeded with r=0 and no reset time is not a time hint: it backs off", () =>
+    Effect.gen(function*() {
+      yield* enqueue({
+        _tag: "RateLimited",
+        reason: "concurrency_exceeded",
+        policy: `"conc";q=2;qu="concurrent-requests"`,
+        state: `"conc";r=0;t=60`
+      })
+      const fiber = yield* submitFork
+      for (let i = 0; i < 20; i++) yield* TestClock.adjust("100 millis")
+      assert.isTrue(Either.isRight(yield* Fiber.join(fiber)))
+      const [first, second] = yield* submitTimes
+      // The backoff's first step, 1 s +-20 %: a concurrency slot comes back when a task ends, not with t.
+      assert.isTrue(second! - first! >= 800 && second! - first! <= 1300, `gap ${second! - first!}`)
+    }).pipe(Effect.provide(makeLayer())))
+
   it.effect("429 with no or garbage hints: bounded, jittered exponential backoff", () =>
     Effect.gen(function*() {
       yield* enqueue(
