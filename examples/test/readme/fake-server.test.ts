@@ -1,7 +1,7 @@
 import { assert, it } from "@effect/vitest"
 import { PdfTransformClient } from "@pdf-transform/core"
-import { FakeServer } from "@pdf-transform/testing"
-import { Effect, Fiber, Layer, Redacted, Stream, TestClock } from "effect"
+import { FakeServer, TestClockDriver } from "@pdf-transform/testing"
+import { Effect, Layer, Redacted, Stream } from "effect"
 
 const TestLayer = PdfTransformClient.layer({
   apiKey: Redacted.make(FakeServer.defaultApiKey),
@@ -23,8 +23,7 @@ it.effect("retries a refused connection and never submits twice", () =>
       }
     )
     const fiber = yield* Effect.fork(client.convert("markdown", { pdfURL: "https://files.example.com/a.pdf" }))
-    yield* TestClock.adjust("1 minute")
-    const completed = yield* Fiber.join(fiber)
+    const completed = yield* TestClockDriver.runUntilDone(fiber)
     yield* Stream.runDrain(client.download(completed))
     assert.lengthOf(yield* server.tasks, 1) // the retry created no second task
   }).pipe(Effect.provide(TestLayer)))

@@ -24,3 +24,11 @@ export * as TestErrors from "./TestErrors.js"
  * @since 0.1.0
  */
 export * as TestPdfTransformClient from "./TestPdfTransformClient.js"
+
+/**
+ * Moves `TestClock` from one pending sleep to the next until a fiber is done: tests never guess
+ * durations past jittered polls.
+ *
+ * @since 0.1.0
+ */
+export * as TestClockDriver from "./TestClockDriver.js"

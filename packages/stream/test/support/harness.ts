@@ -4,8 +4,8 @@
  */
 import { ChunkedUploader, PdfTransformClient } from "@pdf-transform/core"
 import * as Uploader from "@pdf-transform/core/Uploader"
-import { FakeServer } from "@pdf-transform/testing"
-import { Chunk, Duration, Effect, Fiber, Layer, Option, Redacted, Stream, TestClock } from "effect"
+import { FakeServer, TestClockDriver } from "@pdf-transform/testing"
+import { Chunk, Duration, Effect, type Fiber, Layer, Redacted, Stream } from "effect"
 import type { BatchEvent, Job } from "../../src/index.js"
 import { Batch, Journal } from "../../src/index.js"
 import * as MemoryFs from "./MemoryFs.js"
@@ -85,68 +85,18 @@ export const make = (options: {
   }
 }
 
-/** The Clock time the next sleeping fiber wakes at, if any. */
-const nextWakeUp = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.reduce(sleeps, Infinity, (a, b) => Math.min(a, b)))
-
-/** What the fibers under test have done so far: the sleeps they wait on and the requests the fake received. */
-const activity = Effect.gen(function*() {
-  const sleeps = yield* TestClock.sleeps()
-  const server = yield* Effect.serviceOption(FakeServer.FakeServer)
-  const requests = Option.isSome(server) ? (yield* server.value.requests).length : 0
-  return `${Chunk.join(Chunk.map(sleeps, String), ",")}/${requests}`
-})
-
-/**
- * Lets every fiber that can run, run: rounds of yields until a round changes nothing. A fixed
- * number of yields was not enough once a request took a few more fiber hops (the client's time
- * limit runs each request in a child fiber).
- */
-const settle = Effect.gen(function*() {
-  let before = yield* activity
-  for (let round = 0; round < 100; round++) {
-    for (let i = 0; i < 50; i++) yield* Effect.yieldNow()
-    const after = yield* activity
-    if (after === before) return
-    before = after
-  }
-})
-
-/**
- * Moves the TestClock to `target` (Clock time), stopping at each wake-up on the way so that every
- * sleeper runs at its own time.
- */
-export const advanceTo = (target: number) =>
-  Effect.gen(function*() {
-    for (;;) {
-      yield* settle
-      const now = yield* TestClock.currentTimeMillis
-      const next = yield* nextWakeUp
-      if (next > target) return yield* TestClock.adjust(Math.max(0, target - now))
-      yield* TestClock.adjust(Math.max(0, next - now))
-    }
-  })
+/** Moves the TestClock to `target` (Clock time), stopping at each wake-up on the way. */
+export const advanceTo = TestClockDriver.advanceTo
 
 /** Moves the TestClock forward by `ms`, wake-up by wake-up. */
-export const advance = (ms: number) => Effect.flatMap(TestClock.currentTimeMillis, (now) => advanceTo(now + ms))
+export const advance = (ms: number) => TestClockDriver.advance(ms)
 
 /**
  * Runs the fiber to its end, moving the TestClock from wake-up to wake-up; dies when nothing is
- * left to wake and the fiber still waits (a deadlock), or after `limit` of Clock time.
+ * left to wake and the fiber still waits (a deadlock), or after `limit` ms of Clock time.
  */
 export const drive = <A, E>(fiber: Fiber.Fiber<A, E>, limit = 3_600_000) =>
-  Effect.gen(function*() {
-    const start = yield* TestClock.currentTimeMillis
-    for (;;) {
-      yield* settle
-      const done = yield* Fiber.poll(fiber)
-      if (Option.isSome(done)) return yield* Fiber.join(fiber)
-      const now = yield* TestClock.currentTimeMillis
-      const next = yield* nextWakeUp
-      if (next === Infinity) return yield* Effect.dieMessage("the batch waits and nothing is left to wake it")
-      if (next - start > limit) return yield* Effect.dieMessage(`still running after ${limit} ms of Clock time`)
-      yield* TestClock.adjust(Math.max(0, next - now))
-    }
-  })
+  TestClockDriver.runUntilDone(fiber, { limit })
 
 /** Runs a batch to its end under TestClock and answers every event. */
 export const events = <R>(run: Stream.Stream<BatchEvent.BatchEvent, unknown, R>) =>

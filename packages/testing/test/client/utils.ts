@@ -1,6 +1,6 @@
 import { PdfTransformClient } from "@pdf-transform/core"
-import { Chunk, Clock, Effect, Fiber, Layer, Option, Redacted, TestClock } from "effect"
-import { FakeServer } from "../../src/index.js"
+import { Effect, type Fiber, Layer, Redacted } from "effect"
+import { FakeServer, TestClockDriver } from "../../src/index.js"
 
 export const baseUrl = "https://fake.pdf-transform.test/v1"
 
@@ -32,23 +32,6 @@ export const createdTasks = Effect.flatMap(FakeServer.FakeServer, (server) => se
 
 export const pdfURL = "https://files.example.com/paper.pdf"
 
-/**
- * Moves the TestClock until `fiber` ends or `limitMs` has passed, then joins it: by 1 s, or
- * straight to the next pending sleep when that is further. Each move costs a few real timer
- * turns (TestClock waits for fibers to suspend), so a 10-minute wait of 10 s polls takes one move
- * per poll instead of one per second: under a loaded CI machine the per-second walk took more than
- * vitest's 5 s.
- */
+/** Runs the clock until `fiber` ends (see `TestClockDriver.runUntilDone`), within `limitMs` of Clock time. */
 export const runClockUntilDone = <A, E>(fiber: Fiber.Fiber<A, E>, limitMs: number) =>
-  Effect.gen(function*() {
-    const start = yield* Clock.currentTimeMillis
-    yield* TestClock.adjust(0)
-    while (Option.isNone(yield* Fiber.poll(fiber))) {
-      const now = yield* Clock.currentTimeMillis
-      if (now - start >= limitMs) break
-      const pending = (yield* TestClock.sleeps()).pipe(Chunk.filter((at) => at > now))
-      const next = Math.max(now + 1000, Chunk.isNonEmpty(pending) ? Math.min(...pending) : 0)
-      yield* TestClock.adjust(Math.min(next, start + limitMs) - now)
-    }
-    return yield* Fiber.join(fiber)
-  })
+  TestClockDriver.runUntilDone(fiber, { limit: limitMs })
