@@ -8,6 +8,7 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as Contract from "@pdf-transform/core/Contract"
 import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { DownloadStep, Output, PartStep, StatusStep, SubmitStep, Timeline } from "./FakeSteps.js"
@@ -61,8 +62,34 @@ export interface Options {
    * `Accept` take precedence; an `Accept` step refused for concurrency stays queued.
    */
   readonly concurrencyLimit?: number | undefined
+  /**
+   * A request-rate rule on submits (default: none), enforced and announced on every submit answer
+   * (200 and 429) with `RateLimit-Policy` / `RateLimit`. A submit over it answers 429
+   * `rate_exceeded` with no `Retry-After` and no `retryAfterMs`: the `RateLimit` fields are the only
+   * hint, as on services that announce their limits only there. Checked after `concurrencyLimit`.
+   */
+  readonly rateLimit?: RateOptions | undefined
   /** The chunked upload protocol (see {@link UploadOptions}). */
   readonly uploads?: UploadOptions | undefined
+}
+
+/**
+ * A request-rate rule of the fake: `quota` submits per `window`.
+ *
+ * @since 0.1.0
+ * @category options
+ */
+export interface RateOptions {
+  readonly quota: number
+  readonly window: Duration.DurationInput
+  /**
+   * `fixed-window` (default): at most `quota` in each window, windows aligned on multiples of
+   * `window` from Clock time 0; `token-bucket`: `quota` at once, then refilled at `quota` per
+   * `window` (the reference server's rule).
+   */
+  readonly kind?: "fixed-window" | "token-bucket" | undefined
+  /** The policy's name in the headers (default `rate`). */
+  readonly name?: string | undefined
 }
 
 /**

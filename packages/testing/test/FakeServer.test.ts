@@ -364,6 +364,43 @@ describe("FakeServer", () => {
           assert.strictEqual(free.status, 200)
           assert.isUndefined(free.headers["ratelimit-policy"])
         }), { concurrencyLimit: 1, defaultTimeline: twoSeconds }))
+
+    it.effect("rateLimit, fixed window: q per window, refused with the RateLimit fields as the only hint", () =>
+      withServer((server, client) =>
+        Effect.gen(function*() {
+          yield* TestClock.adjust("200 millis")
+          const statuses: Array<number> = []
+          for (let i = 0; i < 4; i++) {
+            statuses.push((yield* client.execute(submitRequest("markdown", validBody))).status)
+          }
+          assert.deepStrictEqual(statuses, [200, 200, 200, 429])
+          const refused = yield* client.execute(submitRequest("markdown", validBody))
+          assert.strictEqual(refused.headers["ratelimit-policy"], `"rate";q=3;w=2`)
+          assert.strictEqual(refused.headers["ratelimit"], `"rate";r=0;t=2`)
+          assert.isUndefined(refused.headers["retry-after"])
+          assert.deepStrictEqual(yield* refused.json, { error: "rate_limited", reason: "rate_exceeded" })
+          // The next window (from 2 s) takes three again.
+          yield* TestClock.adjust("1800 millis")
+          const next = yield* client.execute(submitRequest("markdown", validBody))
+          assert.strictEqual(next.status, 200)
+          assert.strictEqual(next.headers["ratelimit"], `"rate";r=2;t=2`)
+          assert.lengthOf(yield* server.tasks, 4)
+        }), { rateLimit: { quota: 3, window: "2 seconds" } }))
+
+    it.effect("rateLimit, token bucket: a burst of q, then one every window / q; announced beside conc", () =>
+      withServer((server, client) =>
+        Effect.gen(function*() {
+          const first = yield* client.execute(submitRequest("markdown", validBody))
+          assert.strictEqual(first.headers["ratelimit-policy"], `"rate";q=2;w=1, "conc";q=8;qu="concurrent-requests"`)
+          assert.strictEqual(first.headers["ratelimit"], `"rate";r=1;t=1, "conc";r=7`)
+          assert.strictEqual((yield* client.execute(submitRequest("markdown", validBody))).status, 200)
+          assert.strictEqual((yield* client.execute(submitRequest("markdown", validBody))).status, 429)
+          yield* TestClock.adjust("499 millis")
+          assert.strictEqual((yield* client.execute(submitRequest("markdown", validBody))).status, 429)
+          yield* TestClock.adjust("1 millis")
+          assert.strictEqual((yield* client.execute(submitRequest("markdown", validBody))).status, 200)
+          assert.lengthOf(yield* server.tasks, 3)
+        }), { rateLimit: { quota: 2, window: "1 second", kind: "token-bucket" }, concurrencyLimit: 8 }))
   })
 
   describe("faults", () => {

@@ -6,12 +6,14 @@ import * as UrlParams from "@effect/platform/UrlParams"
 import * as Contract from "@pdf-transform/core/Contract"
 import * as Media from "@pdf-transform/core/Media"
 import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as FakeServer from "../FakeServer.js"
 import * as FakeUploads from "./fakeUploads.js"
+import * as RateRule from "./rateRule.js"
 import {
   connectionReset,
   errorJson,
@@ -94,6 +96,7 @@ class Fake {
   readonly downloadQueues = new Map<string, Array<FakeServer.DownloadStep>>()
   submitIndex = 0
   concurrencyLimit: number | undefined
+  readonly rateRule: RateRule.RateRule | undefined
   readonly uploads: ReturnType<typeof FakeUploads.make>
 
   constructor(readonly options: FakeServer.Options) {
@@ -110,6 +113,9 @@ class Fake {
     if (options.rateLimitHeaders?.state !== undefined) this.acceptHeaders["ratelimit"] = options.rateLimitHeaders.state
     this.store = new TaskStore(options.defaultTimeline ?? completedImmediately)
     this.concurrencyLimit = options.concurrencyLimit
+    this.rateRule = options.rateLimit === undefined ?
+      undefined :
+      RateRule.make(options.rateLimit, Duration.toMillis(options.rateLimit.window))
     this.uploads = FakeUploads.make({
       baseUrl: options.uploads?.baseUrl ?? `${this.baseUrl}/uploads`,
       options: options.uploads ?? {},
@@ -135,16 +141,21 @@ class Fake {
     return `${this.origin}/downloads/${format}/${encodeURIComponent(sessionId)}?sig=${signature}`
   }
 
-  /** The answer headers of a submit: the configured ones, then the concurrency policy. */
-  submitHeaders(inFlight: number): Record<string, string> {
+  /** The answer headers of a submit: the configured ones, then the rate rule's, then the concurrency policy. */
+  submitHeaders(inFlight: number, rate?: { readonly policy: string; readonly state: string }): Record<string, string> {
     const limit = this.concurrencyLimit
-    if (limit === undefined) return this.acceptHeaders
-    const join = (first: string | undefined, second: string) => first === undefined ? second : `${first}, ${second}`
-    return {
-      ...this.acceptHeaders,
-      "ratelimit-policy": join(this.acceptHeaders["ratelimit-policy"], `"conc";q=${limit};qu="concurrent-requests"`),
-      "ratelimit": join(this.acceptHeaders["ratelimit"], `"conc";r=${Math.max(0, limit - inFlight)}`)
-    }
+    if (limit === undefined && rate === undefined) return this.acceptHeaders
+    const join = (first: string | undefined, second: string | undefined) =>
+      first === undefined ? second : second === undefined ? first : `${first}, ${second}`
+    const conc = limit === undefined ?
+      undefined :
+      { policy: `"conc";q=${limit};qu="concurrent-requests"`, state: `"conc";r=${Math.max(0, limit - inFlight)}` }
+    const headers: Record<string, string> = { ...this.acceptHeaders }
+    const policy = join(join(this.acceptHeaders["ratelimit-policy"], rate?.policy), conc?.policy)
+    const state = join(join(this.acceptHeaders["ratelimit"], rate?.state), conc?.state)
+    if (policy !== undefined) headers["ratelimit-policy"] = policy
+    if (state !== undefined) headers["ratelimit"] = state
+    return headers
   }
 
   submit(format: Contract.Format, request: HttpClientRequest.HttpClientRequest, body: unknown, now: number): Outcome {
@@ -164,10 +175,14 @@ class Fake {
       if (this.concurrencyLimit !== undefined && inFlight >= this.concurrencyLimit) {
         return json(429, { error: "rate_limited", reason: "concurrency_exceeded" }, this.submitHeaders(inFlight))
       }
+      const rate = this.rateRule?.decide(now)
+      if (rate !== undefined && !rate.allowed) {
+        return json(429, { error: "rate_limited", reason: "rate_exceeded" }, this.submitHeaders(inFlight, rate))
+      }
       if (!scripted && step !== undefined) this.submitIndex++
       const sessionId = this.store.create(format, body, now, step?._tag === "Accept" ? step : undefined)
       const answer = encodeSubmitted({ success: true, sessionID: Contract.SessionId.make(sessionId) })
-      return json(200, answer, this.submitHeaders(inFlight + 1))
+      return json(200, answer, this.submitHeaders(inFlight + 1, rate))
     }
     return step?._tag === "Fault" ? withFault(step.fault, handle) : reply(handle())
   }
