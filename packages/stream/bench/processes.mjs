@@ -20,7 +20,10 @@ export const bundle = (name) =>
     target: "node20",
     outfile: Path.join(out, `${name}.mjs`),
     logLevel: "warning",
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
+    banner: {
+      js:
+        "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);"
+    }
   })
 
 /** Starts the bundled bench server with `env` added to this process's; answers it and its base URL once it listens. */

@@ -21,7 +21,6 @@ const taskMs = 2000
 const only = process.env.BENCH_ONLY
 const clientFlags = (process.env.BENCH_CLIENT_FLAGS ?? "").split(" ").filter((flag) => flag !== "")
 
-
 /** Uploads `count` small distinct PDFs and answers their URLs. */
 const upload = async (baseUrl, count) => {
   const urls = new Array(count)
@@ -44,13 +43,24 @@ const upload = async (baseUrl, count) => {
 
 const runClient = (scenario, baseUrl, urlsFile, workDir) =>
   new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [...clientFlags, Path.join(out, "client.mjs"), scenario, baseUrl, key, urlsFile, workDir], {
+    const proc = spawn(process.execPath, [
+      ...clientFlags,
+      Path.join(out, "client.mjs"),
+      scenario,
+      baseUrl,
+      key,
+      urlsFile,
+      workDir
+    ], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     let buffer = ""
     proc.stdout.on("data", (chunk) => void (buffer += chunk))
     proc.on("error", reject)
-    proc.on("exit", (code) => code === 0 ? resolve(JSON.parse(buffer.trim().split("\n").pop())) : reject(new Error(`${scenario} exited ${code}`)))
+    proc.on("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(buffer.trim().split("\n").pop()))
+        : reject(new Error(`${scenario} exited ${code}`)))
   })
 
 const scenario = async (name, client, count, serverEnv) => {
@@ -75,11 +85,17 @@ const row = (r, ideal) => {
   const rejected = Object.entries(r.stats.rejected).map(([reason, c]) => `${reason} ${c}`).join(", ") || "none"
   const ratio = ideal === undefined ? "" : ` (${fmt(r.makespanMs / ideal, 2)} x ideal ${fmt(ideal / 1000)} s)`
   return [
-    `${r.name}: ${r.completed}/${r.count} completed, ${r.failed} failed${r.failures.length ? ` (${r.failures.join(", ")})` : ""}`,
+    `${r.name}: ${r.completed}/${r.count} completed, ${r.failed} failed${
+      r.failures.length ? ` (${r.failures.join(", ")})` : ""
+    }`,
     `  makespan ${fmt(r.makespanMs / 1000)} s${ratio}`,
     `  submits ${r.stats.submits}, 429s: ${rejected}`,
-    `  result GETs per task ${fmt(r.stats.resultGets / Math.max(1, r.stats.accepted), 2)}, downloads ${r.stats.downloads}`,
-    `  client CPU ${fmt(r.cpuMs / r.count, 2)} ms per job (system ${fmt(r.systemMs / r.count, 2)}), peak RSS ${fmt(r.maxRssMb)} MB`
+    `  result GETs per task ${
+      fmt(r.stats.resultGets / Math.max(1, r.stats.accepted), 2)
+    }, downloads ${r.stats.downloads}`,
+    `  client CPU ${fmt(r.cpuMs / r.count, 2)} ms per job (system ${fmt(r.systemMs / r.count, 2)}), peak RSS ${
+      fmt(r.maxRssMb)
+    } MB`
   ].join("\n")
 }
 
@@ -90,18 +106,27 @@ if (only !== "instant") {
     proc.on("exit", (code) => code === 0 ? resolve() : reject(new Error(`gate bench exited ${code}`)))
   })
 }
-console.log(`${Os.cpus().length} cores, Node ${process.version}; server limit ${limit} tasks in flight, announced by RateLimit-Policy; tasks ${taskMs / 1000} s with linear progress; client bound 64; polling 100 ms x1.5 up to 500 ms (core's default / 20)`)
+console.log(
+  `${Os.cpus().length} cores, Node ${process.version}; server limit ${limit} tasks in flight, announced by RateLimit-Policy; tasks ${
+    taskMs / 1000
+  } s with linear progress; client bound 64; polling 100 ms x1.5 up to 500 ms (core's default / 20)`
+)
 const ideal = Math.ceil(n / limit) * taskMs
 const env = { BENCH_CONCURRENCY: String(limit), BENCH_DURATION_MS: String(taskMs), BENCH_STEPS: "100" }
 const results = []
-const small = only === "instant" ? [] :
+const small = only === "instant" ?
+  [] :
   [["batch", "batch"], ["batch, progress-aware polling off", "batch-plain"], ["naive Effect.forEach", "naive"]]
 for (const [name, client] of small) {
   const r = await scenario(name, client, n, env)
   results.push(r)
   console.log(row(r, ideal))
 }
-const big = await scenario("batch, instant tasks", "batch", bigN, { BENCH_CONCURRENCY: "0", BENCH_DURATION_MS: "0", BENCH_STEPS: "1" })
+const big = await scenario("batch, instant tasks", "batch", bigN, {
+  BENCH_CONCURRENCY: "0",
+  BENCH_DURATION_MS: "0",
+  BENCH_STEPS: "1"
+})
 console.log(row(big))
 
 const check = (ok) => ok ? "met" : "NOT met"
@@ -109,7 +134,17 @@ const ours = results[0]
 if (ours !== undefined) {
   const rejections = Object.values(ours.stats.rejected).reduce((a, b) => a + b, 0)
   const gets = ours.stats.resultGets / Math.max(1, ours.stats.accepted)
-  console.log(`targets: makespan <= 1.10 x ideal: ${check(ours.makespanMs <= 1.1 * ideal)} (${fmt(ours.makespanMs / ideal, 3)}); at most one 429 per concurrency change (one policy, learnt once): ${check(rejections <= 1)} (${rejections}); <= 8 result GETs per task: ${check(gets <= 8)} (${fmt(gets, 2)})`)
+  console.log(
+    `targets: makespan <= 1.10 x ideal: ${check(ours.makespanMs <= 1.1 * ideal)} (${
+      fmt(ours.makespanMs / ideal, 3)
+    }); at most one 429 per concurrency change (one policy, learnt once): ${
+      check(rejections <= 1)
+    } (${rejections}); <= 8 result GETs per task: ${check(gets <= 8)} (${fmt(gets, 2)})`
+  )
 }
-console.log(`targets (${bigN} instant jobs): peak RSS < 200 MB: ${check(big.maxRssMb < 200)} (${fmt(big.maxRssMb)} MB); CPU per job < 2 ms: ${check(big.cpuMs / bigN < 2)} (${fmt(big.cpuMs / bigN, 3)} ms)`)
+console.log(
+  `targets (${bigN} instant jobs): peak RSS < 200 MB: ${check(big.maxRssMb < 200)} (${
+    fmt(big.maxRssMb)
+  } MB); CPU per job < 2 ms: ${check(big.cpuMs / bigN < 2)} (${fmt(big.cpuMs / bigN, 3)} ms)`
+)
 process.exit(0)

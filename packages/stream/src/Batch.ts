@@ -197,7 +197,7 @@ export const convert = <E = never, R = never>(
       recovered,
       names,
       concurrency,
-      rateGate: RateGate.make(),
+      rateGate: yield* RateGate.make,
       downloads: Gate.make(settings.downloadConcurrency),
       syncDirectory: DirectorySync.make(fs),
       uploads: Gate.make(settings.uploadConcurrency),

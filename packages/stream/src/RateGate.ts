@@ -1,66 +1,166 @@
 /**
- * The pause every submitter of a batch shares: one 429 `rate_exceeded` (or a `RateLimit` that
- * says no request is left until its window resets) stops all of them until that time, instead
- * of each one finding out with a 429 of its own.
+ * The pace every submitter of a batch shares. It learns the service's request windows from the
+ * answers (`RateLimit-Policy: "rate";q=5;w=1` with `RateLimit: "rate";r=..;t=..`) and lets at most
+ * `q` submits go in any `w` seconds, whoever sends them; a 429 `rate_exceeded` (or an answer with
+ * no request left and no window to pace by) pauses all of them until the service's retry time.
+ * After a pause, only what is left of the window goes: never the herd of every waiting submitter.
+ *
+ * A window counted as "at most q in any w" fits both ways services count: a fixed window holds at
+ * most q of ours, and a token bucket of q refilled over w never runs dry.
  *
  * @since 0.1.0
  */
 import * as RateLimit from "@pdf-transform/core/RateLimit"
 import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 
 /**
  * @since 0.1.0
  * @category models
  */
 export interface RateGate {
+  /**
+   * Waits until a submit may go (no pause in force, and room in every window the service
+   * announced), then counts it in those windows.
+   */
+  readonly take: Effect.Effect<void>
+  /** Waits until no pause is in force (counting nothing). */
+  readonly pass: Effect.Effect<void>
+  /** What an answer to a submit said: windows learnt or changed, units the service already counts. */
+  readonly observe: (info: RateLimit.RateLimitInfo) => Effect.Effect<void>
   /** Pauses every submitter until `epochMs` (Clock time); an earlier pause never shortens a later one. */
   readonly pauseUntil: (epochMs: number) => Effect.Effect<void>
-  /** Waits until no pause is in force. */
-  readonly pass: Effect.Effect<void>
   /** The Clock time the current pause ends at (0 when none was ever set). */
-  readonly resumesAt: () => number
+  readonly resumesAt: Effect.Effect<number>
+}
+
+/**
+ * Quotas above this are not paced send by send (a quota of a million a day would keep a million
+ * timestamps): their `r=0` with `t` still pauses every submitter until the reset.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const maxPacedQuota = 10_000
+
+/**
+ * What a window is widened by, as a share of its length: requests that leave together may arrive
+ * a little apart, and a window counted at the service a few milliseconds off ours must not see
+ * `q + 1` of them. 2 % of a one-second window is 20 ms.
+ */
+const slack = 0.02
+
+/** One request window of the service: `quota` per `windowMs`, and the latest sends it counts. */
+interface Window {
+  readonly quota: number
+  readonly windowMs: number
+  /** Clock times of the last `quota` sends it counts, oldest first (ours, and units the service said it had counted). */
+  readonly sent: ReadonlyArray<number>
+}
+
+interface State {
+  readonly windows: ReadonlyMap<string, Window>
+  readonly resumesAt: number
+}
+
+/** How long after `now` a window has room for one more send (0: now). */
+const roomIn = (window: Window, now: number): number => {
+  if (window.sent.length < window.quota) return 0
+  const oldest = window.sent[window.sent.length - window.quota]!
+  return Math.max(0, Math.ceil(oldest + window.windowMs * (1 + slack) - now))
+}
+
+/** The sends still inside a window of `windowMs` at `now`, at most `quota` of them, oldest first. */
+const recent = (sent: ReadonlyArray<number>, quota: number, windowMs: number, now: number): ReadonlyArray<number> => {
+  const inside = sent.filter((at) => at > now - windowMs * (1 + slack))
+  return inside.length > quota ? inside.slice(inside.length - quota) : inside
+}
+
+/**
+ * Learns from one answer. A window policy (`q` with `w`, not a concurrency one) is paced; the
+ * units its `RateLimit` says are used (`q - r`) beyond the sends we know of are counted too, as
+ * sends that leave the window at its reset time `t`: that is how another client's use of the same
+ * key, or a window that began before this batch, reaches the pace.
+ */
+const learn = (state: State, info: RateLimit.RateLimitInfo, now: number): State => {
+  const windows = new Map(state.windows)
+  for (const policy of info.policies) {
+    if (policy.unit === RateLimit.concurrentRequests || policy.window === undefined || policy.window <= 0) continue
+    if (policy.quota < 1 || policy.quota > maxPacedQuota) {
+      windows.delete(policy.name)
+      continue
+    }
+    const windowMs = policy.window * 1000
+    const known = windows.get(policy.name)
+    let sent = recent(known?.sent ?? [], policy.quota, windowMs, now)
+    const reported = info.states.find((s) => s.name === policy.name)
+    if (reported !== undefined) {
+      const used = Math.max(0, policy.quota - reported.remaining)
+      if (used > sent.length) {
+        const leaves = reported.reset === undefined ? now : now + Math.min(reported.reset * 1000, windowMs)
+        const counted = Math.min(now, leaves - windowMs * (1 + slack))
+        sent = [...Array.from({ length: used - sent.length }, () => counted), ...sent].sort((a, b) => a - b)
+      }
+    }
+    windows.set(policy.name, { quota: policy.quota, windowMs, sent })
+  }
+  // A spent quota with no window to pace by (the answer named no `w`): wait for its reset.
+  const unpaced: RateLimit.RateLimitInfo = {
+    policies: info.policies,
+    states: info.states.filter((s) => !windows.has(s.name))
+  }
+  const reset = RateLimit.resetDelay(unpaced)
+  const resumesAt = Option.isSome(reset) ? Math.max(state.resumesAt, now + reset.value) : state.resumesAt
+  return { windows, resumesAt }
 }
 
 /**
  * @since 0.1.0
  * @category constructors
  */
-export const make = (): RateGate => {
-  let resumesAt = 0
-  const pass: Effect.Effect<void> = Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    resumesAt <= now ?
-      Effect.void :
-      // Sleep, then look again: the pause may have been extended meanwhile.
-      Effect.zipRight(Effect.sleep(Duration.millis(resumesAt - now)), Effect.suspend(() => pass)))
-  return {
-    pauseUntil: (epochMs) =>
-      Effect.sync(() => {
-        if (Number.isFinite(epochMs)) resumesAt = Math.max(resumesAt, epochMs)
-      }),
-    pass,
-    resumesAt: () => resumesAt
+export const make: Effect.Effect<RateGate> = Effect.map(
+  Ref.make<State>({ windows: new Map(), resumesAt: 0 }),
+  (state) => {
+    const take: Effect.Effect<void> = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.flatMap(
+        Ref.modify(state, (current): [number, State] => {
+          let wait = Math.max(0, current.resumesAt - now)
+          for (const window of current.windows.values()) wait = Math.max(wait, roomIn(window, now))
+          if (wait > 0) return [wait, current]
+          const windows = new Map<string, Window>()
+          for (const [name, window] of current.windows) {
+            windows.set(name, {
+              ...window,
+              sent: [...recent(window.sent, window.quota - 1, window.windowMs, now), now]
+            })
+          }
+          return [0, { ...current, windows }]
+        }),
+        // Sleep, then look again: others may have taken the room meanwhile, or a pause begun.
+        (wait) => wait === 0 ? Effect.void : Effect.zipRight(Effect.sleep(wait), take)
+      ))
+    const pass: Effect.Effect<void> = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.flatMap(
+        Ref.get(state),
+        (current) =>
+          current.resumesAt <= now ?
+            Effect.void :
+            Effect.zipRight(Effect.sleep(current.resumesAt - now), pass)
+      ))
+    return {
+      take,
+      pass,
+      observe: (info) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => Ref.update(state, (current) => learn(current, info, now))),
+      pauseUntil: (epochMs) =>
+        Ref.update(
+          state,
+          (current) =>
+            Number.isFinite(epochMs) && epochMs > current.resumesAt ? { ...current, resumesAt: epochMs } : current
+        ),
+      resumesAt: Effect.map(Ref.get(state), (current) => current.resumesAt)
+    }
   }
-}
-
-/**
- * When the `RateLimit` of an answer says a request quota is spent (`r=0` with a reset time `t`),
- * the Clock time it comes back; concurrency policies (which have no window) are left out.
- *
- * @since 0.1.0
- * @category rate limits
- */
-export const exhaustedUntil = (info: RateLimit.RateLimitInfo, now: number): Option.Option<number> => {
-  const concurrency = new Set(
-    info.policies.filter((policy) => policy.unit === RateLimit.concurrentRequests).map((policy) => policy.name)
-  )
-  let until: number | undefined
-  for (const state of info.states) {
-    if (concurrency.has(state.name) || state.remaining > 0 || state.reset === undefined) continue
-    const at = now + Math.min(state.reset * 1000, RateLimit.maxDelayMs)
-    until = until === undefined ? at : Math.max(until, at)
-  }
-  return Option.fromNullable(until)
-}
+)

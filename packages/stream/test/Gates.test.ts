@@ -143,6 +143,60 @@ describe("rate gate", () => {
   })
 })
 
+/** Refused submits: every submit the fake answered without creating a task. */
+const rateRefusals = (tasks: number, submits: number) => submits - tasks
+
+describe("rate pacing", () => {
+  // The issue's scenario: 30 URL jobs, bound 32, a service allowing 5 submits a second that says so
+  // on every answer and refuses with the RateLimit fields as its only hint, 20 ms to each answer.
+  // Instant tasks: the makespan is the submits' pace.
+  for (const kind of ["fixed-window", "token-bucket"] as const) {
+    it.effect(`learns q per w from the headers and paces every submitter to it (${kind})`, () => {
+      const h = H.make({ server: { rateLimit: { quota: 5, window: "1 second", kind }, latency: "20 millis" } })
+      return Effect.gen(function*() {
+        const server = yield* FakeServer.FakeServer
+        const start = yield* TestClock.currentTimeMillis
+        const summary = yield* H.run(urls(30), { concurrency: 32 })
+        const end = yield* TestClock.currentTimeMillis
+        assert.strictEqual(summary.completed.length, 30)
+        const submits = (yield* H.submits).length
+        const tasks = (yield* server.tasks).length
+        assert.strictEqual(tasks, 30)
+        // The policy is learnt from the first answer: at most one 429 for it.
+        assert.isAtMost(rateRefusals(tasks, submits), 1, `${submits - tasks} rate 429s`)
+        // N / q * w = 6 s; within 1.1x of it.
+        assert.isAtMost(end - start, 6_600, `makespan ${end - start} ms`)
+      }).pipe(Effect.provide(h.layer))
+    }, 60_000)
+  }
+
+  it.effect("after a pause, releases at most the remaining quota, not every waiting submitter", () => {
+    // 50 ms to each answer: every submitter released at once is in flight before the first 429 is read.
+    const h = H.make({ server: { rateLimit: { quota: 4, window: "2 seconds" }, latency: "50 millis" } })
+    return Effect.gen(function*() {
+      const server = yield* FakeServer.FakeServer
+      // Someone else spent the window: our first submit is refused with the window's reset.
+      yield* server.enqueueSubmit({
+        _tag: "RateLimited",
+        reason: "rate_exceeded",
+        policy: `"rate";q=4;w=2`,
+        state: `"rate";r=0;t=2`
+      })
+      const start = yield* TestClock.currentTimeMillis
+      const summary = yield* H.run(urls(12), { concurrency: 16 })
+      assert.strictEqual(summary.completed.length, 12)
+      const all = yield* H.submits
+      const tasks = (yield* server.tasks).length
+      assert.strictEqual(rateRefusals(tasks, all.length), 1)
+      // In any 2 s, at most 4 submits were sent after the pause.
+      const times = all.slice(1).map((r) => r.at - start)
+      for (const t of times) {
+        assert.isAtMost(times.filter((u) => u >= t && u < t + 2000).length, 4, times.join(","))
+      }
+    }).pipe(Effect.provide(h.layer))
+  })
+})
+
 describe("stopping", () => {
   it.effect("a spent quota stops new submits; tasks running are followed; the rest are not attempted", () => {
     const h = H.make({ server: { defaultTimeline: fourSeconds } })

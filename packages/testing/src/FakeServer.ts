@@ -71,6 +71,12 @@ export interface Options {
   readonly rateLimit?: RateOptions | undefined
   /** The chunked upload protocol (see {@link UploadOptions}). */
   readonly uploads?: UploadOptions | undefined
+  /**
+   * How long each answer of a contract route takes to arrive (Clock time, default none). The
+   * request is decided when it arrives; its answer comes this much later, so that requests sent
+   * together are all in flight before any answer is read, as on a real network.
+   */
+  readonly latency?: Duration.DurationInput | undefined
 }
 
 /**

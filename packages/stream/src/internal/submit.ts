@@ -17,7 +17,6 @@ import * as Option from "effect/Option"
 import * as Random from "effect/Random"
 import type { JobError, JournalFailed } from "../BatchError.js"
 import type { JobInfo } from "../BatchEvent.js"
-import * as RateGate from "../RateGate.js"
 import type { BatchContext } from "./context.js"
 import * as metrics from "./metrics.js"
 
@@ -37,10 +36,17 @@ const backoff = (attempt: number): Effect.Effect<number> =>
 
 /** Waits until no shared pause is in force, or the batch stops (racing only when there is a pause to wait out). */
 const passRateGate = (ctx: BatchContext) =>
-  Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    ctx.rateGate.resumesAt() <= now ?
-      Effect.void :
-      Effect.raceFirst(ctx.rateGate.pass, Deferred.await(ctx.stop.signal)))
+  Effect.flatMap(
+    Clock.currentTimeMillis,
+    (now) =>
+      Effect.flatMap(ctx.rateGate.resumesAt, (resumesAt) =>
+        resumesAt <= now ?
+          Effect.void :
+          Effect.raceFirst(ctx.rateGate.pass, Deferred.await(ctx.stop.signal)))
+  )
+
+/** Waits for the shared pace to let one more submit go, and counts it; or for the batch to stop. */
+const takeRateGate = (ctx: BatchContext) => Effect.raceFirst(ctx.rateGate.take, Deferred.await(ctx.stop.signal))
 
 export const submitAndFollow = <F extends Contract.Format, A, E, R>(
   ctx: BatchContext,
@@ -75,6 +81,7 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
               yield* ctx.stop.stop("the service's quota is spent", error)
               return { _tag: "Failed", error }
             }
+            yield* rateGate.observe(error.rateLimit)
             if (error.reason === "concurrency_exceeded") {
               yield* concurrency.exceeded(error.rateLimit)
               // None of ours will end to free a slot: the service is full of other work. Wait.
@@ -115,8 +122,8 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
     const attemptOnce = (attempt: number) =>
       Effect.uninterruptibleMask((restore) =>
         Effect.gen(function*() {
-          // Again with the slot held: a pause may have begun while this job waited for the slot.
-          yield* restore(passRateGate(ctx))
+          // With the slot held, so the pace's turn is not spent waiting for a slot.
+          yield* restore(takeRateGate(ctx))
           const stop = stopped()
           if (Option.isSome(stop)) return stop.value
           yield* journal.append({ state: "submitting", key: job.key, name: job.name, format: job.format, output })
@@ -125,8 +132,7 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
           const task = answer.right
           yield* journal.append({ state: "submitted", key: job.key, sessionId: task.sessionId })
           yield* concurrency.observe(task.rateLimit, true)
-          const exhausted = RateGate.exhaustedUntil(task.rateLimit, yield* Clock.currentTimeMillis)
-          if (Option.isSome(exhausted)) yield* rateGate.pauseUntil(exhausted.value)
+          yield* rateGate.observe(task.rateLimit)
           yield* Effect.annotateCurrentSpan("sessionId", task.sessionId)
           yield* ctx.emit({ _tag: "Submitted", job, sessionId: task.sessionId, resumed: false })
           const value = yield* restore(concurrency.tracking(follow(task)))

@@ -97,6 +97,7 @@ class Fake {
   submitIndex = 0
   concurrencyLimit: number | undefined
   readonly rateRule: RateRule.RateRule | undefined
+  readonly latencyMs: number
   readonly uploads: ReturnType<typeof FakeUploads.make>
 
   constructor(readonly options: FakeServer.Options) {
@@ -113,6 +114,7 @@ class Fake {
     if (options.rateLimitHeaders?.state !== undefined) this.acceptHeaders["ratelimit"] = options.rateLimitHeaders.state
     this.store = new TaskStore(options.defaultTimeline ?? completedImmediately)
     this.concurrencyLimit = options.concurrencyLimit
+    this.latencyMs = options.latency === undefined ? 0 : Duration.toMillis(options.latency)
     this.rateRule = options.rateLimit === undefined ?
       undefined :
       RateRule.make(options.rateLimit, Duration.toMillis(options.rateLimit.window))
@@ -286,6 +288,7 @@ class Fake {
         this.requests.push({ method, url: url.toString(), path: url.pathname, headers, body, at: now })
       }
       const outcome = this.route(request, url, body, now)
+      if (this.latencyMs > 0) yield* Effect.sleep(this.latencyMs)
       if (outcome._tag === "Reset") return yield* connectionReset(request, outcome.code)
       return toResponse(request, outcome)
     })
