@@ -22,11 +22,14 @@ import * as FiberId from "effect/FiberId"
 export interface Gate {
   /**
    * Runs `self` once a permit is free, in arrival order (a `priority` waiter goes before every
-   * ordinary one); the permit is returned however `self` ends.
+   * ordinary one); the permit is returned however `self` ends. With `immediate`, the permit is
+   * taken at once even when none is free (held may then exceed the limit until enough are
+   * returned): for work that already runs and must be counted, such as a task a restarted batch
+   * finds running at the service.
    */
   readonly withPermit: <A, E, R>(
     self: Effect.Effect<A, E, R>,
-    options?: { readonly priority?: boolean | undefined }
+    options?: { readonly priority?: boolean | undefined; readonly immediate?: boolean | undefined }
   ) => Effect.Effect<A, E, R>
   /**
    * Sets the number of permits (at least 1). Growing grants waiters at once; shrinking takes
@@ -81,10 +84,11 @@ export const make = (limit: number): Gate => {
 
   const acquire = (
     restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>,
-    priority: boolean
+    priority: boolean,
+    immediate: boolean
   ) =>
     Effect.suspend(() => {
-      if (held < permits && urgent.size === 0 && queue.size === 0) {
+      if (immediate || (held < permits && urgent.size === 0 && queue.size === 0)) {
         held++
         return Effect.void
       }
@@ -105,7 +109,7 @@ export const make = (limit: number): Gate => {
     withPermit: (self, options) =>
       Effect.uninterruptibleMask((restore) =>
         Effect.zipRight(
-          acquire(restore, options?.priority === true),
+          acquire(restore, options?.priority === true, options?.immediate === true),
           Effect.ensuring(restore(self), Effect.sync(release))
         )
       ),

@@ -3,7 +3,11 @@ import { Gate } from "@pdf-transform/core"
 import { Deferred, Effect, Exit, Fiber, TestClock } from "effect"
 
 /** Forks `count` holders that each note their index when granted and hold until released. */
-const holders = (gate: Gate.Gate, count: number, options?: { readonly priority?: boolean }) =>
+const holders = (
+  gate: Gate.Gate,
+  count: number,
+  options?: { readonly priority?: boolean; readonly immediate?: boolean }
+) =>
   Effect.gen(function*() {
     const started: Array<number> = []
     const finish = yield* Effect.forEach(Array.from({ length: count }, (_, i) => i), () => Deferred.make<void>())
@@ -73,6 +77,21 @@ describe("Gate", () => {
       expect(first.started).toEqual([0])
       yield* urgent.release(0)
       expect(first.started).toEqual([0, 1])
+    }))
+
+  it.effect("an immediate permit is held at once past the limit; waiters go only when enough are back", () =>
+    Effect.gen(function*() {
+      const gate = Gate.make(2)
+      const running = yield* holders(gate, 3, { immediate: true })
+      expect(running.started).toEqual([0, 1, 2])
+      expect(gate.held()).toBe(3)
+      const waiting = yield* holders(gate, 1)
+      expect(waiting.started).toEqual([])
+      yield* running.release(0)
+      expect(waiting.started).toEqual([])
+      yield* running.release(1)
+      expect(waiting.started).toEqual([0])
+      expect(gate.held()).toBe(2)
     }))
 
   it.effect("a limit below 1 or NaN is 1", () =>

@@ -73,6 +73,33 @@ describe("restart", () => {
     }).pipe(Effect.provide(h.layer))
   })
 
+  it.effect("a rerun right after a kill: resumed tasks hold their slots, so new submits wait for them instead of spinning on 429", () => {
+    // The issue's scenario: 12 documents, the default bound, a service allowing 4 tasks in
+    // flight (no retry hint on its refusals), tasks of 1.5 s, killed after 2.5 s and run again at once.
+    const h = H.make({
+      server: { concurrencyLimit: 4, defaultTimeline: [{ after: "1500 millis", status: { state: "completed" } }] }
+    })
+    return Effect.gen(function*() {
+      const server = yield* FakeServer.FakeServer
+      const jobs = urls(12)
+      const fiber = yield* Effect.fork(
+        Batch.run(jobs, { outputDirectory: H.outDir }).pipe(Effect.provide(fileJournal(h.memory)))
+      )
+      yield* H.advance(2_500)
+      yield* Fiber.interrupt(fiber)
+      const running = yield* server.inFlight
+      assert.isAbove(running, 0)
+      const submitsBefore = (yield* H.submits).length
+      const second = yield* runOnce(h.memory, jobs, { concurrency: undefined })
+      assert.strictEqual(second.failed.length, 0, second.failed.map((e) => e.error.message).join("; "))
+      assert.strictEqual(second.completed.length + second.skipped.length, 12)
+      assert.strictEqual((yield* server.tasks).length, 12)
+      // The resumed tasks fill the service: no submit is refused, none spins.
+      const refused = (yield* H.submits).length - (yield* server.tasks).length
+      assert.strictEqual(refused, 0, `${refused} refusals after ${submitsBefore} submits in the first run`)
+    }).pipe(Effect.provide(h.layer))
+  })
+
   it.effect("a submit left without its answer is ambiguous; with resubmitAmbiguous it is submitted once more", () => {
     const h = H.make()
     return Effect.gen(function*() {

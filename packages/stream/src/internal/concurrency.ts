@@ -3,6 +3,9 @@
  *
  * - It starts with one submit (a probe) until the first answer says what the service allows;
  *   then the user's bound, or the announced `qu="concurrent-requests"` quota when smaller.
+ * - A task resumed from the journal holds a slot at once, even past the limit (it is running at
+ *   the service): new submits wait until enough of them end; while probing, the probe goes
+ *   beside the resumed tasks.
  * - An announced quota that changes resizes the gate; a `RateLimit` that shows free slots lets
  *   it grow back after a shrink; it never exceeds the user's bound.
  * - A 429 `concurrency_exceeded` shrinks it to our own tasks in flight (at least 1): the
@@ -20,6 +23,11 @@ export interface Concurrency {
   readonly inFlight: () => number
   /** Counts a task in flight for as long as `self` runs. */
   readonly tracking: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /**
+   * Follows a task an earlier run submitted: it is running at the service already, so it holds a
+   * slot at once (even past the limit) and is counted in flight until `self` ends.
+   */
+  readonly resumed: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** What an answer to a submit announced (accepted or refused). */
   readonly observe: (info: RateLimit.RateLimitInfo, accepted: boolean) => Effect.Effect<void>
   /** A 429 `concurrency_exceeded`. */
@@ -77,5 +85,21 @@ export const make = (bound: number): Concurrency => {
       () => Effect.zipRight(Effect.sync(() => --inFlight), metrics.inFlight(-1))
     )
 
-  return { gate, inFlight: () => inFlight, tracking, observe, exceeded }
+  // While probing, one submit may go beyond the resumed tasks already running.
+  let resumedHeld = 0
+  const resumed = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    Effect.acquireUseRelease(
+      Effect.suspend(() => {
+        resumedHeld++
+        return probing ? resize(resumedHeld + 1) : Effect.void
+      }),
+      () => gate.withPermit(tracking(self), { immediate: true }),
+      () =>
+        Effect.suspend(() => {
+          resumedHeld--
+          return probing ? resize(resumedHeld + 1) : Effect.void
+        })
+    )
+
+  return { gate, inFlight: () => inFlight, tracking, resumed, observe, exceeded }
 }

@@ -105,7 +105,7 @@ const fresh = (
     }
   })
 
-/** Follows a task an earlier run submitted: it is running at the service already, so it takes no gate slot. */
+/** Follows a task an earlier run submitted: it is running at the service already, so it holds a slot until it ends. */
 const resume = (
   ctx: BatchContext,
   job: Job.Job,
@@ -118,7 +118,7 @@ const resume = (
     const task = PdfTransformClient.task(job.format, record.sessionId)
     yield* Effect.annotateCurrentSpan("sessionId", task.sessionId)
     yield* ctx.emit({ _tag: "Submitted", job: info, sessionId: task.sessionId, resumed: true })
-    const ended = yield* ctx.concurrency.tracking(awaitEnd(ctx, info, task))
+    const ended = yield* ctx.concurrency.resumed(awaitEnd(ctx, info, task))
     return yield* settle(ctx, info, task, ended, output.right)
   })
 
