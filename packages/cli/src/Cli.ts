@@ -116,6 +116,13 @@ const convertCommand = Command.make("convert", {
     Options.optional,
     Options.withDescription("First delay between polls of a task (default 2s; 250ms on this machine).")
   ),
+  maxOutage: duration("max-outage").pipe(
+    Options.optional,
+    Options.withDescription(
+      "How long to wait for a service that stopped answering before giving up (default 5m); one that never " +
+        "answered is given up on after three tries (about 3s)."
+    )
+  ),
   json,
   verbose
 }, (flags) => Effect.flatMap(Effect.promise(() => import("./internal/commands/convert.js")), (m) => m.convert(flags)))
@@ -125,7 +132,8 @@ const convertCommand = Command.make("convert", {
         "no base URL the conversion runs on this machine: the reference server starts in this process with the local " +
         "converter. A journal in the output folder makes the same command, run again, resume instead of paying twice. " +
         "Ctrl-C once: no new documents start and the running ones finish; twice: stop now (the next run resumes). " +
-        "Exit codes: 0 all converted, 1 some failed, 2 usage error, 3 API key refused, 4 quota or rate limit, 130 Ctrl-C.",
+        "Exit codes: 0 all converted, 1 some failed, 2 usage error, 3 API key refused, 4 quota or rate limit, " +
+        "5 service unreachable, 130 Ctrl-C.",
       [
         [
           "Convert a folder on this machine, no account needed:",

@@ -12,6 +12,8 @@ import type { CliError } from "./CliError.js"
  * - `usage` (2): the command line cannot run as written.
  * - `unauthenticated` (3): the service refused the API key.
  * - `limited` (4): a quota or rate limit stopped the batch.
+ * - `unreachable` (5): the service could not be reached: never within the first tries, or not
+ *   again within `--max-outage`.
  * - `interrupted` (130): stopped with Ctrl-C before everything was done (128 + SIGINT, as shells expect).
  *
  * @since 0.1.0
@@ -23,6 +25,7 @@ export const ExitCode = {
   usage: 2,
   unauthenticated: 3,
   limited: 4,
+  unreachable: 5,
   interrupted: 130
 } as const
 
@@ -49,15 +52,21 @@ const isTag = (tag: string) => (error: { readonly _tag: string } | undefined): b
 
 /**
  * The exit code of a batch: the refused key first (nothing can work until it is fixed), then a
- * spent quota or rate limit, then the person's Ctrl-C, then failures of single documents.
+ * spent quota or rate limit, then a service that cannot be reached, then the person's Ctrl-C, then
+ * failures of single documents.
  *
  * @since 0.1.0
  * @category exit codes
  */
 export const ofBatch = (summary: Batch.Summary, ending: Ending): ExitCode => {
-  const errors = [...summary.failed.map((event) => event.error), summary.stopped?.error]
+  const stop = summary.stopped?.stop
+  const errors = [
+    ...summary.failed.map((event) => event.error),
+    stop !== undefined && "error" in stop ? stop.error : undefined
+  ]
   if (errors.some(isTag("Unauthenticated"))) return ExitCode.unauthenticated
   if (errors.some(isTag("RateLimited"))) return ExitCode.limited
+  if (stop?._tag === "Unreachable") return ExitCode.unreachable
   const incomplete = summary.failed.length + summary.ambiguous.length + summary.notAttempted.length +
     ending.unfinished +
     summary.skipped.filter((event) => event.previous === "failed").length
@@ -79,6 +88,9 @@ export const ofError = (error: CliError | { readonly _tag: string }): ExitCode =
       return ExitCode.unauthenticated
     case "RateLimited":
       return ExitCode.limited
+    case "TransportError":
+      // Nothing was sent: no connection could be made.
+      return "sent" in error && error.sent === false ? ExitCode.unreachable : ExitCode.failed
     default:
       return ExitCode.failed
   }

@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { PdfTransformError } from "@pdf-transform/core"
 import type { BatchEvent } from "@pdf-transform/stream"
 import { Batch } from "@pdf-transform/stream"
 import { ExitCode, ofBatch, ofError } from "../src/ExitCode.js"
@@ -26,13 +27,42 @@ describe("exit codes", () => {
       ofBatch(summaryOf([failed(0, errors.conversionFailed), failed(1, errors.unauthenticated)]), calm),
       3
     )
-    const stopped = summaryOf([{ _tag: "Stopped", reason: "key", error: errors.unauthenticated }])
+    const stopped = summaryOf([{
+      _tag: "Stopped",
+      reason: "key",
+      stop: { _tag: "Unauthenticated", error: errors.unauthenticated }
+    }])
     assert.strictEqual(ofBatch(stopped, { stoppedByUser: true, unfinished: 2 }), 3)
   })
 
   it("4 when a quota or rate limit stopped documents", () => {
-    assert.strictEqual(ofBatch(summaryOf([{ _tag: "Stopped", reason: "quota", error: errors.quota }]), calm), 4)
+    assert.strictEqual(
+      ofBatch(
+        summaryOf([{ _tag: "Stopped", reason: "quota", stop: { _tag: "QuotaSpent", error: errors.quota } }]),
+        calm
+      ),
+      4
+    )
     assert.strictEqual(ofBatch(summaryOf([completed(0), failed(1, errors.rate)]), calm), 4)
+  })
+
+  it("5 when the service could not be reached, before a Ctrl-C and single failures", () => {
+    const error = new PdfTransformError.TransportError({ operation: "submit", reason: "ECONNREFUSED", sent: false })
+    const stopped = summaryOf([
+      failed(0, errors.conversionFailed),
+      {
+        _tag: "Stopped",
+        reason: "unreachable",
+        stop: { _tag: "Unreachable", baseUrl: "http://x/v1", error, outageMs: 0 }
+      },
+      { _tag: "NotAttempted", job: job(1), reason: "unreachable" }
+    ])
+    assert.strictEqual(ofBatch(stopped, { stoppedByUser: true, unfinished: 0 }), 5)
+    assert.strictEqual(ofError(error), 5)
+    assert.strictEqual(
+      ofError(new PdfTransformError.TransportError({ operation: "status", reason: "reset", sent: true })),
+      1
+    )
   })
 
   it("130 when Ctrl-C left documents undone, 0 when it came too late to matter", () => {

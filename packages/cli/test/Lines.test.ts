@@ -46,7 +46,10 @@ describe("events as lines", () => {
       Lines.lasting({ _tag: "NotAttempted", job: job(0), reason: "Ctrl-C" }, display, plain),
       undefined
     )
-    assert.include(Lines.lasting({ _tag: "Stopped", reason: "Ctrl-C" }, display, plain), "Stopped (Ctrl-C)")
+    assert.include(
+      Lines.lasting({ _tag: "Stopped", reason: "Ctrl-C", stop: { _tag: "Requested", by: "Ctrl-C" } }, display, plain),
+      "Stopped (Ctrl-C)"
+    )
   })
 
   it("writes JSON objects with the event's name, the job, and errors as a tag and a sentence", () => {
@@ -71,7 +74,8 @@ describe("events as lines", () => {
         message: "The service could not convert it: Not a readable PDF: Invalid PDF structure."
       }
     })
-    assert.deepStrictEqual(Lines.json({ _tag: "Stopped", reason: "quota", error: errors.quota }, display).error, {
+    const quota = { _tag: "Stopped", reason: "quota", stop: { _tag: "QuotaSpent", error: errors.quota } } as const
+    assert.deepStrictEqual(Lines.json(quota, display).error, {
       tag: "RateLimited",
       message: `The service's quota for this API key is spent. Try again after ${
         new Date(Date.UTC(2030, 0, 1, 12)).toLocaleString()

@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { PdfTransformError } from "@pdf-transform/core"
 import { FastCheck as fc } from "effect"
 import { bar, documentLine, frame, totalLine } from "../src/internal/view/render.js"
 import * as State from "../src/internal/view/state.js"
@@ -84,5 +85,26 @@ describe("the live view's lines", () => {
     const state = { ...withRunning([running(0, "a.pdf", 10)], 3), stopping: "Ctrl-C" }
     const lines = frame(state, 0, { columns: 120, rows: 24 }, plain)
     assert.match(lines[1]!, /^ {2}Stopping \(Ctrl-C\): waiting for the running ones; Ctrl-C again leaves them/)
+  })
+
+  it("says the service is unreachable and counts down to its next try, until it answers again", () => {
+    const error = new PdfTransformError.TransportError({ operation: "submit", reason: "ECONNREFUSED", sent: false })
+    const down = State.update(withRunning([running(0, "a.pdf", 10)], 3), {
+      _tag: "ServiceUnreachable",
+      error,
+      since: 1_000,
+      retryInMs: 8_000,
+      answeredBefore: true
+    }, 1_000)
+    assert.strictEqual(
+      frame(down, 1_000, { columns: 120, rows: 24 }, plain)[1],
+      "  service unreachable (ECONNREFUSED), next try in 8 s"
+    )
+    assert.strictEqual(
+      frame(down, 6_000, { columns: 120, rows: 24 }, plain)[1],
+      "  service unreachable (ECONNREFUSED), next try in 3 s"
+    )
+    const back = State.update(down, { _tag: "ServiceReachable", downMs: 9_000 }, 10_000)
+    assert.lengthOf(frame(back, 10_000, { columns: 120, rows: 24 }, plain), 2)
   })
 })

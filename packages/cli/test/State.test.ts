@@ -65,7 +65,7 @@ describe("the live view's state", () => {
         job: job(1),
         error: new PdfTransformError.ConversionFailed({ format: "markdown", sessionId: sessionId(1), reason: "bad" })
       }],
-      [2_400, { _tag: "Stopped", reason: "Ctrl-C" }],
+      [2_400, { _tag: "Stopped", reason: "Ctrl-C", stop: { _tag: "Requested", by: "Ctrl-C" } }],
       [2_400, { _tag: "NotAttempted", job: job(2), reason: "stopped" }]
     ] as const
     const last = ended.reduce((s, [at, event]) => State.update(s, event, at), state)

@@ -164,6 +164,13 @@ export interface PollOptions {
    * `watch`'s stream. Read per call only (the client's `poll` option and `watch` ignore it).
    */
   readonly onStatus?: ((status: Status) => Effect.Effect<void>) | undefined
+  /**
+   * `awaitCompletion` runs this with every failure it rides out (the network, a timeout, 408, 429,
+   * 5xx), before it polls again: how a caller learns that the service is unreachable while the
+   * wait goes on. When it fails, the wait ends with that error (a caller that has given up on the
+   * service). Read per call only, like `onStatus`.
+   */
+  readonly onTransientFailure?: ((error: StatusError) => Effect.Effect<void, TransportError>) | undefined
 }
 
 /**
@@ -249,18 +256,21 @@ export type StatusError = Unauthenticated | TaskNotFound | UnexpectedResponse | 
 export type WatchError = Unauthenticated | TaskNotFound | UnexpectedResponse | InvalidResponse | PollTimeout
 
 /**
- * The errors of waiting for completion.
+ * The errors of waiting for completion. `TransportError` only when the caller's own
+ * `onTransientFailure` ends the wait on a failed connection; the client itself rides those out.
  *
  * @since 0.1.0
  * @category errors
  */
-export type AwaitError = WatchError | ConversionFailed
+export type AwaitError = WatchError | ConversionFailed | TransportError
 
 /**
  * @since 0.1.0
  * @category models
  */
 export interface Service {
+  /** Where the service is reached: the base URL, ending in `/v1`, without a trailing slash. */
+  readonly baseUrl: string
   /**
    * Submits a conversion. Retried only where the contract proves no task was created; `retry`
    * overrides the client's retry options for this call (`{ maxAttempts: 1 }` hands every 429 to

@@ -11,16 +11,18 @@ import type * as Path from "@effect/platform/Path"
 import * as Gate from "@pdf-transform/core/Gate"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import * as Uploader from "@pdf-transform/core/Uploader"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Mailbox from "effect/Mailbox"
 import * as Stream from "effect/Stream"
 import { type JournalFailed, OutputFailed } from "./BatchError.js"
-import type { BatchEvent } from "./BatchEvent.js"
+import { type BatchEvent, StopReason } from "./BatchEvent.js"
 import * as Concurrency from "./internal/concurrency.js"
 import { type BatchContext, makeStop, type Settings } from "./internal/context.js"
 import * as DirectorySync from "./internal/directorySync.js"
 import * as runJob from "./internal/job.js"
 import * as Names from "./internal/names.js"
+import * as Reachability from "./internal/reachability.js"
 import * as Workers from "./internal/workers.js"
 import type * as Job from "./Job.js"
 import * as Journal from "./Journal.js"
@@ -48,8 +50,17 @@ export interface Options {
   readonly retryFailed?: boolean | undefined
   /** How each task is polled (default: the client's). */
   readonly poll?: PdfTransformClient.PollOptions | undefined
-  /** When this completes, the batch submits nothing more and follows its running tasks to the end. */
-  readonly stop?: Effect.Effect<void> | undefined
+  /**
+   * When this completes, the batch submits nothing more and follows its running tasks to the end.
+   * A string it completes with names who asked (`Stopped` then reads "Ctrl-C", say).
+   */
+  readonly stop?: Effect.Effect<string | void> | undefined
+  /**
+   * How long an outage of a service that has answered in this batch is ridden out before the batch
+   * stops (`Unreachable`), from the first failed connection (default 5 minutes). A service that has
+   * not answered yet is given up on after a few tries (about 3 s).
+   */
+  readonly maxOutage?: Duration.DurationInput | undefined
 }
 
 /**
@@ -71,7 +82,12 @@ export const defaults = {
   /** Rate limits pass; twenty refusals of one job (about ten minutes of backoff) say they will not. */
   maxSubmitAttempts: 20,
   resubmitAmbiguous: false,
-  retryFailed: false
+  retryFailed: false,
+  /**
+   * Five minutes: a restart of the service or a network blip passes within it, and a batch left
+   * alone does not sit silent much longer than that when the service is gone for good.
+   */
+  maxOutage: Duration.minutes(5)
 } as const
 
 /**
@@ -151,7 +167,8 @@ const settingsOf = (options: Options): Settings => ({
   maxSubmitAttempts: Math.max(1, Math.floor(options.maxSubmitAttempts ?? defaults.maxSubmitAttempts)),
   resubmitAmbiguous: options.resubmitAmbiguous ?? defaults.resubmitAmbiguous,
   retryFailed: options.retryFailed ?? defaults.retryFailed,
-  poll: options.poll
+  poll: options.poll,
+  maxOutageMs: Math.max(0, Duration.toMillis(options.maxOutage ?? defaults.maxOutage))
 })
 
 /**
@@ -189,9 +206,10 @@ export const convert = <E = never, R = never>(
     const concurrency = Concurrency.make(settings.concurrency)
     // Once stopped, jobs waiting for a slot are let through at once, to find the batch stopped.
     const stop = yield* makeStop(emit, concurrency.gate.resize(Number.MAX_SAFE_INTEGER))
+    const client = yield* PdfTransformClient.PdfTransformClient
     const ctx: BatchContext = {
       settings,
-      client: yield* PdfTransformClient.PdfTransformClient,
+      client,
       uploader: yield* Effect.serviceOption(Uploader.Uploader),
       journal,
       recovered,
@@ -202,11 +220,19 @@ export const convert = <E = never, R = never>(
       syncDirectory: DirectorySync.make(fs),
       uploads: Gate.make(settings.uploadConcurrency),
       stop,
+      reachability: yield* Reachability.make({
+        baseUrl: client.baseUrl,
+        maxOutageMs: settings.maxOutageMs,
+        stop,
+        emit
+      }),
       seen: new Map(),
       emit
     }
     if (options.stop !== undefined) {
-      yield* Effect.forkScoped(Effect.zipRight(options.stop, stop.stop("stopped by request")))
+      yield* Effect.forkScoped(
+        Effect.flatMap(options.stop, (by) => stop.stop(StopReason.Requested(typeof by === "string" ? { by } : {})))
+      )
     }
     // Jobs pulled ahead of the gate: enough to keep every slot, upload and download busy, and
     // few enough that waiting jobs stay a short queue.

@@ -7,8 +7,9 @@
  * @since 0.1.0
  */
 import type * as Contract from "@pdf-transform/core/Contract"
-import type * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import type * as PdfTransformError from "@pdf-transform/core/PdfTransformError"
 import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
 import type { JobError } from "./BatchError.js"
 
 /**
@@ -29,6 +30,60 @@ export interface JobInfo {
   readonly key: string
   readonly format: Contract.Format
 }
+
+/**
+ * Why a batch stopped submitting. Each reason carries what a caller needs to act on it.
+ *
+ * - `Requested`: the caller asked (`options.stop` completed, naming who when it gives a string).
+ * - `Unauthenticated`: the service refused the API key (on a submit, a poll or an upload).
+ * - `QuotaSpent`: a 429 `quota_exceeded`; the quota comes back in hours.
+ * - `Unreachable`: no connection to the service: never, within the first few tries
+ *   (`outageMs` 0 when it never answered in this batch), or not again within `maxOutage`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StopReason = Data.TaggedEnum<{
+  Requested: {
+    /** Who asked, when the caller's `stop` said (a CLI's "Ctrl-C"). */
+    readonly by?: string | undefined
+  }
+  Unauthenticated: { readonly error: PdfTransformError.Unauthenticated }
+  QuotaSpent: { readonly error: PdfTransformError.RateLimited }
+  Unreachable: {
+    readonly baseUrl: string
+    readonly error: PdfTransformError.TransportError
+    /** How long the service had been unreachable when the batch gave up (0: it never answered). */
+    readonly outageMs: number
+  }
+}>
+
+/**
+ * Constructors, `$is` and `$match` for `StopReason`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const StopReason = Data.taggedEnum<StopReason>()
+
+/**
+ * The one sentence that says why a batch stopped (the `reason` of `Stopped`, and of the
+ * `NotAttempted` events that follow it).
+ *
+ * @since 0.1.0
+ * @category stop reasons
+ */
+export const describeStop: (reason: StopReason) => string = StopReason.$match({
+  Requested: ({ by }) => by ?? "stopped by request",
+  Unauthenticated: () => "the service refused the API key",
+  QuotaSpent: () => "the service's quota is spent",
+  Unreachable: ({ baseUrl, error, outageMs }) =>
+    outageMs === 0 ?
+      `cannot reach the service at ${baseUrl}: ${error.reason}` :
+      `the service at ${baseUrl} stayed unreachable for ${
+        Duration.format(Duration.millis(Math.round(outageMs / 1000) * 1000))
+      }: ${error.reason}`
+})
 
 /**
  * @since 0.1.0
@@ -75,14 +130,26 @@ export type BatchEvent = Data.TaggedEnum<{
   /** The batch stopped submitting before this job (see `Stopped`). */
   NotAttempted: { readonly job: JobInfo; readonly reason: string }
   /**
-   * No new submits from now on: nothing else can succeed (`error`: the key was refused, or the
-   * quota is spent), or the caller asked (`options.stop`). Tasks already running are followed to
-   * the end. Sent once.
+   * No new submits from now on (`stop` says why; `reason` is `describeStop(stop)`). Tasks already
+   * running are followed to the end, except when the service is unreachable: then they end as
+   * `Failed` with the connection's error, still in the journal, and the next run resumes them.
+   * Sent once.
    */
-  Stopped: {
-    readonly reason: string
-    readonly error?: PdfTransformClient.SubmitError | PdfTransformClient.StatusError | undefined
+  Stopped: { readonly reason: string; readonly stop: StopReason }
+  /**
+   * A connection to the service failed (nothing was sent); the batch waits and tries again,
+   * `retryInMs` from now when it decided the delay (a submit or an upload), until the service
+   * answers (`ServiceReachable`) or the batch gives up (`Stopped` with `Unreachable`).
+   * `answeredBefore`: whether the service had answered earlier in this batch (an outage) or not.
+   */
+  ServiceUnreachable: {
+    readonly error: PdfTransformError.TransportError
+    readonly since: number
+    readonly retryInMs?: number | undefined
+    readonly answeredBefore: boolean
   }
+  /** The service answered again after `ServiceUnreachable`, `downMs` after the first failure. */
+  ServiceReachable: { readonly downMs: number }
   /** A journal line that could not be read; it is kept in the file and otherwise ignored. */
   JournalProblem: { readonly line: number; readonly problem: string }
 }>

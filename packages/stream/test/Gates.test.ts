@@ -213,7 +213,7 @@ describe("stopping", () => {
       const all = Chunk.toReadonlyArray(yield* H.drive(fiber))
       const stopped = H.ofTag(all, "Stopped")
       assert.strictEqual(stopped.length, 1)
-      assert.strictEqual(stopped[0]!.error?._tag, "RateLimited")
+      assert.strictEqual(stopped[0]!.stop._tag, "QuotaSpent")
       assert.strictEqual(H.ofTag(all, "Completed").length, 2)
       const failed = H.ofTag(all, "Failed")
       assert.strictEqual(failed.length, 1)
@@ -227,7 +227,7 @@ describe("stopping", () => {
     const h = H.make({ server: { apiKeys: ["another-key"] } })
     return Effect.gen(function*() {
       const summary = yield* H.run(urls(5), { concurrency: 3 })
-      assert.strictEqual(summary.stopped?.error?._tag, "Unauthenticated")
+      assert.strictEqual(summary.stopped?.stop._tag, "Unauthenticated")
       assert.strictEqual(summary.failed.length, 1)
       assert.strictEqual(summary.notAttempted.length, 4)
       assert.strictEqual((yield* H.submits).length, 1)

@@ -206,6 +206,12 @@ export interface Service {
   readonly setConcurrencyLimit: (limit: number | undefined) => Effect.Effect<void>
   /** Tasks in flight now (Clock time), by the rule of `Options.concurrencyLimit`. */
   readonly inFlight: Effect.Effect<number>
+  /**
+   * While `true`, every request (contract routes, downloads, uploads) fails before anything is sent,
+   * with `ECONNREFUSED`, as when nothing listens; nothing is recorded. Tasks go on along their
+   * timelines meanwhile.
+   */
+  readonly setUnreachable: (unreachable: boolean) => Effect.Effect<void>
   /** Where `init` and `url` of the chunked upload protocol live. */
   readonly uploadBaseUrl: string
   /** Steps consumed one per `PUT` of this part number (of any upload), before the part is stored normally. */

@@ -64,8 +64,13 @@ export const lasting = (event: BatchEvent, display: Display, style: Style): stri
       }: ${event.reason}; not submitted again (--resubmit-ambiguous does)`
     case "Stopped":
       return style.yellow(
-        `Stopped (${event.reason}): no new documents start; the running ones are followed to their end.`
+        event.stop._tag === "Unreachable" ?
+          `Stopped (${event.reason}): nothing more can be done now; submitted tasks stay in the journal, and ` +
+          `the same command resumes them.` :
+          `Stopped (${event.reason}): no new documents start; the running ones are followed to their end.`
       )
+    case "ServiceReachable":
+      return style.green(`The service answers again (unreachable for ${seconds(event.downMs)}).`)
     case "JournalProblem":
       return style.yellow(`Journal line ${event.line} cannot be read (${event.problem}); it is kept and ignored.`)
     default:
@@ -85,6 +90,8 @@ const tags: Record<BatchEvent["_tag"], string> = {
   Ambiguous: "ambiguous",
   NotAttempted: "not-started",
   Stopped: "stopped",
+  ServiceUnreachable: "unreachable",
+  ServiceReachable: "reachable",
   JournalProblem: "journal"
 }
 
@@ -114,22 +121,46 @@ export const plain = (event: BatchEvent, display: Display): string => {
       return `${tag} ${name(event, display)}: ${event.reason}`
     case "Stopped":
       return `${tag} ${event.reason}`
+    case "ServiceUnreachable":
+      return `${tag} ${unreachable(event.error.reason, event.retryInMs)}`
+    case "ServiceReachable":
+      return `${tag} after ${seconds(event.downMs)}`
     case "JournalProblem":
       return `${tag} line ${event.line}: ${event.problem}`
   }
 }
 
+/** Whole seconds, at least one: `8 s`. */
+export const seconds = (ms: number): string => `${Math.max(1, Math.round(ms / 1_000))} s`
+
+/** The live view's and the plain line's words for a service that cannot be reached. */
+export const unreachable = (reason: string, retryInMs: number | undefined): string =>
+  `service unreachable (${reason})${retryInMs === undefined ? "" : `, next try in ${seconds(retryInMs)}`}`
+
 /** One JSON object per event; errors as their tag and the sentence a person would read. */
 export const json = (event: BatchEvent, display: Display): Record<string, unknown> => {
   switch (event._tag) {
-    case "Stopped":
+    case "Stopped": {
+      const stop = event.stop
       return {
         event: event._tag,
         reason: event.reason,
-        ...(event.error === undefined ? {} : {
-          error: { tag: event.error._tag, message: Messages.sentence(event.error, display.messages) }
-        })
+        stop: stop._tag,
+        ...("error" in stop ?
+          { error: { tag: stop.error._tag, message: Messages.sentence(stop.error, display.messages) } } :
+          {})
       }
+    }
+    case "ServiceUnreachable":
+      return {
+        event: event._tag,
+        reason: event.error.reason,
+        since: event.since,
+        answeredBefore: event.answeredBefore,
+        ...(event.retryInMs === undefined ? {} : { retryInMs: event.retryInMs })
+      }
+    case "ServiceReachable":
+      return { event: event._tag, downMs: event.downMs }
     case "JournalProblem":
       return { event: event._tag, line: event.line, problem: event.problem }
     case "Failed": {

@@ -51,6 +51,7 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
     }
 
     return {
+      baseUrl,
       submit: submitTask,
       status: results.status,
       awaitCompletion: results.awaitCompletion,

@@ -170,12 +170,15 @@ const schedule = (options: Client.PollOptions, task: Task, deadlineAt: number): 
   )
 
 /** A wait in progress: its poll, its schedule, and how to read its end. */
-const begin = (
+const begin = <E = never>(
   once: (task: Task) => Effect.Effect<Client.Status, Client.StatusError>,
   env: Env,
   task: Task,
   options: Client.PollOptions | undefined,
-  onStatus?: (status: Client.Status) => Effect.Effect<void>
+  hooks: {
+    readonly onStatus?: ((status: Client.Status) => Effect.Effect<void>) | undefined
+    readonly onTransientFailure?: ((error: Client.StatusError) => Effect.Effect<void, E>) | undefined
+  } = {}
 ) =>
   Effect.gen(function*() {
     const merged = { ...env.poll, ...options }
@@ -191,11 +194,16 @@ const begin = (
             Effect.annotateLogs({ sessionId: task.sessionId, state: seen.newState })
           )
         ),
-        Effect.tap((seen) =>
-          onStatus === undefined || seen.outcome === undefined || Either.isLeft(seen.outcome)
+        Effect.tap((seen) => {
+          const outcome = seen.outcome
+          if (outcome === undefined) return Effect.void
+          if (Either.isRight(outcome)) {
+            return hooks.onStatus === undefined ? Effect.void : hooks.onStatus(shown(seen, outcome.right))
+          }
+          return hooks.onTransientFailure === undefined || !isTransient(outcome.left)
             ? Effect.void
-            : onStatus(shown(seen, seen.outcome.right))
-        )
+            : hooks.onTransientFailure(outcome.left)
+        })
       )
 
     /** The end of the wait once the schedule has stopped: the terminal status, or why there is none. */
@@ -240,7 +248,10 @@ export const make = (env: Env) => {
     options?: Client.PollOptions
   ): Effect.Effect<Client.CompletedTask<F>, Client.AwaitError> =>
     Effect.gen(function*() {
-      const wait = yield* begin(poll, env, task, options, options?.onStatus)
+      const wait = yield* begin(poll, env, task, options, {
+        onStatus: options?.onStatus,
+        onTransientFailure: options?.onTransientFailure
+      })
       const first = yield* wait.next
       // The schedule decides after each poll, the first included; a task found finished at once
       // (a resumed one, a fast one) needs no decision.

@@ -37,7 +37,10 @@ export const describe = (error: unknown): string => {
   for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
     const code = codeOf(current)
     const message = current instanceof Error ? current.message : undefined
-    const text = [code, message].filter(Predicate.isString).join(" ")
+    // Node's messages often name the code already ("connect ECONNREFUSED 127.0.0.1:9").
+    const text = code !== undefined && message?.includes(code) === true ?
+      message :
+      [code, message].filter(Predicate.isString).join(" ")
     if (text !== "" && !parts.includes(text)) parts.push(text)
     current = Predicate.hasProperty(current, "cause") ? current.cause : undefined
   }

@@ -4,13 +4,14 @@ import type * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient
 import type * as Uploader from "@pdf-transform/core/Uploader"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
-import type { BatchEvent } from "../BatchEvent.js"
+import * as Option from "effect/Option"
+import { type BatchEvent, describeStop, type StopReason } from "../BatchEvent.js"
 import type * as Journal from "../Journal.js"
 import type * as RateGate from "../RateGate.js"
 import type { Concurrency } from "./concurrency.js"
 import type { DirectorySync } from "./directorySync.js"
 import type { Names } from "./names.js"
+import type { Reachability } from "./reachability.js"
 
 /** The batch's options with every default filled. */
 export interface Settings {
@@ -22,19 +23,17 @@ export interface Settings {
   readonly resubmitAmbiguous: boolean
   readonly retryFailed: boolean
   readonly poll: PdfTransformClient.PollOptions | undefined
+  readonly maxOutageMs: number
 }
 
 /** Once set, no job submits any more; jobs waiting at a gate leave at once. */
 export interface Stop {
   /** Why the batch stopped, once it has. */
-  readonly reason: () => string | undefined
+  readonly current: Effect.Effect<Option.Option<StopReason>>
   /** Stops the batch (the first call wins) and reports it. */
-  readonly stop: (
-    reason: string,
-    error?: PdfTransformClient.SubmitError | PdfTransformClient.StatusError
-  ) => Effect.Effect<void>
-  /** Completes when the batch stops. */
-  readonly signal: Deferred.Deferred<void>
+  readonly stop: (reason: StopReason) => Effect.Effect<void>
+  /** Completes with the reason when the batch stops. */
+  readonly signal: Deferred.Deferred<StopReason>
 }
 
 export interface BatchContext {
@@ -52,6 +51,8 @@ export interface BatchContext {
   readonly syncDirectory: DirectorySync
   readonly uploads: Gate.Gate
   readonly stop: Stop
+  /** Whether the service answers; gives up on it (stopping the batch) when it does not. */
+  readonly reachability: Reachability
   /** The first job of each key in this batch, by name: a later identical job is a duplicate. */
   readonly seen: Map<string, string>
   readonly emit: (event: BatchEvent) => Effect.Effect<void>
@@ -61,20 +62,15 @@ export const makeStop = (
   emit: (event: BatchEvent) => Effect.Effect<void>,
   onStop: Effect.Effect<void>
 ): Effect.Effect<Stop> =>
-  Effect.map(Deferred.make<void>(), (signal) => {
-    let reason: string | undefined
-    return {
-      reason: () => reason,
-      signal,
-      stop: (why, error) =>
-        Effect.suspend(() => {
-          if (reason !== undefined) return Effect.void
-          reason = why
-          return Effect.all([
-            emit({ _tag: "Stopped", reason: why, error }),
-            onStop,
-            Deferred.succeed(signal, undefined)
-          ], { discard: true })
-        })
-    }
-  })
+  Effect.map(Deferred.make<StopReason>(), (signal) => ({
+    signal,
+    current: Effect.flatMap(
+      Deferred.poll(signal),
+      Option.match({ onNone: () => Effect.succeedNone, onSome: Effect.asSome })
+    ),
+    stop: (reason) =>
+      Effect.flatMap(Deferred.succeed(signal, reason), (first) =>
+        first ?
+          Effect.zipRight(emit({ _tag: "Stopped", reason: describeStop(reason), stop: reason }), onStop) :
+          Effect.void)
+  }))

@@ -7,17 +7,22 @@ import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import type { TransportError } from "@pdf-transform/core/PdfTransformError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type { JobError, JournalFailed } from "../BatchError.js"
-import type { Final, JobInfo } from "../BatchEvent.js"
+import { type Final, type JobInfo, StopReason } from "../BatchEvent.js"
 import * as atomicWrite from "./atomicWrite.js"
 import type { BatchContext } from "./context.js"
 
 /**
  * Polls until the task is terminal; answers the completed task or why it is not one. Progress
  * comes from `awaitCompletion`'s `onStatus`, not from `watch`: a stream of statuses, even pulled,
- * cost 1-2 ms of CPU a task more for a task done at the first poll.
+ * cost 1-2 ms of CPU a task more for a task done at the first poll. Every status tells the batch
+ * the service is reachable; a failed connection tells it the opposite, and once the batch gives up
+ * on the service the wait ends with that error (the task stays in the journal, unfinished, for
+ * the next run).
  */
 export const awaitEnd = <F extends Contract.Format>(
   ctx: BatchContext,
@@ -32,7 +37,20 @@ export const awaitEnd = <F extends Contract.Format>(
       highest = progress
       return ctx.emit({ _tag: "Progress", job, sessionId: task.sessionId, progress })
     }
-    return Effect.either(ctx.client.awaitCompletion(task, { ...ctx.settings.poll, onStatus }))
+    const onTransientFailure = (error: PdfTransformClient.StatusError): Effect.Effect<void, TransportError> =>
+      error._tag === "TransportError" && !error.sent ?
+        Effect.flatMap(
+          ctx.reachability.failed(error),
+          (nextTry) => Option.isSome(nextTry) ? Effect.void : Effect.fail(error)
+        ) :
+        Effect.void
+    return Effect.either(
+      ctx.client.awaitCompletion(task, {
+        ...ctx.settings.poll,
+        onStatus: (status) => Effect.zipRight(ctx.reachability.answered, onStatus(status)),
+        onTransientFailure
+      })
+    )
   })
 
 /** Whether the task is over at the service, so a later run has nothing to poll. */
@@ -52,7 +70,7 @@ export const failed = (
       sessionId,
       failure: { tag: error._tag, message: error.message, taskEnded: taskEnded(error) }
     })
-    if (error._tag === "Unauthenticated") yield* ctx.stop.stop("the service refused the API key", error)
+    if (error._tag === "Unauthenticated") yield* ctx.stop.stop(StopReason.Unauthenticated({ error }))
     return { _tag: "Failed", job, error, sessionId }
   })
 

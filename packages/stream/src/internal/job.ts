@@ -13,7 +13,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { type JournalFailed, SourceUnreadable, UploaderMissing } from "../BatchError.js"
-import type { Final, JobInfo } from "../BatchEvent.js"
+import { describeStop, type Final, type JobInfo, StopReason } from "../BatchEvent.js"
 import type * as Job from "../Job.js"
 import type * as Journal from "../Journal.js"
 import type { BatchContext } from "./context.js"
@@ -21,7 +21,7 @@ import { awaitEnd, settle } from "./follow.js"
 import { display, type Identified, identify } from "./keys.js"
 import * as metrics from "./metrics.js"
 import { sourceName } from "./names.js"
-import { submitAndFollow } from "./submit.js"
+import { passRateGate, submitAndFollow, waitForService } from "./submit.js"
 
 type Effects<A> = Effect.Effect<A, JournalFailed, FileSystem.FileSystem | Path.Path>
 
@@ -42,6 +42,38 @@ const outputPath = (ctx: BatchContext, job: Job.Job, info: JobInfo, record: Jour
     return yield* ctx.names.claim(sourceName(job, paths, `document-${info.key.slice(0, 8)}`), job.format)
   })
 
+/**
+ * Uploads again while the service cannot be reached (nothing was sent), as submits do, until it
+ * answers or the batch gives up on it; a refused key stops the batch as it does on a submit.
+ */
+const uploadWithRetries = <E extends Uploader.UploadError | SourceUnreadable, R>(
+  ctx: BatchContext,
+  upload: Effect.Effect<string, E, R>
+): Effect.Effect<string, E, R> =>
+  Effect.gen(function*() {
+    for (;;) {
+      const result = yield* Effect.either(upload)
+      if (Either.isRight(result)) {
+        yield* ctx.reachability.answered
+        return result.right
+      }
+      const error = result.left
+      if (error._tag === "TransportError" && !error.sent) {
+        if (!(yield* waitForService(ctx, error))) return yield* Effect.fail(error)
+        yield* passRateGate(ctx)
+        if (Option.isSome(yield* ctx.stop.current)) return yield* Effect.fail(error)
+        continue
+      }
+      if (error._tag === "Unauthenticated") {
+        yield* ctx.reachability.answered
+        yield* ctx.stop.stop(StopReason.Unauthenticated({ error }))
+      } else if (error._tag === "UnexpectedResponse" || error._tag === "InvalidResponse") {
+        yield* ctx.reachability.answered
+      }
+      return yield* Effect.fail(error)
+    }
+  })
+
 /** The `pdfURL` to submit: the URL itself, or the upload's answer. */
 const pdfUrl = (ctx: BatchContext, job: Job.Job, info: JobInfo, identified: Identified) =>
   Effect.gen(function*() {
@@ -50,25 +82,28 @@ const pdfUrl = (ctx: BatchContext, job: Job.Job, info: JobInfo, identified: Iden
     if (Option.isNone(ctx.uploader)) return yield* new UploaderMissing({ source: info.name })
     const uploader = ctx.uploader.value
     const paths = yield* Path.Path
-    return yield* ctx.uploads.withPermit(Effect.gen(function*() {
-      const head = source._tag === "Bytes" ? source.bytes : yield* readHead(source.path)
-      if (!Media.looksLikePdf(head)) {
-        return yield* new SourceUnreadable({ path: info.name, reason: "not a PDF (it does not start with %PDF-)" })
-      }
-      // A file is handed over by its path: the uploader streams it, so no file is ever whole in memory.
-      const upload: Uploader.UploadSource = source._tag === "File"
-        ? { path: source.path, name: paths.basename(source.path) }
-        : { bytes: source.bytes, name: `${job.outputName ?? "document"}.pdf` }
-      let url = ""
-      yield* Stream.runForEach(uploader.uploadWithProgress(upload), (event) => {
-        if (event._tag === "Progress") {
-          return ctx.emit({ _tag: "Uploading", job: info, sent: event.sent, total: event.total })
+    return yield* ctx.uploads.withPermit(uploadWithRetries(
+      ctx,
+      Effect.gen(function*() {
+        const head = source._tag === "Bytes" ? source.bytes : yield* readHead(source.path)
+        if (!Media.looksLikePdf(head)) {
+          return yield* new SourceUnreadable({ path: info.name, reason: "not a PDF (it does not start with %PDF-)" })
         }
-        url = event.url
-        return ctx.emit({ _tag: "Uploaded", job: info, pdfURL: event.url, bytes: event.bytes })
+        // A file is handed over by its path: the uploader streams it, so no file is ever whole in memory.
+        const upload: Uploader.UploadSource = source._tag === "File"
+          ? { path: source.path, name: paths.basename(source.path) }
+          : { bytes: source.bytes, name: `${job.outputName ?? "document"}.pdf` }
+        let url = ""
+        yield* Stream.runForEach(uploader.uploadWithProgress(upload), (event) => {
+          if (event._tag === "Progress") {
+            return ctx.emit({ _tag: "Uploading", job: info, sent: event.sent, total: event.total })
+          }
+          url = event.url
+          return ctx.emit({ _tag: "Uploaded", job: info, pdfURL: event.url, bytes: event.bytes })
+        })
+        return url
       })
-      return url
-    }))
+    ))
   })
 
 /** Uploads (when needed), submits and follows a job that no earlier run submitted. */
@@ -80,12 +115,19 @@ const fresh = (
   record: Journal.JobRecord | undefined
 ): Effects<Final> =>
   Effect.gen(function*() {
-    const reason = ctx.stop.reason()
-    if (reason !== undefined) return { _tag: "NotAttempted", job: info, reason }
+    const before = yield* ctx.stop.current
+    if (Option.isSome(before)) return { _tag: "NotAttempted", job: info, reason: describeStop(before.value) }
     const prepared = yield* Effect.either(
       Effect.all([outputPath(ctx, job, info, record), pdfUrl(ctx, job, info, identified)])
     )
-    if (Either.isLeft(prepared)) return { _tag: "Failed", job: info, error: prepared.left }
+    if (Either.isLeft(prepared)) {
+      // An upload cut short because the batch gave up on the service: nothing was sent.
+      const stop = yield* ctx.stop.current
+      if (prepared.left._tag === "TransportError" && Option.isSome(stop)) {
+        return { _tag: "NotAttempted", job: info, reason: describeStop(stop.value) }
+      }
+      return { _tag: "Failed", job: info, error: prepared.left }
+    }
     const [output, pdfURL] = prepared.right
     const result = yield* submitAndFollow(
       ctx,

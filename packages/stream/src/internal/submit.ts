@@ -9,14 +9,15 @@
  */
 import type * as Contract from "@pdf-transform/core/Contract"
 import type * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
+import type { TransportError } from "@pdf-transform/core/PdfTransformError"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as Random from "effect/Random"
 import type { JobError, JournalFailed } from "../BatchError.js"
-import type { JobInfo } from "../BatchEvent.js"
+import { describeStop, type JobInfo, StopReason } from "../BatchEvent.js"
+import * as Backoff from "./backoff.js"
 import type { BatchContext } from "./context.js"
 import * as metrics from "./metrics.js"
 
@@ -28,14 +29,11 @@ export type SubmitResult<A> =
 
 type Step<A> =
   | SubmitResult<A>
-  | { readonly _tag: "Retry"; readonly error: JobError }
-
-/** Backoff when the service gave no delay: 1 s doubling to 30 s, jittered by ±20%. */
-const backoff = (attempt: number): Effect.Effect<number> =>
-  Effect.map(Random.nextRange(0.8, 1.2), (jitter) => Math.round(Math.min(30_000, 1_000 * 2 ** (attempt - 1)) * jitter))
+  /** Another attempt; `counted` unless it only waited out an unreachable service (bounded by `maxOutage`). */
+  | { readonly _tag: "Retry"; readonly error: JobError; readonly counted: boolean }
 
 /** Waits until no shared pause is in force, or the batch stops (racing only when there is a pause to wait out). */
-const passRateGate = (ctx: BatchContext) =>
+export const passRateGate = (ctx: BatchContext) =>
   Effect.flatMap(
     Clock.currentTimeMillis,
     (now) =>
@@ -48,6 +46,22 @@ const passRateGate = (ctx: BatchContext) =>
 /** Waits for the shared pace to let one more submit go, and counts it; or for the batch to stop. */
 const takeRateGate = (ctx: BatchContext) => Effect.raceFirst(ctx.rateGate.take, Deferred.await(ctx.stop.signal))
 
+/** Errors that carry an answer of the service: it was reached. */
+const answered = (error: PdfTransformClient.SubmitError): boolean =>
+  error._tag === "RateLimited" || error._tag === "Unauthenticated" || error._tag === "UnexpectedResponse" ||
+  error._tag === "InvalidResponse"
+
+/**
+ * Waits out an unreachable service before another try (the same pause for every submitter), or
+ * answers `false` when the batch gives up on it (it is then stopped).
+ */
+export const waitForService = (ctx: BatchContext, error: TransportError) =>
+  Effect.flatMap(ctx.reachability.failed(error), (nextTry) =>
+    Option.match(nextTry, {
+      onNone: () => Effect.succeed(false),
+      onSome: (at) => Effect.as(ctx.rateGate.pauseUntil(at), true)
+    }))
+
 export const submitAndFollow = <F extends Contract.Format, A, E, R>(
   ctx: BatchContext,
   job: JobInfo & { readonly format: F },
@@ -57,15 +71,15 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
 ): Effect.Effect<SubmitResult<A>, E | JournalFailed, R> =>
   Effect.gen(function*() {
     const { client, concurrency, journal, rateGate } = ctx
-    const stopped = (): Option.Option<SubmitResult<A>> => {
-      const reason = ctx.stop.reason()
-      return reason === undefined ? Option.none() : Option.some({ _tag: "NotAttempted", reason })
-    }
+    const stopped: Effect.Effect<Option.Option<SubmitResult<A>>> = Effect.map(
+      ctx.stop.current,
+      Option.map((reason) => ({ _tag: "NotAttempted", reason: describeStop(reason) }))
+    )
 
     /** Pauses every submitter until `delay` from now (the service's hint, else a backoff). */
     const pauseAll = (hint: number | undefined, attempt: number) =>
       Effect.gen(function*() {
-        const delay = hint ?? (yield* backoff(attempt))
+        const delay = hint ?? (yield* Backoff.delay(attempt))
         yield* rateGate.pauseUntil((yield* Clock.currentTimeMillis) + delay)
       })
 
@@ -73,15 +87,16 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
     const refused = (error: PdfTransformClient.SubmitError, attempt: number): Effect.Effect<Step<A>, JournalFailed> =>
       Effect.gen(function*() {
         const rejected = journal.append({ state: "rejected", key: job.key, reason: error._tag })
+        if (answered(error)) yield* ctx.reachability.answered
         switch (error._tag) {
           case "RateLimited": {
             yield* rejected
             yield* metrics.rateLimited(error.reason ?? "unspecified")
+            yield* rateGate.observe(error.rateLimit)
             if (error.reason === "quota_exceeded") {
-              yield* ctx.stop.stop("the service's quota is spent", error)
+              yield* ctx.stop.stop(StopReason.QuotaSpent({ error }))
               return { _tag: "Failed", error }
             }
-            yield* rateGate.observe(error.rateLimit)
             if (error.reason === "concurrency_exceeded") {
               yield* concurrency.exceeded(error.rateLimit)
               // None of ours will end to free a slot: the service is full of other work. Wait.
@@ -90,17 +105,19 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
               yield* concurrency.observe(error.rateLimit, false)
               yield* pauseAll(error.retryAfterMs, attempt)
             }
-            return { _tag: "Retry", error }
+            return { _tag: "Retry", error, counted: true }
           }
           case "Unauthenticated":
             yield* rejected
-            yield* ctx.stop.stop("the service refused the API key", error)
+            yield* ctx.stop.stop(StopReason.Unauthenticated({ error }))
             return { _tag: "Failed", error }
           case "TransportError":
             // Nothing reached the service (the client only fails this way before sending).
             yield* rejected
-            yield* pauseAll(undefined, attempt)
-            return { _tag: "Retry", error }
+            if (!(yield* waitForService(ctx, error))) {
+              return yield* Effect.map(stopped, Option.getOrElse((): Step<A> => ({ _tag: "Failed", error })))
+            }
+            return { _tag: "Retry", error, counted: false }
           case "InvalidRequest":
             yield* rejected
             return { _tag: "Failed", error }
@@ -124,13 +141,14 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
         Effect.gen(function*() {
           // With the slot held, so the pace's turn is not spent waiting for a slot.
           yield* restore(takeRateGate(ctx))
-          const stop = stopped()
+          const stop = yield* stopped
           if (Option.isSome(stop)) return stop.value
           yield* journal.append({ state: "submitting", key: job.key, name: job.name, format: job.format, output })
           const answer = yield* Effect.either(client.submit(job.format, request, { maxAttempts: 1 }))
           if (Either.isLeft(answer)) return yield* refused(answer.left, attempt)
           const task = answer.right
           yield* journal.append({ state: "submitted", key: job.key, sessionId: task.sessionId })
+          yield* ctx.reachability.answered
           yield* concurrency.observe(task.rateLimit, true)
           yield* rateGate.observe(task.rateLimit)
           yield* Effect.annotateCurrentSpan("sessionId", task.sessionId)
@@ -140,13 +158,13 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
         })
       )
 
-    for (let attempt = 1, priority = false;; attempt++) {
+    for (let attempt = 1, counted = 0, priority = false;; attempt++) {
       yield* passRateGate(ctx)
-      const stop = stopped()
+      const stop = yield* stopped
       if (Option.isSome(stop)) return stop.value
       const step: Step<A> = yield* concurrency.gate.withPermit(attemptOnce(attempt), { priority })
       if (step._tag !== "Retry") return step
-      if (attempt >= ctx.settings.maxSubmitAttempts) return { _tag: "Failed", error: step.error }
+      if (step.counted && ++counted >= ctx.settings.maxSubmitAttempts) return { _tag: "Failed", error: step.error }
       // A job sent back keeps its place ahead of jobs that have not tried yet.
       priority = true
     }

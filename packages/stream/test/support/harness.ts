@@ -2,7 +2,7 @@
  * The batch over the real client and FakeServer, with an in-memory file system and a recording
  * Uploader, driven under TestClock.
  */
-import { ChunkedUploader, PdfTransformClient } from "@pdf-transform/core"
+import { ChunkedUploader, PdfTransformClient, ServerUploader } from "@pdf-transform/core"
 import * as Uploader from "@pdf-transform/core/Uploader"
 import { FakeServer, TestClockDriver } from "@pdf-transform/testing"
 import { Chunk, Duration, Effect, type Fiber, Layer, Redacted, Stream } from "effect"
@@ -55,8 +55,12 @@ export const make = (options: {
   readonly client?: Partial<PdfTransformClient.Options>
   readonly journal?: Layer.Layer<Journal.Journal, never, never> | "file"
   readonly memory?: MemoryFs.MemoryFs
-  /** The recording Uploader (default), or core's ChunkedUploader through the fake's upload protocol. */
-  readonly uploader?: "recording" | "chunked"
+  /**
+   * The recording Uploader (default), core's ChunkedUploader through the fake's upload protocol, or
+   * core's ServerUploader (the reference server's `POST /v1/files`, which the fake does not serve:
+   * for connection failures only).
+   */
+  readonly uploader?: "recording" | "chunked" | "server"
 } = {}): Harness => {
   const memory = options.memory ?? MemoryFs.make()
   const uploads: Uploads = { names: [], sources: [] }
@@ -68,6 +72,8 @@ export const make = (options: {
     ? ChunkedUploader.layer({ apiKey, uploadBaseUrl: `${baseUrl}/uploads`, retry: { jitter: false } }).pipe(
       Layer.provide(memory.layer)
     )
+    : options.uploader === "server"
+    ? ServerUploader.layer({ apiKey, baseUrl }).pipe(Layer.provide(memory.layer))
     : recordingUploader(uploads)
   const clients = Layer.merge(
     PdfTransformClient.layer({

@@ -98,6 +98,7 @@ class Fake {
   concurrencyLimit: number | undefined
   readonly rateRule: RateRule.RateRule | undefined
   readonly latencyMs: number
+  unreachable = false
   readonly uploads: ReturnType<typeof FakeUploads.make>
 
   constructor(readonly options: FakeServer.Options) {
@@ -276,6 +277,8 @@ class Fake {
 
   handle(request: HttpClientRequest.HttpClientRequest) {
     return Effect.gen(this, function*() {
+      // Nothing listens: the connection is refused before anything is sent or recorded.
+      if (this.unreachable) return yield* connectionReset(request, "ECONNREFUSED")
       const url = yield* Either.mapLeft(
         UrlParams.makeUrl(request.url, request.urlParams, request.hash),
         (cause) => new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause })
@@ -325,6 +328,10 @@ export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer
           fake.concurrencyLimit = limit
         }),
       inFlight: Effect.map(Clock.currentTimeMillis, (now) => fake.store.inFlightAt(now)),
+      setUnreachable: (unreachable) =>
+        Effect.sync(() => {
+          fake.unreachable = unreachable
+        }),
       uploadBaseUrl: fake.uploads.baseUrl,
       enqueuePart: fake.uploads.enqueuePart,
       uploads: fake.uploads.uploads,

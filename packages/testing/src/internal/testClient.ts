@@ -69,6 +69,7 @@ export const make = (
         ))
 
     const client: PdfTransformClient.Service = {
+      baseUrl: real.baseUrl,
       submit: (format, request, retry) => recordSubmit("submit", format, request, real.submit(format, request, retry)),
       status: (task) =>
         Effect.zipRight(

@@ -331,6 +331,29 @@ describe("awaitCompletion", () => {
       assert.isAtLeast(times[2]! - times[1]!, 7000)
     }).pipe(Effect.provide(makeLayer())))
 
+  it.effect("onTransientFailure sees each failure the wait rides out; failing it ends the wait with that error", () =>
+    Effect.gen(function*() {
+      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
+      yield* enqueueResult(
+        task.sessionId,
+        { state: "fault", fault: { _tag: "ServerError" } },
+        { state: "fault", fault: { _tag: "ResetBeforeSend" } }
+      )
+      const seen: Array<string> = []
+      const done = yield* awaitForked(task, {
+        onTransientFailure: (error) => Effect.sync(() => void seen.push(error._tag))
+      })
+      assert.isTrue(Either.isRight(done))
+      assert.deepStrictEqual(seen, ["UnexpectedResponse", "TransportError"])
+
+      const other = yield* submitWith([{ after: 0, status: { state: "completed" } }])
+      yield* enqueueResult(other.sessionId, { state: "fault", fault: { _tag: "ResetBeforeSend" } })
+      const given = yield* awaitForked(other, {
+        onTransientFailure: (error) => error._tag === "TransportError" ? Effect.fail(error) : Effect.void
+      })
+      assert.isTrue(Either.isLeft(given) && given.left._tag === "TransportError" && !given.left.sent)
+    }).pipe(Effect.provide(makeLayer())))
+
   it.effect("a 4xx that is not transient ends the wait with UnexpectedResponse", () =>
     Effect.gen(function*() {
       const task = yield* submitWith([{ after: 0, status: { state: "processing" } }])

@@ -45,6 +45,7 @@ export interface Flags {
   readonly uploadBaseUrl: Option.Option<string>
   readonly timeout: Option.Option<Duration.Duration>
   readonly pollInterval: Option.Option<Duration.Duration>
+  readonly maxOutage: Option.Option<Duration.Duration>
   readonly json: boolean
   readonly verbose: boolean
 }
@@ -76,21 +77,6 @@ const servicesLayer = (
     const uploader = Backend.uploader(Backend.uploadRoute(backend), connection)
     return Layer.mergeAll(Layer.merge(client, uploader).pipe(Layer.provide(http)), journal)
   })
-
-/** Why the batch stopped submitting, as the person should read it. */
-type StopCause = "ctrl-c" | "unauthenticated"
-
-const stopReasons: Record<StopCause, string> = {
-  "ctrl-c": "Ctrl-C",
-  unauthenticated: "the service refused the API key"
-}
-
-const relabel = (event: BatchEvent.BatchEvent, cause: StopCause | undefined): BatchEvent.BatchEvent => {
-  if (cause === undefined) return event
-  if (event._tag === "Stopped" && event.error === undefined) return { ...event, reason: stopReasons[cause] }
-  if (event._tag === "NotAttempted") return { ...event, reason: `stopped: ${stopReasons[cause]}` }
-  return event
-}
 
 const track = (open: Map<number, Summary.Unfinished>, event: BatchEvent.BatchEvent): void => {
   if (event._tag === "Queued" || event._tag === "Submitted") {
@@ -131,12 +117,6 @@ const run = (flags: Flags) =>
     const services = yield* servicesLayer(backend, inputs.localFiles, journalPath)
 
     yield* interrupts.gentle
-    let stopCause: StopCause | undefined
-    const refused = yield* Deferred.make<void>()
-    const stop = Effect.raceFirst(
-      Effect.as(Deferred.await(interrupts.first), "ctrl-c" as const),
-      Effect.as(Deferred.await(refused), "unauthenticated" as const)
-    ).pipe(Effect.tap((cause) => Effect.sync(() => stopCause ??= cause)), Effect.asVoid)
 
     const poll = {
       ...(backend._tag === "Embedded" ? embeddedPoll : {}),
@@ -155,16 +135,14 @@ const run = (flags: Flags) =>
       resubmitAmbiguous: flags.resubmitAmbiguous,
       retryFailed: flags.retryFailed,
       poll,
-      stop
+      // The first Ctrl-C: no new documents; the batch names it in its Stopped event.
+      stop: Effect.as(Deferred.await(interrupts.first), "Ctrl-C"),
+      ...Option.match(flags.maxOutage, { onNone: () => ({}), onSome: (maxOutage) => ({ maxOutage }) })
     }).pipe(Stream.interruptWhen(Deferred.await(interrupts.second)))
-    const outcome = yield* Stream.runForEach(events, (raw) =>
+    const outcome = yield* Stream.runForEach(events, (event) =>
       Effect.gen(function*() {
-        const event = relabel(raw, stopCause)
         summary = Batch.summarize(summary, event)
         track(open, event)
-        if (event._tag === "Failed" && event.error._tag === "Unauthenticated") {
-          yield* Deferred.succeed(refused, undefined)
-        }
         yield* reporter.event(event)
       })).pipe(
         Effect.provide(services),
@@ -183,7 +161,10 @@ const run = (flags: Flags) =>
     }
     const finals = summary.completed.length + summary.failed.length + summary.skipped.length +
       summary.ambiguous.length + summary.notAttempted.length
-    const ending = { stoppedByUser: stopCause === "ctrl-c" || interrupted, unfinished: inputs.jobs.length - finals }
+    const ending = {
+      stoppedByUser: summary.stopped?.stop._tag === "Requested" || interrupted,
+      unfinished: inputs.jobs.length - finals
+    }
     const unfinished = [...open.values()]
     if (Either.isLeft(outcome)) return yield* Effect.fail(outcome.left)
     const code = ExitCode.ofBatch(summary, ending)

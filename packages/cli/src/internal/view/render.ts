@@ -3,6 +3,7 @@
  * terminal's width (one column spare, so no line wraps) and no more lines than its height.
  */
 import { clock } from "../duration.js"
+import { unreachable } from "../lines.js"
 import * as State from "./state.js"
 import type { Style } from "./style.js"
 import { fit, printable, truncateStart, width } from "./width.js"
@@ -119,12 +120,26 @@ export const frame = (
       ).trimEnd()
     )
   ]
+  const outage = state.unreachable === undefined ? [] : [
+    style.yellow(
+      fit(
+        `  ${
+          unreachable(
+            state.unreachable.reason,
+            state.unreachable.retryAt === undefined ? undefined : Math.max(0, state.unreachable.retryAt - now)
+          )
+        }`,
+        screen.columns - 1
+      ).trimEnd()
+    )
+  ]
+  const notices = [...outage, ...stopping]
   // The frame never takes the whole screen: two rows stay for the lines printed above it.
-  const room = Math.max(1, screen.rows - 2 - stopping.length - 1)
+  const room = Math.max(1, screen.rows - 2 - notices.length - 1)
   const shown = docs.length > room ? docs.slice(0, room - 1) : docs
   const more = docs.length - shown.length
   const longest = Math.max(0, ...shown.map((doc) => width(printable(doc.name))))
   const lines = shown.map((doc) => documentLine(doc, now, screen.columns, style, longest))
   if (more > 0) lines.push(style.dim(fit(`  … and ${more} more running`, screen.columns - 1).trimEnd()))
-  return [...lines, ...stopping, totalLine(state, now, screen.columns, style)]
+  return [...lines, ...notices, totalLine(state, now, screen.columns, style)]
 }

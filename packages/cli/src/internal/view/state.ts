@@ -37,6 +37,8 @@ export interface State {
   readonly firstStartAt: number | undefined
   /** Why no new documents start any more, once that is so. */
   readonly stopping: string | undefined
+  /** The service cannot be reached now: why, and when the next try is (epoch ms), when known. */
+  readonly unreachable: { readonly reason: string; readonly retryAt: number | undefined } | undefined
 }
 
 export const initial = (total: number, now: number): State => ({
@@ -49,7 +51,8 @@ export const initial = (total: number, now: number): State => ({
   notStarted: 0,
   convertedNow: 0,
   firstStartAt: undefined,
-  stopping: undefined
+  stopping: undefined,
+  unreachable: undefined
 })
 
 const start = (
@@ -127,6 +130,16 @@ export const update = (state: State, event: BatchEvent, now: number): State => {
       return end(state, event.job.index, "notStarted", false)
     case "Stopped":
       return { ...state, stopping: state.stopping ?? event.reason }
+    case "ServiceUnreachable":
+      return {
+        ...state,
+        unreachable: {
+          reason: event.error.reason,
+          retryAt: event.retryInMs === undefined ? state.unreachable?.retryAt : now + event.retryInMs
+        }
+      }
+    case "ServiceReachable":
+      return { ...state, unreachable: undefined }
     case "JournalProblem":
       return state
   }

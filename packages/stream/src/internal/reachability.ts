@@ -1,0 +1,114 @@
+/**
+ * Whether the service can be reached, as the batch's requests find out: every answer (any HTTP
+ * status) says it can; a connection that fails before anything is sent says it cannot.
+ *
+ * - Until the service has answered once in this batch, a dead URL is given up on quickly: after
+ *   `firstContactTries` tries (1 s, then 2 s apart: about 3 s), or `firstContactMs`, whichever
+ *   comes first.
+ * - Tries back off from 1 s, doubling to 30 s; requests failing together count as one try and
+ *   wait for the same next one.
+ * - Once it has answered, an outage is ridden out for up to `maxOutage` from its first failure.
+ *
+ * Giving up stops the batch (`Unreachable`); waiting is reported as `ServiceUnreachable` events,
+ * and the first answer after an outage as `ServiceReachable`.
+ */
+import type { TransportError } from "@pdf-transform/core/PdfTransformError"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import type { BatchEvent } from "../BatchEvent.js"
+import { StopReason } from "../BatchEvent.js"
+import * as Backoff from "./backoff.js"
+import type { Stop } from "./context.js"
+
+/** Tries before giving up on a service that never answered. */
+export const firstContactTries = 3
+
+/** Time from the first failure before giving up on a service that never answered. */
+export const firstContactMs = 5_000
+
+/** Failures closer together than this count as one try (several requests failing at once). */
+const sameTryMs = 500
+
+export interface Reachability {
+  /** An answer came (any status): the service is reachable. */
+  readonly answered: Effect.Effect<void>
+  /**
+   * A connection failed before anything was sent. Answers the Clock time of the next try (the
+   * same for every failure of one try: requests that fail together wait together), or none when
+   * the batch gives up on the service (it is then stopped with `Unreachable`).
+   */
+  readonly failed: (error: TransportError) => Effect.Effect<Option.Option<number>>
+}
+
+interface State {
+  readonly answered: boolean
+  /** When the current run of failures began; undefined while the service answers. */
+  readonly downSince: number | undefined
+  /** Tries that failed in the current run of failures. */
+  readonly tries: number
+  readonly lastTryAt: number
+  /** When the next try is due. */
+  readonly retryAt: number
+}
+
+const reachable: State = {
+  answered: false,
+  downSince: undefined,
+  tries: 0,
+  lastTryAt: Number.NEGATIVE_INFINITY,
+  retryAt: 0
+}
+
+export const make = (options: {
+  readonly baseUrl: string
+  readonly maxOutageMs: number
+  readonly stop: Stop
+  readonly emit: (event: BatchEvent) => Effect.Effect<void>
+}): Effect.Effect<Reachability> =>
+  Effect.map(Ref.make(reachable), (state) => ({
+    answered: Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.flatMap(
+        Ref.modify(state, (current): [number | undefined, State] => [
+          current.downSince === undefined ? undefined : now - current.downSince,
+          current.answered && current.downSince === undefined ? current : { ...reachable, answered: true }
+        ]),
+        (downMs) => downMs === undefined ? Effect.void : options.emit({ _tag: "ServiceReachable", downMs })
+      )),
+    failed: (error) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const jitter = yield* Backoff.jitter
+        const [newTry, current] = yield* Ref.modify(state, (current): [readonly [boolean, State], State] => {
+          const downSince = current.downSince ?? now
+          if (now - current.lastTryAt < sameTryMs) {
+            const same = { ...current, downSince }
+            return [[false, same], same]
+          }
+          const tries = current.tries + 1
+          const next = { ...current, downSince, tries, lastTryAt: now, retryAt: now + Backoff.delayOf(tries, jitter) }
+          return [[true, next], next]
+        })
+        const outageMs = now - (current.downSince ?? now)
+        const giveUp = current.answered
+          ? outageMs >= options.maxOutageMs
+          : current.tries >= firstContactTries || outageMs >= firstContactMs
+        if (giveUp) {
+          yield* options.stop.stop(
+            StopReason.Unreachable({ baseUrl: options.baseUrl, error, outageMs: current.answered ? outageMs : 0 })
+          )
+          return Option.none()
+        }
+        if (newTry) {
+          yield* options.emit({
+            _tag: "ServiceUnreachable",
+            error,
+            since: current.downSince ?? now,
+            retryInMs: current.retryAt - now,
+            answeredBefore: current.answered
+          })
+        }
+        return Option.some(current.retryAt)
+      })
+  }))
