@@ -7,7 +7,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { assert, describe, it } from "@effect/vitest"
 import { Contract } from "@pdf-transform/core"
-import { Effect, Either, Layer } from "effect"
+import { Deferred, Effect, Either, Fiber, Layer, Option } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -102,6 +102,29 @@ describe("file journal", () => {
       assert.isAtMost(memory.writes.get(path) ?? 0, 5)
       const recovered = yield* withJournal(memory, (journal) => Effect.succeed(journal.recovered))
       assert.strictEqual(recovered.jobs.size, 200)
+    })
+  })
+
+  it.effect("an entry is written at once, not behind an fsync in progress; it answers once a sync after it ends", () => {
+    const memory = MemoryFs.make()
+    return Effect.gen(function*() {
+      const slowDisk = yield* Deferred.make<void>()
+      yield* withJournal(memory, (journal) =>
+        Effect.gen(function*() {
+          memory.syncing.wait = Deferred.await(slowDisk)
+          const first = yield* Effect.fork(journal.append({ state: "submitted", key: "a", sessionId: sid("s-a") }))
+          for (let i = 0; i < 20; i++) yield* Effect.yieldNow()
+          // The first entry's fsync hangs; the second entry is written all the same.
+          const second = yield* Effect.fork(journal.append({ state: "submitted", key: "b", sessionId: sid("s-b") }))
+          for (let i = 0; i < 20; i++) yield* Effect.yieldNow()
+          assert.include(memory.text(path), `"key":"b"`)
+          assert.isNull(yield* Fiber.poll(second).pipe(Effect.map(Option.getOrNull)))
+          memory.syncing.wait = Effect.void
+          yield* Deferred.succeed(slowDisk, undefined)
+          yield* Fiber.join(first)
+          yield* Fiber.join(second)
+          // However the assertions end, the disk comes back, so the journal can close.
+        }).pipe(Effect.ensuring(Deferred.succeed(slowDisk, undefined))))
     })
   })
 

@@ -18,6 +18,8 @@ export interface MemoryFs {
   readonly writes: Map<string, number>
   /** Paths read whole (`readFile`), in order. */
   readonly wholeReads: Array<string>
+  /** What every file's `sync` waits for (nothing by default): a slow disk's fsync. */
+  readonly syncing: { wait: Effect.Effect<void> }
   readonly text: (path: string) => string | undefined
   readonly layer: Layer.Layer<FileSystem.FileSystem | Path.Path>
 }
@@ -45,6 +47,7 @@ export const make = (): MemoryFs => {
   const failingWrites = new Set<string>()
   const writes = new Map<string, number>()
   const wholeReads: Array<string> = []
+  const syncing = { wait: Effect.void }
   let descriptors = 0
 
   const writable = (path: string) =>
@@ -68,7 +71,7 @@ export const make = (): MemoryFs => {
       fd: FileSystem.FileDescriptor(++descriptors),
       stat: Effect.die("stat: not implemented"),
       seek: (offset) => Effect.sync(() => void (position = Number(offset))),
-      sync: Effect.void,
+      sync: Effect.suspend(() => syncing.wait),
       read: (buffer) =>
         Effect.sync(() => {
           const chunk = (files.get(path) ?? new Uint8Array(0)).subarray(position, position + buffer.byteLength)
@@ -177,6 +180,7 @@ export const make = (): MemoryFs => {
     failingWrites,
     writes,
     wholeReads,
+    syncing,
     text: (path) => {
       const bytes = files.get(path)
       return bytes === undefined ? undefined : new TextDecoder().decode(bytes)
