@@ -1,9 +1,10 @@
 /**
- * One measured client run, in its own process: converts the PDFs listed in a file (URLs already
- * uploaded to the bench server) and prints one JSON line with the makespan, the CPU time and the
- * peak RSS of this process.
+ * One measured client run, in its own process: converts the jobs listed in a file (`pdfURL`s
+ * already uploaded to the bench server, each with its `filename`) and prints one JSON line with
+ * the makespan, the CPU time and the peak RSS of this process, and, when node runs with
+ * `--expose-gc`, the live heap after a full GC at the end.
  *
- *   node client.mjs <scenario> <baseUrl> <apiKey> <urls.json> <workDir>
+ *   node client.mjs <scenario> <baseUrl> <apiKey> <jobs.json> <workDir>
  *
  * Scenarios: `batch` (Batch.run, bound 64, journal on), `batch-plain` (the same with
  * progress-aware polling off), `naive` (every job at once with unbounded Effect.forEach, each
@@ -18,8 +19,8 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { Batch, Job, Journal, Output } from "../src/index.js"
 
-const [scenario, baseUrl, key, urlsFile, workDir] = process.argv.slice(2) as [string, string, string, string, string]
-const urls = JSON.parse(Fs.readFileSync(urlsFile, "utf8")) as ReadonlyArray<string>
+const [scenario, baseUrl, key, jobsFile, workDir] = process.argv.slice(2) as [string, string, string, string, string]
+const jobs = JSON.parse(Fs.readFileSync(jobsFile, "utf8")) as ReadonlyArray<{ pdfURL: string; filename: string }>
 const outputDirectory = Path.join(workDir, "out")
 
 /** Core's default polling scaled by 1/20 (2 s -> 100 ms, 10 s -> 500 ms, 600 s -> 30 s). */
@@ -32,11 +33,16 @@ const poll = (progressAware: boolean): PdfTransformClient.PollOptions => ({
 
 const batch = (progressAware: boolean) =>
   Effect.map(
-    Batch.run(urls.map((url, i) => Job.url(url, "markdown", { outputName: `doc-${i}` })), {
-      outputDirectory,
-      concurrency: 64,
-      poll: poll(progressAware)
-    }).pipe(Effect.provide(Journal.layerFile(Path.join(workDir, "journal.jsonl")))),
+    Batch.run(
+      jobs.map((job) =>
+        Job.url(job.pdfURL, "markdown", { outputName: job.filename, request: { filename: job.filename } })
+      ),
+      {
+        outputDirectory,
+        concurrency: 64,
+        poll: poll(progressAware)
+      }
+    ).pipe(Effect.provide(Journal.layerFile(Path.join(workDir, "journal.jsonl")))),
     (summary) => ({
       completed: summary.completed.length,
       failed: summary.failed.length,
@@ -49,12 +55,12 @@ const naive = Effect.gen(function*() {
   const client = yield* PdfTransformClient.PdfTransformClient
   yield* Effect.sync(() => Fs.mkdirSync(outputDirectory, { recursive: true }))
   const results = yield* Effect.forEach(
-    urls,
-    (pdfURL, i) =>
+    jobs,
+    ({ filename, pdfURL }) =>
       Effect.either(
         Effect.flatMap(
-          client.convert("markdown", { pdfURL }, poll(true)),
-          (done) => Output.download(done, Path.join(outputDirectory, `doc-${i}.md`))
+          client.convert("markdown", { pdfURL, filename }, poll(true)),
+          (done) => Output.download(done, Path.join(outputDirectory, `${filename}.md`))
         )
       ),
     { concurrency: "unbounded" }
@@ -81,12 +87,15 @@ Effect.runPromise(
 ).then((result) => {
   const makespanMs = performance.now() - started
   const cpu = process.cpuUsage(cpuBefore)
+  const gc = (globalThis as { gc?: () => void }).gc
+  gc?.()
   console.log(JSON.stringify({
     ...result,
     makespanMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
     systemMs: cpu.system / 1000,
-    maxRssMb: process.resourceUsage().maxRSS / 1024
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    liveHeapMb: gc === undefined ? undefined : process.memoryUsage().heapUsed / 1024 ** 2
   }))
   process.exit(0)
 }, (error: unknown) => {

@@ -58,7 +58,7 @@ const main = Effect.gen(function*() {
     keys: [Redacted.make(key)],
     publicUrl: origin,
     limits: { rate: false, quota: false, concurrency: concurrency > 0 ? concurrency : false },
-    conversions: { maxConcurrent: 100_000, maxTasks: 50_000, retention: "30 minutes" },
+    conversions: { maxConcurrent: 200_000, maxTasks: 200_000, retention: "30 minutes" },
     uploads: { maxFiles: 50_000, maxBytes: uploadMaxBytes, maxTotalBytes: Math.max(uploadMaxBytes, 1024 ** 3) }
   })
   const counted = Effect.gen(function*() {
