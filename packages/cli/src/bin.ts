@@ -13,9 +13,12 @@ import * as Layer from "effect/Layer"
 import * as Cli from "./Cli.js"
 import { ExitCode } from "./ExitCode.js"
 import { ExitStatus } from "./internal/interrupts.js"
+import * as PlainConsole from "./internal/plainConsole.js"
 import { runMain } from "./internal/runner.js"
 
 const program = Cli.run(process.argv).pipe(
+  // @effect/cli styles its help and errors always: plain when the stream is not a terminal or NO_COLOR is set.
+  PlainConsole.withPlainStreams,
   // @effect/cli has printed what is wrong with the command line already.
   Effect.catchIf(
     ValidationError.isValidationError,

@@ -24,6 +24,19 @@ describe("usage", () => {
     assert.include(convert.stdout, "--resubmit-ambiguous")
   })
 
+  it("no ANSI escapes when the output is not a terminal, NO_COLOR set or not", async () => {
+    for (const env of [{ NO_COLOR: "" }, { NO_COLOR: "1" }]) {
+      const help = await run(["--help"], { env })
+      assert.strictEqual(help.code, 0)
+      assert.include(help.stdout, "USAGE")
+      assert.notInclude(help.stdout, "\x1b[")
+      const wrong = await run(["convert", "examples/pdfs"], { env })
+      assert.strictEqual(wrong.code, 2)
+      assert.include(wrong.stderr, "--to")
+      assert.notInclude(wrong.stderr, "\x1b[")
+    }
+  })
+
   it("--version prints the package's version", async () => {
     const result = await run(["--version"])
     assert.strictEqual(result.code, 0)
