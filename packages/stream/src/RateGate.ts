@@ -26,6 +26,11 @@ export interface RateGate {
    * announced), then counts it in those windows.
    */
   readonly take: Effect.Effect<void>
+  /**
+   * Counts a submit in the windows when it may go now and answers 0; otherwise counts nothing and
+   * answers how long to wait before asking again (so that a caller can race the wait cheaply).
+   */
+  readonly tryTake: Effect.Effect<number>
   /** Waits until no pause is in force (counting nothing). */
   readonly pass: Effect.Effect<void>
   /** What an answer to a submit said: windows learnt or changed, units the service already counts. */
@@ -123,12 +128,13 @@ const learn = (state: State, info: RateLimit.RateLimitInfo, now: number): State 
 export const make: Effect.Effect<RateGate> = Effect.map(
   Ref.make<State>({ windows: new Map(), resumesAt: 0 }),
   (state) => {
-    const take: Effect.Effect<void> = Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      Effect.flatMap(
+    const tryTake: Effect.Effect<number> = Effect.flatMap(
+      Clock.currentTimeMillis,
+      (now) =>
         Ref.modify(state, (current): [number, State] => {
           let wait = Math.max(0, current.resumesAt - now)
           for (const window of current.windows.values()) wait = Math.max(wait, roomIn(window, now))
-          if (wait > 0) return [wait, current]
+          if (wait > 0 || current.windows.size === 0) return [wait, current]
           const windows = new Map<string, Window>()
           for (const [name, window] of current.windows) {
             windows.set(name, {
@@ -137,10 +143,13 @@ export const make: Effect.Effect<RateGate> = Effect.map(
             })
           }
           return [0, { ...current, windows }]
-        }),
-        // Sleep, then look again: others may have taken the room meanwhile, or a pause begun.
-        (wait) => wait === 0 ? Effect.void : Effect.zipRight(Effect.sleep(wait), take)
-      ))
+        })
+    )
+    // Sleep, then look again: others may have taken the room meanwhile, or a pause begun.
+    const take: Effect.Effect<void> = Effect.flatMap(
+      tryTake,
+      (wait) => wait === 0 ? Effect.void : Effect.zipRight(Effect.sleep(wait), take)
+    )
     const pass: Effect.Effect<void> = Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.flatMap(
         Ref.get(state),
@@ -151,6 +160,7 @@ export const make: Effect.Effect<RateGate> = Effect.map(
       ))
     return {
       take,
+      tryTake,
       pass,
       observe: (info) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => Ref.update(state, (current) => learn(current, info, now))),

@@ -43,8 +43,15 @@ export const passRateGate = (ctx: BatchContext) =>
           Effect.raceFirst(ctx.rateGate.pass, Deferred.await(ctx.stop.signal)))
   )
 
-/** Waits for the shared pace to let one more submit go, and counts it; or for the batch to stop. */
-const takeRateGate = (ctx: BatchContext) => Effect.raceFirst(ctx.rateGate.take, Deferred.await(ctx.stop.signal))
+/**
+ * Waits for the shared pace to let one more submit go, and counts it; or for the batch to stop
+ * (racing only when there is a wait: a race forks two fibers, and most submits need none).
+ */
+const takeRateGate = (ctx: BatchContext) =>
+  Effect.flatMap(ctx.rateGate.tryTake, (wait) =>
+    wait === 0 ?
+      Effect.void :
+      Effect.raceFirst(Effect.zipRight(Effect.sleep(wait), ctx.rateGate.take), Deferred.await(ctx.stop.signal)))
 
 /** Errors that carry an answer of the service: it was reached. */
 const answered = (error: PdfTransformClient.SubmitError): boolean =>
