@@ -188,6 +188,19 @@ export const parse = (fields: { readonly policy?: HeaderInput; readonly state?: 
 /**
  * Reads the RateLimit fields from response headers (lower-cased names, as @effect/platform keeps them).
  *
+ * @example
+ * ```ts
+ * import { RateLimit } from "@pdf-transform/core"
+ * import { Option } from "effect"
+ *
+ * const info = RateLimit.fromHeaders({
+ *   "ratelimit-policy": "\"rate\";q=5;w=1, \"tasks\";q=4;qu=\"concurrent-requests\"",
+ *   "ratelimit": "\"rate\";r=0;t=1"
+ * })
+ * assert.deepStrictEqual(RateLimit.concurrencyLimit(info), Option.some(4))
+ * assert.deepStrictEqual(RateLimit.resetDelay(info), Option.some(1000))
+ * ```
+ *
  * @since 0.1.0
  * @category parsing
  */

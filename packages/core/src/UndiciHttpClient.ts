@@ -44,6 +44,7 @@ import { UndiciResponse } from "./internal/undiciResponse.js"
  * An `HttpClient` over a dispatcher the caller owns (an undici `Agent`, `Pool` or `MockAgent`).
  *
  * @since 0.1.0
+ * @category constructors
  */
 export const make = (dispatcher: Undici.Dispatcher): HttpClient.HttpClient =>
   HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
@@ -55,6 +56,7 @@ export const make = (dispatcher: Undici.Dispatcher): HttpClient.HttpClient =>
  * The client over its own undici `Agent` (keep-alive connections), closed with the layer.
  *
  * @since 0.1.0
+ * @category layers
  */
 export const layer: Layer.Layer<HttpClient.HttpClient> = Layer.scoped(
   HttpClient.HttpClient,

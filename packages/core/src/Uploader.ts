@@ -222,7 +222,7 @@ export const make = (
  * The display name of a source: its `name`, else the path's last segment.
  *
  * @since 0.1.0
- * @category utils
+ * @category getters
  */
 export const nameOf = (source: UploadSource): string =>
   source.name ?? ("path" in source ? source.path.split(/[\\/]/).pop() ?? source.path : "document.pdf")

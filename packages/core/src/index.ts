@@ -1,11 +1,84 @@
+/**
+ * A typed Effect client for the PDF Conversion Service v1: the contract as Schemas, the client
+ * service, its typed errors, polling Schedules, rate-limit parsing and the uploaders.
+ * `UndiciHttpClient` (the HTTP layer for Node) is imported by its own path.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * The `Uploader` of the chunked, resumable upload protocol.
+ *
+ * @since 0.1.0
+ */
 export * as ChunkedUploader from "./ChunkedUploader.js"
+
+/**
+ * The v1 contract as Schemas.
+ *
+ * @since 0.1.0
+ */
 export * as Contract from "./Contract.js"
+
+/**
+ * A first-come, first-served gate of a resizable number of permits.
+ *
+ * @since 0.1.0
+ */
 export * as Gate from "./Gate.js"
+
+/**
+ * Content types, file extensions and what counts as a PDF.
+ *
+ * @since 0.1.0
+ */
 export * as Media from "./Media.js"
+
+/**
+ * The client service: submit, poll, await, watch, convert, download.
+ *
+ * @since 0.1.0
+ */
 export * as PdfTransformClient from "./PdfTransformClient.js"
+
+/**
+ * The client's typed errors.
+ *
+ * @since 0.1.0
+ */
 export * as PdfTransformError from "./PdfTransformError.js"
+
+/**
+ * The Schedules the client polls with.
+ *
+ * @since 0.1.0
+ */
 export * as Polling from "./Polling.js"
+
+/**
+ * Parsing of `RateLimit-Policy`, `RateLimit`, `Retry-After` and `retryAfterMs`.
+ *
+ * @since 0.1.0
+ */
 export * as RateLimit from "./RateLimit.js"
+
+/**
+ * The `Uploader` of the reference server's single-request upload.
+ *
+ * @since 0.1.0
+ */
 export * as ServerUploader from "./ServerUploader.js"
+
+/**
+ * The upload service: a local PDF in, a `pdfURL` out.
+ *
+ * @since 0.1.0
+ */
 export * as Uploader from "./Uploader.js"
+
+/**
+ * The chunked upload protocol as Schemas.
+ *
+ * @since 0.1.0
+ */
 export * as UploadProtocol from "./UploadProtocol.js"

@@ -55,6 +55,15 @@ export const file = <F extends Contract.Format>(
 /**
  * A job converting the PDF at a URL the service can fetch.
  *
+ * @example
+ * ```ts
+ * import { Job } from "@pdf-transform/stream"
+ *
+ * const job = Job.url("https://example.com/papers/one.pdf", "epub", { outputName: "paper-one" })
+ * assert.strictEqual(job.source.toString(), "https://example.com/papers/one.pdf")
+ * assert.strictEqual(job.format, "epub")
+ * ```
+ *
  * @since 0.1.0
  * @category constructors
  */

@@ -11,24 +11,112 @@ import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { DownloadStep, Output, PartStep, StatusStep, SubmitStep, Timeline } from "./FakeSteps.js"
+import type * as FakeSteps from "./FakeSteps.js"
 import * as internal from "./internal/fakeServer.js"
 
-export type {
-  CompletedStep,
-  DownloadStep,
-  FailedStep,
-  Fault,
-  FaultStep,
-  Output,
-  PartStep,
-  ProcessingStep,
-  RawResponse,
-  RawStep,
-  StatusStep,
-  SubmitStep,
-  Timeline
-} from "./FakeSteps.js"
+/**
+ * `FakeSteps.CompletedStep`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type CompletedStep = FakeSteps.CompletedStep
+
+/**
+ * `FakeSteps.DownloadStep`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type DownloadStep = FakeSteps.DownloadStep
+
+/**
+ * `FakeSteps.FailedStep`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type FailedStep = FakeSteps.FailedStep
+
+/**
+ * `FakeSteps.Fault`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Fault = FakeSteps.Fault
+
+/**
+ * `FakeSteps.FaultStep`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type FaultStep = FakeSteps.FaultStep
+
+/**
+ * `FakeSteps.Output`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Output = FakeSteps.Output
+
+/**
+ * `FakeSteps.PartStep`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type PartStep = FakeSteps.PartStep
+
+/**
+ * `FakeSteps.ProcessingStep`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ProcessingStep = FakeSteps.ProcessingStep
+
+/**
+ * `FakeSteps.RawResponse`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RawResponse = FakeSteps.RawResponse
+
+/**
+ * `FakeSteps.RawStep`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type RawStep = FakeSteps.RawStep
+
+/**
+ * `FakeSteps.StatusStep`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type StatusStep = FakeSteps.StatusStep
+
+/**
+ * `FakeSteps.SubmitStep`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SubmitStep = FakeSteps.SubmitStep
+
+/**
+ * `FakeSteps.Timeline`, re-exported here for scripts written against `FakeServer`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Timeline = FakeSteps.Timeline
 
 /**
  * @since 0.1.0
