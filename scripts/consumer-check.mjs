@@ -8,6 +8,7 @@
 //   node scripts/consumer-check.mjs                  # what CI runs
 //   node scripts/consumer-check.mjs --break=core     # the same with effect back under core's dependencies (must fail)
 //   node scripts/consumer-check.mjs --no-build       # reuse the packages' current build
+//   node scripts/consumer-check.mjs --keep           # keep the temporary folder when it passes
 import * as ChildProcess from "node:child_process"
 import { execFileSync } from "node:child_process"
 import * as Crypto from "node:crypto"
@@ -222,6 +223,19 @@ try {
           help.stdout.split("\n").length
         } lines, no escapes`
       )}
+    // The main job with the installed command: the embedded server and the local converter, loaded
+    // from the installed converter package (its worker threads and PDFium included).
+    const converted = Path.join(work, "converted")
+    const paper = Path.join(root, "examples", "pdfs", "tracemonkey.pdf")
+    const convert = await capture(
+      Path.join(prefix, "bin", "pdf-transform"),
+      ["convert", paper, "--to", "markdown", "--out", converted],
+      { cwd: work, timeout: 180_000 }
+    )
+    const markdown = Path.join(converted, "tracemonkey.md")
+    if (convert.status !== 0 || !Fs.existsSync(markdown) || !Fs.readFileSync(markdown, "utf8").includes("Trace")) {
+      fail(`pdf-transform convert (exit ${convert.status}):\n${convert.output}`)
+    } else log(`pdf-transform convert from the global install wrote ${Fs.statSync(markdown).size} bytes of Markdown`)
   } finally {
     await registry.close()
   }
@@ -233,7 +247,7 @@ if (failures.length > 0) {
   log(`${failures.length} problem(s); the work folder is kept: ${work}`)
   process.exit(1)
 }
-Fs.rmSync(work, { recursive: true, force: true })
+if (!args.includes("--keep")) Fs.rmSync(work, { recursive: true, force: true })
 log("passed")
 
 /** Every installed copy of a package under a node_modules tree, nested ones included. */
