@@ -20,6 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import * as Http from "node:http"
 import * as internalApp from "./internal/app.js"
@@ -190,52 +191,56 @@ const publicUrlOf = (address: HttpServer.Address): string => {
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<Server | HttpServer.HttpServer, ServeError, Converter> => {
-  const grace = Duration.toMillis(Duration.decode(options.shutdownGracePeriod ?? defaults.shutdownGracePeriod))
-  let nodeServer: Http.Server | undefined
-  const listen = NodeHttpServer.layer(() => {
-    nodeServer = Http.createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 })
-    return nodeServer
-  }, { port: options.port ?? defaults.port, host: options.host ?? defaults.host })
-  const serve = Layer.scoped(
-    Server,
-    Effect.gen(function*() {
-      const server = yield* HttpServer.HttpServer
-      const publicUrl = options.publicUrl ?? publicUrlOf(server.address)
-      // Invalid options are a programming error: a defect with the reason, at startup.
-      const resolved = yield* Effect.sync(() => internalOptions.resolve({ ...options, publicUrl }))
-      const { app } = yield* internalApp.makeApp(resolved)
-      let closing = false
-      // While shutting down, every answer closes its connection so keep-alive clients move on.
-      yield* server.serve(
-        Effect.map(
-          app,
-          (response) => closing ? HttpServerResponse.setHeader(response, "connection", "close") : response
-        )
-      )
-      // Runs before Node's server.close (finalizers run in reverse): idle keep-alive connections
-      // close at once, requests in flight get the grace period, then every connection is cut.
-      yield* Effect.addFinalizer(() =>
-        Effect.sync(() => {
-          closing = true
-          const node = nodeServer
-          if (node === undefined) return
-          node.closeIdleConnections()
-          const timer = setTimeout(() => node.closeAllConnections(), grace)
-          timer.unref()
-          node.once("close", () => clearTimeout(timer))
-        })
-      )
-      yield* Effect.logInfo("pdf-transform server listening").pipe(
-        Effect.annotateLogs({ address: HttpServer.formatAddress(server.address), publicUrl })
-      )
-      return { baseUrl: `${publicUrl.replace(/\/+$/, "")}/v1`, address: server.address }
+export const layer = (options: Options): Layer.Layer<Server | HttpServer.HttpServer, ServeError, Converter> =>
+  // Each build of the layer has its own Node server: a second build (two servers in one process)
+  // must not be closed by the first one's finalizer.
+  Layer.unwrapEffect(Effect.sync(() => {
+    const grace = Duration.toMillis(Duration.decode(options.shutdownGracePeriod ?? defaults.shutdownGracePeriod))
+    const node = Http.createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 })
+    const listen = NodeHttpServer.layer(() => node, {
+      port: options.port ?? defaults.port,
+      host: options.host ?? defaults.host
     })
-  )
-  // Signed URLs carry their signature in the query: such requests are not traced (spans record url.full).
-  const untracedSigned = HttpMiddleware.withTracerDisabledWhen(serve, (request) => request.url.includes("signature="))
-  return Layer.provideMerge(untracedSigned, listen)
-}
+    const serve = Layer.scoped(
+      Server,
+      Effect.gen(function*() {
+        const server = yield* HttpServer.HttpServer
+        const publicUrl = options.publicUrl ?? publicUrlOf(server.address)
+        // Invalid options are a programming error: a defect with the reason, at startup.
+        const resolved = yield* Effect.sync(() => internalOptions.resolve({ ...options, publicUrl }))
+        const { app } = yield* internalApp.makeApp(resolved)
+        const closing = yield* Ref.make(false)
+        // While shutting down, every answer closes its connection so keep-alive clients move on.
+        yield* server.serve(
+          Effect.flatMap(app, (response) =>
+            Effect.map(
+              Ref.get(closing),
+              (closing) => closing ? HttpServerResponse.setHeader(response, "connection", "close") : response
+            ))
+        )
+        // Runs before Node's server.close (finalizers run in reverse): idle keep-alive connections
+        // close at once, requests in flight get the grace period, then every connection is cut.
+        yield* Effect.addFinalizer(() =>
+          Effect.zipRight(
+            Ref.set(closing, true),
+            Effect.sync(() => {
+              node.closeIdleConnections()
+              const timer = setTimeout(() => node.closeAllConnections(), grace)
+              timer.unref()
+              node.once("close", () => clearTimeout(timer))
+            })
+          )
+        )
+        yield* Effect.logInfo("pdf-transform server listening").pipe(
+          Effect.annotateLogs({ address: HttpServer.formatAddress(server.address), publicUrl })
+        )
+        return { baseUrl: `${publicUrl.replace(/\/+$/, "")}/v1`, address: server.address }
+      })
+    )
+    // Signed URLs carry their signature in the query: such requests are not traced (spans record url.full).
+    const untracedSigned = HttpMiddleware.withTracerDisabledWhen(serve, (request) => request.url.includes("signature="))
+    return Layer.provideMerge(untracedSigned, listen)
+  }))
 
 /**
  * The server from configuration: `PDF_TRANSFORM_SERVER_KEYS` (comma separated, redacted),

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Fiber, Layer, Redacted, Scope } from "effect"
 import * as Http from "node:http"
+import * as Net from "node:net"
 import * as Server from "../src/Server.js"
 import * as SimulatedConverter from "../src/SimulatedConverter.js"
 import { fakePdf, raw } from "./utils.js"
@@ -8,6 +9,41 @@ import { fakePdf, raw } from "./utils.js"
 const converter = SimulatedConverter.layer({ duration: "100 millis" })
 
 const origin = (baseUrl: string) => baseUrl.replace(/\/v1$/, "")
+
+/** A raw HTTP/1.1 connection that sends requests one after another; each answers "answered" or "closed". */
+const keepAlive = (url: URL) => {
+  const socket = Net.connect({ host: url.hostname, port: Number(url.port) })
+  let received = ""
+  let ended = false
+  let waiting: (() => void) | undefined
+  socket.setEncoding("utf8")
+  socket.on("data", (chunk: string) => {
+    received += chunk
+    waiting?.()
+  })
+  const end = () => {
+    ended = true
+    waiting?.()
+  }
+  socket.on("close", end)
+  socket.on("error", end)
+  let answers = 0
+  return {
+    request: (path: string) =>
+      new Promise<"answered" | "closed">((resolve) => {
+        const expected = answers + 1
+        waiting = () => {
+          if (received.split("HTTP/1.1 ").length - 1 >= expected) {
+            answers = expected
+            resolve("answered")
+          } else if (ended) resolve("closed")
+        }
+        if (ended) return resolve("closed")
+        socket.write(`GET ${path} HTTP/1.1\r\nhost: ${url.host}\r\nauthorization: Bearer secret-key\r\n\r\n`)
+      }),
+    close: () => socket.destroy()
+  }
+}
 
 describe("Server.layer", () => {
   it.live("listens on 127.0.0.1, answers the OpenAPI document, and accepts a raw key", () =>
@@ -75,6 +111,28 @@ describe("Server.layer", () => {
       const answer = yield* Effect.promise(() => response)
       assert.strictEqual(answer.status, 201, answer.body)
       yield* Fiber.join(closing)
+    }))
+
+  it.live("the layer built twice: closing the first server leaves the second one's connections alone", () =>
+    Effect.gen(function*() {
+      const layer = Server.layer({ keys: [Redacted.make("secret-key")], port: 0, shutdownGracePeriod: 0 }).pipe(
+        Layer.provide(converter)
+      )
+      const first = yield* Scope.make()
+      yield* Layer.buildWithScope(layer, first)
+      const second = yield* Scope.make()
+      const context = yield* Layer.buildWithScope(layer, second)
+      const url = new URL(context.unsafeMap.get(Server.Server.key).baseUrl as string)
+      // One keep-alive connection to the second server, idle between two requests.
+      const connection = keepAlive(url)
+      yield* Effect.promise(() => connection.request("/v1/openapi.json"))
+      yield* Scope.close(first, Exit.void)
+      // The shutdown's cut-off timer (grace 0) has fired by the time this 1 ms timer does.
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 1)))
+      const answer = yield* Effect.promise(() => connection.request("/v1/openapi.json"))
+      assert.strictEqual(answer, "answered")
+      connection.close()
+      yield* Scope.close(second, Exit.void)
     }))
 
   it.live("layerConfig reads PDF_TRANSFORM_SERVER_* and refuses an empty key list", () =>
