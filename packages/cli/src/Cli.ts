@@ -11,6 +11,10 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Contract from "@pdf-transform/core/Contract"
+// The library's defaults are the command's: one source. Both packages are free of side effects,
+// so the bundle takes only these objects, not the batch or the server.
+import { defaults as ServerDefaults } from "@pdf-transform/server/Server"
+import { defaults as BatchDefaults } from "@pdf-transform/stream/Batch"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { createRequire } from "node:module"
@@ -80,7 +84,7 @@ const convertCommand = Command.make("convert", {
   concurrency: Options.integer("concurrency").pipe(
     Options.withAlias("c"),
     Options.withPseudoName("N"),
-    Options.withDefault(4),
+    Options.withDefault(BatchDefaults.concurrency),
     Options.withDescription("Most documents converting at once; the service's own limits may lower it.")
   ),
   journal: Options.text("journal").pipe(
@@ -159,12 +163,12 @@ const convertCommand = Command.make("convert", {
 const serveCommand = Command.make("serve", {
   port: Options.integer("port").pipe(
     Options.withPseudoName("PORT"),
-    Options.withDefault(8787),
+    Options.withDefault(ServerDefaults.port),
     Options.withDescription("The port to listen on (0: any free port).")
   ),
   host: Options.text("host").pipe(
     Options.withPseudoName("ADDRESS"),
-    Options.withDefault("127.0.0.1"),
+    Options.withDefault(ServerDefaults.host),
     Options.withDescription("The address to listen on (default: this machine only).")
   ),
   keys: Options.text("keys").pipe(

@@ -12,6 +12,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { createRequire } from "node:module"
@@ -21,7 +22,7 @@ import * as Converter from "./Converter.js"
 import * as Engine from "./internal/engine.js"
 import * as Pdfium from "./internal/pdfium.js"
 import { useReplacingOnTimeout } from "./internal/pooled.js"
-import { ConvertRequest } from "./internal/protocol.js"
+import { ConvertRequest, EngineFailure } from "./internal/protocol.js"
 
 /**
  * A document that takes longer than this is abandoned: ten minutes covers OCR of about fifty dense
@@ -180,10 +181,7 @@ const spawnWorker = (maxHeapMb: number, niceness: number, pdfium: WebAssembly.Mo
   )
 }
 
-const isConverterError = (error: unknown): error is Engine.EngineError =>
-  typeof error === "object" && error !== null && "_tag" in error &&
-  (error._tag === "PdfPasswordRequired" || error._tag === "PdfInvalid" || error._tag === "PdfPageFailed" ||
-    error._tag === "OcrFailed" || error._tag === "OcrLanguageUnavailable")
+const isConverterError: (error: unknown) => error is Engine.EngineError = Schema.is(EngineFailure)
 
 /**
  * A pool of worker threads running the engine. A worker that cannot be reached or crashes is a

@@ -16,6 +16,7 @@ import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as internal from "./internal/chunkedUpload.js"
+import * as Retry from "./Retry.js"
 import * as Uploader from "./Uploader.js"
 import { hostedUploadBaseUrl } from "./UploadProtocol.js"
 
@@ -86,11 +87,11 @@ export const defaults = {
  * @category constructors
  */
 export const retrySchedule = (options: RetryOptions = {}): Schedule.Schedule<unknown, unknown> => {
-  const maxDelay = Duration.decode(options.maxDelay ?? defaults.retry.maxDelay)
-  const capped = Schedule.exponential(options.initialDelay ?? defaults.retry.initialDelay, 2).pipe(
-    Schedule.union(Schedule.spaced(maxDelay))
-  )
-  const delays = (options.jitter ?? defaults.retry.jitter) ? Schedule.jittered(capped) : capped
+  const delays = Retry.backoff({
+    initial: options.initialDelay ?? defaults.retry.initialDelay,
+    max: options.maxDelay ?? defaults.retry.maxDelay,
+    jitter: options.jitter ?? defaults.retry.jitter
+  })
   const attempts = Math.max(1, Math.floor(options.attempts ?? defaults.retry.attempts))
   return Schedule.intersect(delays, Schedule.recurs(attempts - 1))
 }

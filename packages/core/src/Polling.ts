@@ -13,6 +13,7 @@ import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as Interval from "effect/ScheduleInterval"
 import { defaults, millis } from "./internal/defaults.js"
 import type { PollOptions } from "./PdfTransformClient.js"
+import * as Retry from "./Retry.js"
 
 /**
  * What `progressAware` reads from each input: any `Status` fits.
@@ -232,10 +233,12 @@ export const delays = (
 ): Schedule.Schedule<unknown, Progressing> => {
   const initial = millis(options.initialInterval ?? defaults.poll.initialInterval)
   const max = Math.max(initial, millis(options.maxInterval ?? defaults.poll.maxInterval))
-  const plain = Schedule.exponential(Duration.millis(initial), options.factor ?? defaults.poll.factor).pipe(
-    Schedule.union(Schedule.spaced(Duration.millis(max)))
-  )
-  const base = options.schedule ?? ((options.jitter ?? defaults.poll.jitter) ? Schedule.jittered(plain) : plain)
+  const base = options.schedule ?? Retry.backoff({
+    initial: Duration.millis(initial),
+    max: Duration.millis(max),
+    factor: options.factor ?? defaults.poll.factor,
+    jitter: options.jitter ?? defaults.poll.jitter
+  })
   if (!(options.progressAware ?? defaults.poll.progressAware)) return base
   return progressAware(base, {
     min: Duration.millis(initial),

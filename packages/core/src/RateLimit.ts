@@ -220,6 +220,28 @@ export const concurrencyLimit = (info: RateLimitInfo): Option.Option<number> => 
 }
 
 /**
+ * The names of the announced concurrency policies (`qu="concurrent-requests"`).
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const concurrencyPolicies = (info: RateLimitInfo): ReadonlySet<string> =>
+  new Set(info.policies.filter((policy) => policy.unit === concurrentRequests).map((policy) => policy.name))
+
+/**
+ * The free slots of the announced concurrency policy (`r` of its `RateLimit` state), when the
+ * answer says.
+ *
+ * @since 0.1.0
+ * @category accessors
+ */
+export const concurrencyRemaining = (info: RateLimitInfo): Option.Option<number> => {
+  const names = concurrencyPolicies(info)
+  const state = info.states.find((state) => names.has(state.name))
+  return state === undefined ? Option.none() : Option.some(state.remaining)
+}
+
+/**
  * How long until a spent request quota comes back, from `RateLimit` alone: the longest reset time
  * `t` of a policy with no units left (`r=0`), capped; none when every quota has units left or says
  * no reset time. Concurrency policies are left out: their slots come back when tasks end, not with
@@ -229,9 +251,7 @@ export const concurrencyLimit = (info: RateLimitInfo): Option.Option<number> => 
  * @category delays
  */
 export const resetDelay = (info: RateLimitInfo): Option.Option<number> => {
-  const concurrency = new Set(
-    info.policies.filter((policy) => policy.unit === concurrentRequests).map((policy) => policy.name)
-  )
+  const concurrency = concurrencyPolicies(info)
   let delay: number | undefined
   for (const state of info.states) {
     if (concurrency.has(state.name) || state.remaining > 0 || state.reset === undefined) continue

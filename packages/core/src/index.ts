@@ -56,6 +56,13 @@ export * as PdfTransformError from "./PdfTransformError.js"
 export * as Polling from "./Polling.js"
 
 /**
+ * The one retry policy: capped, jittered backoff and which failures are transient.
+ *
+ * @since 0.1.0
+ */
+export * as Retry from "./Retry.js"
+
+/**
  * Parsing of `RateLimit-Policy`, `RateLimit`, `Retry-After` and `retryAfterMs`.
  *
  * @since 0.1.0

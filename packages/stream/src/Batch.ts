@@ -122,31 +122,73 @@ export const emptySummary: Summary = {
   journalProblems: []
 }
 
+/** Which list of a summary each final event goes to: the one table `summarize` and `Summarizer` share. */
+const lists = {
+  Completed: "completed",
+  Failed: "failed",
+  Skipped: "skipped",
+  Ambiguous: "ambiguous",
+  NotAttempted: "notAttempted",
+  JournalProblem: "journalProblems"
+} as const satisfies Partial<Record<BatchEvent["_tag"], keyof Summary>>
+
+const listOf = (event: BatchEvent): (typeof lists)[keyof typeof lists] | undefined =>
+  event._tag in lists ? lists[event._tag as keyof typeof lists] : undefined
+
 /**
  * Adds one event to a summary (events other than final ones, `Stopped` and `JournalProblem`
- * leave it as it is).
+ * leave it as it is). It copies the list it adds to: to summarize a whole stream, use a
+ * `Summarizer`, which adds in place.
  *
  * @since 0.1.0
  * @category summary
  */
 export const summarize = (summary: Summary, event: BatchEvent): Summary => {
-  switch (event._tag) {
-    case "Completed":
-      return { ...summary, completed: [...summary.completed, event] }
-    case "Failed":
-      return { ...summary, failed: [...summary.failed, event] }
-    case "Skipped":
-      return { ...summary, skipped: [...summary.skipped, event] }
-    case "Ambiguous":
-      return { ...summary, ambiguous: [...summary.ambiguous, event] }
-    case "NotAttempted":
-      return { ...summary, notAttempted: [...summary.notAttempted, event] }
-    case "Stopped":
-      return { ...summary, stopped: event }
-    case "JournalProblem":
-      return { ...summary, journalProblems: [...summary.journalProblems, event] }
-    default:
-      return summary
+  if (event._tag === "Stopped") return { ...summary, stopped: event }
+  const list = listOf(event)
+  if (list === undefined) return summary
+  return { ...summary, [list]: [...summary[list], event] }
+}
+
+/**
+ * A summary built in place as events come: `add` each event, read `summary` at any time (the
+ * same object, growing). `Batch.run` uses one; so can any consumer of `Batch.convert`.
+ *
+ * @since 0.1.0
+ * @category summary
+ */
+export interface Summarizer {
+  readonly add: (event: BatchEvent) => void
+  readonly summary: Summary
+}
+
+/**
+ * @since 0.1.0
+ * @category summary
+ */
+export const makeSummarizer = (): Summarizer => {
+  const summary = {
+    completed: [],
+    failed: [],
+    skipped: [],
+    ambiguous: [],
+    notAttempted: [],
+    stopped: undefined as Summary["stopped"],
+    journalProblems: []
+  } satisfies Record<keyof Summary, unknown>
+  const target: { -readonly [K in keyof Summary]: Summary[K] extends ReadonlyArray<infer A> ? Array<A> : Summary[K] } =
+    summary
+  return {
+    summary: target,
+    add: (event) => {
+      if (event._tag === "Stopped") {
+        target.stopped = event
+        return
+      }
+      const list = listOf(event)
+      // Each list holds the events of its tag (the table above), so the push is of the right kind.
+      if (list !== undefined) (target[list] as Array<BatchEvent>).push(event)
+    }
   }
 }
 
@@ -262,32 +304,8 @@ export const run = <E = never, R = never>(
 ): Effect.Effect<Summary, E | JournalFailed | OutputFailed, R | Requirements> =>
   Effect.suspend(() => {
     // Appended in place: a summary of ten thousand jobs should not copy its arrays per event.
-    const summary = {
-      ...emptySummary,
-      completed: [] as Array<Summary["completed"][number]>,
-      failed: [] as Array<Summary["failed"][number]>,
-      skipped: [] as Array<Summary["skipped"][number]>,
-      ambiguous: [] as Array<Summary["ambiguous"][number]>,
-      notAttempted: [] as Array<Summary["notAttempted"][number]>,
-      journalProblems: [] as Array<Summary["journalProblems"][number]>
-    }
-    return Stream.runForEach(convert(jobs, options), (event) =>
-      Effect.sync(() => {
-        switch (event._tag) {
-          case "Completed":
-            return void summary.completed.push(event)
-          case "Failed":
-            return void summary.failed.push(event)
-          case "Skipped":
-            return void summary.skipped.push(event)
-          case "Ambiguous":
-            return void summary.ambiguous.push(event)
-          case "NotAttempted":
-            return void summary.notAttempted.push(event)
-          case "Stopped":
-            return void (summary.stopped = event)
-          case "JournalProblem":
-            return void summary.journalProblems.push(event)
-        }
-      })).pipe(Effect.as<Summary>(summary))
+    const summarizer = makeSummarizer()
+    return Stream.runForEach(convert(jobs, options), (event) => Effect.sync(() => summarizer.add(event))).pipe(
+      Effect.as(summarizer.summary)
+    )
   })

@@ -46,6 +46,27 @@ describe("Batch.convert", () => {
     }).pipe(Effect.provide(h.layer))
   })
 
+  it.effect("summarize and a Summarizer file the events of a batch alike; Batch.run's summary is the Summarizer's", () => {
+    const h = H.make({ server: { defaultTimeline: H.linear(2) } })
+    return Effect.gen(function*() {
+      const [a] = H.pdfs(h.memory, 1)
+      const jobs = [
+        Job.file(a!, "markdown"),
+        Job.file("/in/missing.pdf", "markdown"),
+        Job.url("ftp://example.com/b.pdf", "markdown"),
+        Job.url("https://example.com/ok.pdf", "epub")
+      ]
+      const all = yield* H.events(Batch.convert(jobs, { outputDirectory: H.outDir }))
+      const summarizer = Batch.makeSummarizer()
+      for (const event of all) summarizer.add(event)
+      const folded = all.reduce(Batch.summarize, Batch.emptySummary)
+      assert.deepStrictEqual(summarizer.summary, folded)
+      assert.strictEqual(folded.completed.length, 2)
+      assert.strictEqual(folded.failed.length, 2)
+      assert.deepStrictEqual(Batch.summarize(folded, all[0]!), folded, "a non-final event leaves it as it is")
+    }).pipe(Effect.provide(h.layer))
+  })
+
   it.effect("local files go to the Uploader by path: ChunkedUploader streams them in parts, Uploading is reported, no file is read whole", () => {
     const h = H.make({ uploader: "chunked" })
     return Effect.gen(function*() {

@@ -10,6 +10,7 @@ import * as ChunkedUploader from "@pdf-transform/core/ChunkedUploader"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import * as ServerUploader from "@pdf-transform/core/ServerUploader"
 import type * as Uploader from "@pdf-transform/core/Uploader"
+import * as UploadProtocol from "@pdf-transform/core/UploadProtocol"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
@@ -18,9 +19,10 @@ import * as Redacted from "effect/Redacted"
 import { UsageError } from "../CliError.js"
 
 /**
- * Where the hosted service takes uploads (its chunked remote-cache protocol), apart from its API.
+ * Where the hosted service takes uploads (its chunked remote-cache protocol), apart from its API:
+ * core's fact, re-exported for the CLI's tests.
  */
-export const hostedUploadBaseUrl = "https://llm.oomol.com/api/tasks/files/remote-cache"
+export const hostedUploadBaseUrl = UploadProtocol.hostedUploadBaseUrl
 
 export interface Flags {
   readonly apiKey: Option.Option<Redacted.Redacted<string>>

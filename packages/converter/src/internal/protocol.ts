@@ -23,13 +23,22 @@ export class DoneEvent extends Schema.TaggedClass<DoneEvent>()("Done", {
   warnings: Schema.Array(Schema.Union(PdfPageFailed, OcrFailed))
 }) {}
 
+/** Every way the engine itself fails a conversion: the one list, for the request and for the caller's check. */
+export const EngineFailure = Schema.Union(
+  PdfPasswordRequired,
+  PdfInvalid,
+  PdfPageFailed,
+  OcrFailed,
+  OcrLanguageUnavailable
+)
+
 /**
  * Convert one document. The PDF bytes are moved to the worker, not cloned: the caller gives a
  * copy of its own (see `ConverterLive`), so that no second copy of a large PDF stays in the
  * caller's thread for the whole conversion.
  */
 export class ConvertRequest extends Schema.TaggedRequest<ConvertRequest>()("Convert", {
-  failure: Schema.Union(PdfPasswordRequired, PdfInvalid, PdfPageFailed, OcrFailed, OcrLanguageUnavailable),
+  failure: EngineFailure,
   success: Schema.Union(ProgressEvent, DoneEvent),
   payload: {
     pdf: Transferable.Uint8Array,

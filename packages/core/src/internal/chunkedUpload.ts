@@ -15,6 +15,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { PdfUrl } from "../Contract.js"
 import { InvalidResponse } from "../PdfTransformError.js"
+import * as Retry from "../Retry.js"
 import * as Uploader from "../Uploader.js"
 import * as Protocol from "../UploadProtocol.js"
 import * as Exchange from "./exchange.js"
@@ -40,10 +41,7 @@ interface AttemptFailure {
   readonly cause?: unknown
 }
 
-/** 5xx answers that say a retry cannot help soon. */
-const finalServerStatuses: ReadonlySet<number> = new Set([501, 505, 507, 508, 510])
-
-const isTransientStatus = (status: number): boolean => status >= 500 && !finalServerStatuses.has(status)
+const isTransientStatus = Retry.isTransientStatus
 
 const fromStatus = (answer: Exchange.Answer): AttemptFailure => ({
   transient: isTransientStatus(answer.status),

@@ -16,6 +16,7 @@ import * as Contract from "../Contract.js"
 import type * as Client from "../PdfTransformClient.js"
 import { InvalidResponse, PollTimeout } from "../PdfTransformError.js"
 import * as Polling from "../Polling.js"
+import * as Retry from "../Retry.js"
 import * as bodies from "./bodies.js"
 import { defaults, millis } from "./defaults.js"
 import * as exchange from "./exchange.js"
@@ -65,10 +66,8 @@ const get = (env: Env) => (task: Task): Effect.Effect<Client.Status, Client.Stat
 
 const taskAttributes = (task: Task) => ({ sessionId: task.sessionId, format: task.format })
 
-/** A failure that does not end a wait: the network, a timeout, 408, 429, 5xx. */
-const isTransient = (error: Client.StatusError): boolean =>
-  error._tag === "TransportError" ||
-  (error._tag === "UnexpectedResponse" && (error.status === 408 || error.status === 429 || error.status >= 500))
+/** A failure that does not end a wait: the network, a timeout, 408, 429, a 5xx a retry can get past. */
+const isTransient = (error: Client.StatusError): boolean => Retry.isTransient(error)
 
 /** What one wait has seen so far: the input of each scheduling decision, and of the final answer. */
 interface Seen {

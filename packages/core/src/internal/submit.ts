@@ -17,6 +17,7 @@ import * as Contract from "../Contract.js"
 import type * as Client from "../PdfTransformClient.js"
 import { InvalidRequest, RateLimited, SubmitOutcomeUnknown, type TransportError } from "../PdfTransformError.js"
 import * as RateLimit from "../RateLimit.js"
+import * as Retry from "../Retry.js"
 import * as bodies from "./bodies.js"
 import { defaults, millis } from "./defaults.js"
 import * as exchange from "./exchange.js"
@@ -54,11 +55,7 @@ const plan = (client: Client.SubmitRetryOptions | undefined, call: Client.Submit
  * `maxAttempts` attempts in all, and never when the next attempt would start past the deadline.
  */
 const retrySchedule = (figures: ReturnType<typeof plan>, deadlineAt: number, format: Contract.Format) => {
-  const backoff = Schedule.exponential(figures.initialBackoff, 2).pipe(
-    Schedule.union(Schedule.spaced(figures.maxBackoff)),
-    Schedule.jittered,
-    Schedule.delays
-  )
+  const backoff = Retry.backoff({ initial: figures.initialBackoff, max: figures.maxBackoff })
   return Schedule.zipWith(Schedule.identity<AttemptError>(), backoff, (failure, backoffDelay) => ({
     failure,
     delay: failure._tag === "Retryable" && Option.isSome(failure.delay)

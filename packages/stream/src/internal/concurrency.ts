@@ -35,13 +35,7 @@ export interface Concurrency {
 }
 
 /** The remaining slots of the announced concurrency policy, when the answer says. */
-const freeSlots = (info: RateLimit.RateLimitInfo): Option.Option<number> => {
-  const names = new Set(
-    info.policies.filter((policy) => policy.unit === RateLimit.concurrentRequests).map((policy) => policy.name)
-  )
-  const state = info.states.find((state) => names.has(state.name))
-  return state === undefined ? Option.none() : Option.some(state.remaining)
-}
+const freeSlots = RateLimit.concurrencyRemaining
 
 export const make = (bound: number): Concurrency => {
   const userBound = Math.max(1, Math.floor(bound))

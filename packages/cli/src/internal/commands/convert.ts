@@ -126,7 +126,7 @@ const run = (flags: Flags) =>
       }),
       ...Option.match(flags.timeout, { onNone: () => ({}), onSome: (deadline) => ({ deadline }) })
     }
-    let summary = Batch.emptySummary
+    const summarizer = Batch.makeSummarizer()
     // Documents between their first event and their last: what an interruption leaves unfinished.
     const open = new Map<number, Summary.Unfinished>()
     const events = Batch.convert(inputs.jobs, {
@@ -141,7 +141,7 @@ const run = (flags: Flags) =>
     }).pipe(Stream.interruptWhen(Deferred.await(interrupts.second)))
     const outcome = yield* Stream.runForEach(events, (event) =>
       Effect.gen(function*() {
-        summary = Batch.summarize(summary, event)
+        summarizer.add(event)
         track(open, event)
         yield* reporter.event(event)
       })).pipe(
@@ -159,6 +159,7 @@ const run = (flags: Flags) =>
         { event: "Interrupted" }
       )
     }
+    const summary = summarizer.summary
     const finals = summary.completed.length + summary.failed.length + summary.skipped.length +
       summary.ambiguous.length + summary.notAttempted.length
     const ending = {

@@ -1,42 +1,28 @@
 /**
- * Widths in terminal columns: escape sequences take none, combining marks none, East Asian wide
- * and fullwidth characters (and most emoji) two. Lines that fit never wrap, so a redraw that
+ * Widths in terminal columns, counted by `string-width` (escape sequences none, combining marks
+ * none, East Asian wide and fullwidth characters and emoji two). Lines that fit never wrap, so a redraw that
  * moves the cursor up by its own line count lands where it started.
  */
 
-const escape = String.fromCharCode(0x1b)
-const escapes = new RegExp(`${escape}\\[[0-9;?]*[A-Za-z]`, "g")
+import stringWidth from "string-width"
+import stripAnsi from "strip-ansi"
 
-const isCombining = (code: number): boolean =>
-  (code >= 0x0300 && code <= 0x036f) || (code >= 0x1ab0 && code <= 0x1aff) || (code >= 0x20d0 && code <= 0x20ff) ||
-  (code >= 0xfe00 && code <= 0xfe0f) || (code >= 0xfe20 && code <= 0xfe2f) || code === 0x200b || code === 0x200d
+const segmenter = new Intl.Segmenter()
 
-const isWide = (code: number): boolean =>
-  (code >= 0x1100 && code <= 0x115f) || (code >= 0x2e80 && code <= 0x303e) || (code >= 0x3041 && code <= 0x33ff) ||
-  (code >= 0x3400 && code <= 0x4dbf) || (code >= 0x4e00 && code <= 0x9fff) || (code >= 0xa000 && code <= 0xa4cf) ||
-  (code >= 0xac00 && code <= 0xd7a3) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) ||
-  (code >= 0xff00 && code <= 0xff60) || (code >= 0xffe0 && code <= 0xffe6) || (code >= 0x1f300 && code <= 0x1f64f) ||
-  (code >= 0x1f900 && code <= 0x1f9ff) || (code >= 0x20000 && code <= 0x3fffd)
+/** The characters as a person sees them (grapheme clusters): a base letter and its marks stay together. */
+const graphemes = (text: string): Array<string> => Array.from(segmenter.segment(text), (part) => part.segment)
 
-/** Columns one character takes (control characters count as one: they are replaced before display). */
-export const charWidth = (char: string): number => {
-  const code = char.codePointAt(0) ?? 0
-  if (isCombining(code)) return 0
-  return isWide(code) ? 2 : 1
-}
+/** Columns one character (grapheme cluster) takes, as `string-width` counts them. */
+export const charWidth = (char: string): number => stringWidth(char)
 
 /** Removes the terminal's escape sequences. */
-export const stripEscapes = (text: string): string => text.replace(escapes, "")
+export const stripEscapes = (text: string): string => stripAnsi(text)
 
 /** Control characters (a file name may hold any) would move the cursor: shown as `?`. */
 export const printable = (text: string): string => text.replace(/\p{Cc}/gu, "?")
 
-/** Columns the text takes on screen. */
-export const width = (text: string): number => {
-  let columns = 0
-  for (const char of stripEscapes(text)) columns += charWidth(char)
-  return columns
-}
+/** Columns the text takes on screen (escape sequences take none). */
+export const width = (text: string): number => stringWidth(text)
 
 /** Cuts plain text (no escapes) to at most `columns`, ending with `…` when cut. */
 export const truncate = (text: string, columns: number): string => {
@@ -44,7 +30,7 @@ export const truncate = (text: string, columns: number): string => {
   if (width(text) <= columns) return text
   let kept = ""
   let used = 0
-  for (const char of text) {
+  for (const char of graphemes(text)) {
     const w = charWidth(char)
     if (used + w > columns - 1) break
     kept += char
@@ -57,7 +43,7 @@ export const truncate = (text: string, columns: number): string => {
 export const truncateStart = (text: string, columns: number): string => {
   if (columns <= 0) return ""
   if (width(text) <= columns) return text
-  const chars = Array.from(text)
+  const chars = graphemes(text)
   let kept = ""
   let used = 0
   for (let i = chars.length - 1; i >= 0; i--) {

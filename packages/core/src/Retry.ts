@@ -1,0 +1,114 @@
+/**
+ * The one retry policy of the client, the uploaders and the batch: a capped exponential backoff,
+ * jittered, as a `Schedule` (and its n-th delay for code that keeps its own state), and which
+ * failures are worth another try.
+ *
+ * @since 0.1.0
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Random from "effect/Random"
+import * as Schedule from "effect/Schedule"
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface BackoffOptions {
+  /** The first delay. */
+  readonly initial: Duration.DurationInput
+  /** No delay is longer (before jitter). */
+  readonly max: Duration.DurationInput
+  /** Each delay is the previous one times this (default 2). */
+  readonly factor?: number | undefined
+  /** Each delay times a factor drawn from [0.8, 1.2), so that clients who failed together do not retry together (default true). */
+  readonly jitter?: boolean | undefined
+}
+
+/**
+ * The range the jitter factor is drawn from: Effect's `Schedule.jittered` default.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const jitterRange = { min: 0.8, max: 1.2 } as const
+
+/**
+ * The delays `initial`, `initial * factor`, ... up to `max`, each jittered: `Schedule.exponential`
+ * capped by `Schedule.spaced(max)`, then `Schedule.jittered`. It recurs forever: bound it with
+ * `Schedule.recurs`, a deadline or `whileInput`.
+ *
+ * @example
+ * ```ts
+ * import { Retry } from "@pdf-transform/core"
+ * import { Duration, Effect, Schedule } from "effect"
+ *
+ * const schedule = Retry.backoff({ initial: "1 second", max: "5 seconds", jitter: false })
+ * const delays = Effect.runSync(Schedule.run(schedule, 0, [1, 2, 3, 4, 5]))
+ * assert.deepStrictEqual(Array.from(delays, Duration.toMillis), [1000, 2000, 4000, 5000, 5000])
+ * ```
+ *
+ * @since 0.1.0
+ * @category schedules
+ */
+export const backoff = (options: BackoffOptions): Schedule.Schedule<Duration.Duration> => {
+  const capped = Schedule.exponential(options.initial, options.factor ?? 2).pipe(
+    Schedule.union(Schedule.spaced(options.max))
+  )
+  return Schedule.delays((options.jitter ?? true) ? Schedule.jittered(capped) : capped)
+}
+
+/**
+ * The delay in milliseconds before try `attempt + 1` (after `attempt` failed tries, from 1) for a
+ * jitter factor: the same delays as `backoff`, for code that keeps its own count.
+ *
+ * @since 0.1.0
+ * @category delays
+ */
+export const delayOf = (options: BackoffOptions, attempt: number, jitter = 1): number => {
+  const initial = Duration.toMillis(Duration.decode(options.initial))
+  const max = Duration.toMillis(Duration.decode(options.max))
+  return Math.round(Math.min(max, initial * (options.factor ?? 2) ** (Math.max(1, attempt) - 1)) * jitter)
+}
+
+/**
+ * A jitter factor for `delayOf`, from `jitterRange` (1 when `jitter` is off).
+ *
+ * @since 0.1.0
+ * @category delays
+ */
+export const jitterOf = (options: BackoffOptions): Effect.Effect<number> =>
+  (options.jitter ?? true) ? Random.nextRange(jitterRange.min, jitterRange.max) : Effect.succeed(1)
+
+/**
+ * The jittered delay after `attempt` failed tries, in milliseconds.
+ *
+ * @since 0.1.0
+ * @category delays
+ */
+export const nextDelay = (options: BackoffOptions, attempt: number): Effect.Effect<number> =>
+  Effect.map(jitterOf(options), (jitter) => delayOf(options, attempt, jitter))
+
+/** 5xx answers that say a retry cannot help soon. */
+const finalServerStatuses: ReadonlySet<number> = new Set([501, 505, 507, 508, 510])
+
+/**
+ * An HTTP status that another try may get past: 408, 429, and 5xx except those that say a retry
+ * cannot help soon (501, 505, 507, 508, 510).
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isTransientStatus = (status: number): boolean =>
+  status === 408 || status === 429 || (status >= 500 && status <= 599 && !finalServerStatuses.has(status))
+
+/**
+ * A failure another try may get past: the network (`TransportError`), or an `UnexpectedResponse`
+ * with a transient status.
+ *
+ * @since 0.1.0
+ * @category predicates
+ */
+export const isTransient = (error: { readonly _tag: string; readonly status?: number }): boolean =>
+  error._tag === "TransportError" ||
+  (error._tag === "UnexpectedResponse" && error.status !== undefined && isTransientStatus(error.status))
