@@ -16,7 +16,9 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { request } from "undici"
 
 const [baseUrl, key, jobsFile, workDir] = process.argv.slice(2) as [string, string, string, string]
-const jobs = JSON.parse(Fs.readFileSync(jobsFile, "utf8")) as ReadonlyArray<{ pdfURL: string; filename: string }>
+const jobs = Fs.readFileSync(jobsFile, "utf8").split("\n").filter((line) => line !== "").map((line) =>
+  JSON.parse(line) as { pdfURL: string; filename: string }
+)
 const outputDirectory = Path.join(workDir, "out")
 const workers = 64
 const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }

@@ -3,7 +3,7 @@
 // reason, result GETs per task, CPU per job and peak RSS, for our batch and a naive baseline; then,
 // for tasks that complete at once, our batch beside a hand-written loop (undici, no Effect, the same
 // requests and the same durable write per job) in the same run, and a run ten times larger whose
-// live heap after a full GC must stay within 10 % of the smaller one's.
+// live heap while it runs (after a full GC, nine jobs in ten done) must stay within 10 % of the smaller one's.
 //
 //   pnpm --filter @pdf-transform/stream bench
 //
@@ -46,12 +46,12 @@ const upload = async (baseUrl, count) => {
   return urls
 }
 
-const runClient = (scenario, baseUrl, jobsFile, workDir) =>
+const runClient = (scenario, baseUrl, jobsFile, workDir, count) =>
   new Promise((resolve, reject) => {
     const instant = scenario.endsWith("-instant")
     const args = scenario.startsWith("loop") ?
       [Path.join(out, "loop.mjs"), baseUrl, key, jobsFile, workDir] :
-      [Path.join(out, "client.mjs"), scenario.replace(/-instant$/, ""), baseUrl, key, jobsFile, workDir]
+      [Path.join(out, "client.mjs"), scenario.replace(/-instant$/, ""), baseUrl, key, jobsFile, workDir, String(count)]
     const proc = spawn(process.execPath, [...clientFlags, ...(instant ? ["--expose-gc"] : []), ...args], {
       stdio: ["ignore", "pipe", "inherit"]
     })
@@ -68,12 +68,13 @@ const scenario = async (name, client, count, serverEnv) => {
   const { baseUrl, proc } = await startServer({ BENCH_KEY: key, ...serverEnv })
   try {
     const workDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), `bench-${name.replace(/\W+/g, "-")}-`))
-    const jobsFile = Path.join(workDir, "jobs.json")
+    const jobsFile = Path.join(workDir, "jobs.jsonl")
     // Instant tasks: one uploaded PDF, each job its own `filename` (a distinct job and output).
     const urls = await upload(baseUrl, client.endsWith("-instant") ? 1 : count)
     const jobs = Array.from({ length: count }, (_, i) => ({ pdfURL: urls[i % urls.length], filename: `doc-${i}` }))
-    Fs.writeFileSync(jobsFile, JSON.stringify(jobs))
-    const result = await runClient(client, baseUrl, jobsFile, workDir)
+    // One job per line: the batch reads them as a stream, as it would a user's million-line list.
+    Fs.writeFileSync(jobsFile, jobs.map((job) => JSON.stringify(job)).join("\n") + "\n")
+    const result = await runClient(client, baseUrl, jobsFile, workDir, count)
     const stats = await (await fetch(`${baseUrl.replace(/\/v1$/, "")}/bench/stats`)).json()
     Fs.rmSync(workDir, { recursive: true, force: true })
     return { name, count, ...result, stats }
@@ -99,7 +100,13 @@ const row = (r, ideal) => {
     }, downloads ${r.stats.downloads}`,
     `  client CPU ${fmt(r.cpuMs / r.count, 2)} ms per job (system ${fmt(r.systemMs / r.count, 2)}), peak RSS ${
       fmt(r.maxRssMb)
-    } MB${r.liveHeapMb === undefined ? "" : `, live heap after a full GC ${fmt(r.liveHeapMb)} MB`}`
+    } MB${
+      r.liveHeapMb === undefined ?
+        "" :
+        `, live heap after a full GC ${r.name.startsWith("batch") ? "with 9/10 of the jobs done" : "at the end"} ${
+          fmt(r.liveHeapMb)
+        } MB`
+    }`
   ].join("\n")
 }
 
@@ -160,7 +167,7 @@ console.log(
   } MB, ${fmt(rssRatio, 2)}x)`
 )
 console.log(
-  `target (${hugeN} instant jobs): live heap after a full GC within 10 % of the ${bigN}-job run's: ${
+  `target (${hugeN} instant jobs): live heap while it runs (after a full GC, 9/10 done) within 10 % of the ${bigN}-job run's: ${
     check(heapGrowth <= 1.1)
   } (${fmt(huge.liveHeapMb)} MB against ${fmt(big.liveHeapMb)} MB, ${fmt(heapGrowth, 2)}x)`
 )
