@@ -9,11 +9,11 @@
  * Default folder: examples/pdfs; default output: examples/out/batch.
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
 import { Contract, PdfTransformClient, ServerUploader } from "@pdf-transform/core"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import * as Server from "@pdf-transform/server/Server"
 import { Batch, Job, Journal } from "@pdf-transform/stream"
 import { Console, Effect, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
@@ -70,7 +70,7 @@ const ClientsLive = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) =
   Layer.merge(
     PdfTransformClient.layer({ baseUrl, apiKey }),
     ServerUploader.layer({ baseUrl, apiKey })
-  ))).pipe(Layer.provideMerge(ServerLive), Layer.provide(UndiciHttpClient.layer))
+  ))).pipe(Layer.provideMerge(ServerLive), Layer.provide(NodeHttpClient.layerUndici))
 
 NodeRuntime.runMain(
   program.pipe(

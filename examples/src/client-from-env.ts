@@ -5,9 +5,9 @@
  *
  *   PDF_TRANSFORM_API_KEY=... tsx src/client-from-env.ts https://example.org/paper.pdf
  */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { PdfTransformClient } from "@pdf-transform/core"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import { Console, Effect, Stream } from "effect"
 
 const pdfURL = process.argv[2] ?? "https://raw.githubusercontent.com/mozilla/pdf.js/master/test/pdfs/tracemonkey.pdf"
@@ -22,6 +22,6 @@ const program = Effect.gen(function*() {
 NodeRuntime.runMain(
   program.pipe(
     Effect.provide(PdfTransformClient.layerConfig()),
-    Effect.provide(UndiciHttpClient.layer)
+    Effect.provide(NodeHttpClient.layerUndici)
   )
 )

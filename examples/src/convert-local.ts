@@ -11,10 +11,10 @@
  * with `pdf-transform convert`.)
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
 import { ChunkedUploader, Contract, PdfTransformClient, Uploader } from "@pdf-transform/core"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import * as Server from "@pdf-transform/server/Server"
 import { Console, Effect, Layer, Logger, LogLevel, Option, Redacted, Stream } from "effect"
 import * as Crypto from "node:crypto"
@@ -117,7 +117,7 @@ const ClientsLive = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) =
     ChunkedUploader.layer({ uploadBaseUrl: `${baseUrl}/uploads`, apiKey })
   ))).pipe(
     Layer.provideMerge(ServerLive),
-    Layer.provide(Layer.merge(UndiciHttpClient.layer, NodeFileSystem.layer))
+    Layer.provide(Layer.merge(NodeHttpClient.layerUndici, NodeFileSystem.layer))
   )
 
 NodeRuntime.runMain(

@@ -1,7 +1,7 @@
 /**
  * Composes `PdfTransformClient.layer` into an Effect program and converts one PDF against
  * `FakeServer` (an in-memory server that speaks the v1 contract), so it runs anywhere.
- * Swap `FakeServer.layer()` for `UndiciHttpClient.layer` (from `@pdf-transform/core/UndiciHttpClient`) and a real key to use the service.
+ * Swap `FakeServer.layer()` for `NodeHttpClient.layerUndici` (from `@effect/platform-node/NodeHttpClient`) and a real key to use the service.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { PdfTransformClient } from "@pdf-transform/core"

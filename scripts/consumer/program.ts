@@ -13,7 +13,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as FileSystem from "@effect/platform/FileSystem"
 import { PdfTransformClient, PdfTransformError } from "@pdf-transform/core"
 import * as ServerUploader from "@pdf-transform/core/ServerUploader"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Server } from "@pdf-transform/server"
 import * as SimulatedConverter from "@pdf-transform/server/SimulatedConverter"
 import { Batch, Job, Journal } from "@pdf-transform/stream"
@@ -73,7 +73,7 @@ const batchAgainstReferenceServer = Effect.gen(function*() {
       Layer.provide(SimulatedConverter.layer({ duration: "50 millis" }))
     )
   ),
-  Effect.provide(UndiciHttpClient.layer),
+  Effect.provide(NodeHttpClient.layerUndici),
   Effect.provide(NodeContext.layer),
   Effect.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )

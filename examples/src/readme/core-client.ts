@@ -1,7 +1,7 @@
 // Sub-paths: the package's index also loads @effect/cluster, which is not installed.
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { PdfTransformClient } from "@pdf-transform/core"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import { Effect } from "effect"
 
 const program = Effect.gen(function*() {
@@ -14,6 +14,6 @@ const program = Effect.gen(function*() {
 
 program.pipe(
   Effect.provide(PdfTransformClient.layerConfig()), // PDF_TRANSFORM_API_KEY, PDF_TRANSFORM_BASE_URL
-  Effect.provide(UndiciHttpClient.layer),
+  Effect.provide(NodeHttpClient.layerUndici),
   NodeRuntime.runMain
 )

@@ -1,7 +1,7 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { ChunkedUploader, PdfTransformClient, Uploader } from "@pdf-transform/core"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import { Console, Effect, Stream } from "effect"
 
 const program = Effect.gen(function*() {
@@ -22,7 +22,7 @@ program.pipe(
   // PDF_TRANSFORM_API_KEY; PDF_TRANSFORM_UPLOAD_BASE_URL (default: the hosted service's upload base)
   Effect.provide(ChunkedUploader.layerConfig()),
   Effect.provide(PdfTransformClient.layerConfig()), // PDF_TRANSFORM_API_KEY, PDF_TRANSFORM_BASE_URL
-  Effect.provide(UndiciHttpClient.layer),
+  Effect.provide(NodeHttpClient.layerUndici),
   Effect.provide(NodeContext.layer), // the FileSystem the uploader reads with
   NodeRuntime.runMain
 )

@@ -1,7 +1,7 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { PdfTransformClient } from "@pdf-transform/core"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import { Batch, Job, Journal } from "@pdf-transform/stream"
 import { Console, Effect, Stream } from "effect"
 
@@ -28,7 +28,7 @@ program.pipe(
   // Run it again after a crash: done jobs are skipped, running tasks polled, nothing paid twice.
   Effect.provide(Journal.layerFile("out/.pdf-transform-journal.jsonl")),
   Effect.provide(PdfTransformClient.layerConfig()), // PDF_TRANSFORM_API_KEY, PDF_TRANSFORM_BASE_URL
-  Effect.provide(UndiciHttpClient.layer),
+  Effect.provide(NodeHttpClient.layerUndici),
   Effect.provide(NodeContext.layer),
   NodeRuntime.runMain
 )

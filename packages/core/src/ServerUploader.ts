@@ -12,12 +12,13 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { HttpUrl } from "./Contract.js"
 import * as Exchange from "./internal/exchange.js"
-import * as timeLimit from "./internal/timeLimit.js"
 import { type ReadFailure, resolve } from "./internal/uploadSource.js"
 import * as Media from "./Media.js"
 import { InvalidRequest, TransportError } from "./PdfTransformError.js"
@@ -67,7 +68,7 @@ export const make = (
     const fs = yield* FileSystem.FileSystem
     const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/files`
     const timeout = Duration.decode(options.timeout ?? defaults.timeout)
-    const send = Exchange.send(client, timeLimit.make(Duration.toMillis(timeout)), timeout)
+    const send = Exchange.send(client, timeout)
 
     const run = (source: Uploader.UploadSource, report: (progress: Uploader.Progress) => Effect.Effect<void>) =>
       Effect.gen(function*() {
@@ -79,40 +80,50 @@ export const make = (
           ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes })
         })
         if (options.maxBytes !== undefined && file.size > options.maxBytes) return yield* tooLarge
-        let sent = 0
-        let readFailure: ReadFailure | undefined
+        // The body is read by the HTTP layer's fiber; a read failure is kept for this one.
+        const readFailure = yield* Ref.make(Option.none<ReadFailure>())
         const body = file.read(0, file.size).pipe(
-          Stream.tap((chunk) => {
-            sent += chunk.byteLength
-            return report({ _tag: "Progress", sent, total: file.size })
+          Stream.mapAccumEffect(0, (sent, chunk) => {
+            const total = sent + chunk.byteLength
+            return Effect.as(report({ _tag: "Progress", sent: total, total: file.size }), [total, chunk] as const)
           }),
-          Stream.tapError((error) => Effect.sync(() => void (readFailure = error)))
+          Stream.tapError((error) => Ref.set(readFailure, Option.some(error)))
         )
         const request = HttpClientRequest.post(endpoint).pipe(
           HttpClientRequest.bearerToken(options.apiKey),
           HttpClientRequest.acceptJson,
           HttpClientRequest.bodyStream(body, { contentType: Media.pdfContentType, contentLength: file.size })
         )
-        const answer = yield* Effect.mapError(send(request), (failure) => {
-          if (readFailure !== undefined) {
-            return new InvalidRequest({ operation: "upload", problem: readFailure.message })
-          }
-          if (failure._tag === "Malformed") return new InvalidRequest({ operation: "upload", problem: failure.reason })
-          const cause = failure.cause
-          return new TransportError({
-            operation: "upload",
-            reason: failure.reason,
-            sent: failure._tag === "Lost",
-            cause
-          })
-        })
+        const answer = yield* Effect.catchAll(send(request), (failure) =>
+          Effect.flatMap(Ref.get(readFailure), (read): Effect.Effect<never, InvalidRequest | TransportError> => {
+            if (Option.isSome(read)) {
+              return Effect.fail(new InvalidRequest({ operation: "upload", problem: read.value.message }))
+            }
+            if (failure._tag === "Malformed") {
+              return Effect.fail(new InvalidRequest({ operation: "upload", problem: failure.reason }))
+            }
+            return Effect.fail(
+              new TransportError({
+                operation: "upload",
+                reason: failure.reason,
+                sent: failure._tag === "Lost",
+                cause: failure.cause
+              })
+            )
+          }))
         if (answer.status === 200 || answer.status === 201) {
           const decoded = Exchange.decode(UploadedFile, "upload", answer)
-          if (Either.isLeft(decoded)) return yield* decoded.left
+          if (Either.isLeft(decoded)) {
+            return yield* decoded.left
+          }
           return { _tag: "Uploaded" as const, url: decoded.right.url, bytes: file.size }
         }
-        if (answer.status === 401) return yield* Exchange.unauthenticated("upload", answer)
-        if (answer.status === 413) return yield* tooLarge
+        if (answer.status === 401) {
+          return yield* Exchange.unauthenticated("upload", answer)
+        }
+        if (answer.status === 413) {
+          return yield* tooLarge
+        }
         return yield* Exchange.unexpected("upload", answer)
       }).pipe(Effect.withSpan("ServerUploader.upload"))
 

@@ -1,7 +1,7 @@
 /**
  * A typed Effect client for the PDF Conversion Service v1: the contract as Schemas, the client
- * service, its typed errors, polling Schedules, rate-limit parsing and the uploaders.
- * `UndiciHttpClient` (the HTTP layer for Node) is imported by its own path.
+ * service, its typed errors, polling Schedules, rate-limit parsing and the uploaders. It runs on
+ * any `HttpClient`; on Node, `NodeHttpClient.layerUndici` from `@effect/platform-node`.
  *
  * @since 0.1.0
  */

@@ -5,13 +5,13 @@
  * PDF_TRANSFORM_E2E_CONVERTER=simulated.
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it } from "@effect/vitest"
 import { Converter } from "@pdf-transform/converter/Converter"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
 import * as ChunkedUploader from "@pdf-transform/core/ChunkedUploader"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import * as ServerUploader from "@pdf-transform/core/ServerUploader"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import * as Uploader from "@pdf-transform/core/Uploader"
 import { Chunk, Effect, Either, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
 import { strFromU8, unzipSync } from "fflate"
@@ -59,7 +59,7 @@ const stack = (
     )))
   return clients.pipe(
     Layer.provideMerge(server),
-    Layer.provideMerge(Layer.merge(UndiciHttpClient.layer, NodeFileSystem.layer)),
+    Layer.provideMerge(Layer.merge(NodeHttpClient.layerUndici, NodeFileSystem.layer)),
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)),
     Layer.orDie
   )

@@ -13,9 +13,9 @@
  * `convert` retrying its own 429s, then its download).
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { PdfTransformClient } from "@pdf-transform/core"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import { Effect, Either, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -136,7 +136,7 @@ const started = performance.now()
 Effect.runPromise(
   program.pipe(
     Effect.provide(PdfTransformClient.layer({ baseUrl, apiKey: Redacted.make(key) })),
-    Effect.provide(Layer.mergeAll(UndiciHttpClient.layer, NodeFileSystem.layer, NodePath.layer)),
+    Effect.provide(Layer.mergeAll(NodeHttpClient.layerUndici, NodeFileSystem.layer, NodePath.layer)),
     Effect.provide(Logger.minimumLogLevel(LogLevel.Error))
   )
 ).then((result) => {

@@ -9,9 +9,9 @@
  * `bytes`: the reference, the file read whole first and handed over as bytes (as the batch did).
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as FileSystem from "@effect/platform/FileSystem"
 import { ChunkedUploader, Uploader } from "@pdf-transform/core"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import { Effect, Layer, Redacted } from "effect"
 import * as Path from "node:path"
 
@@ -56,7 +56,7 @@ const program = Effect.gen(function*() {
 program.pipe(
   Effect.provide(
     ChunkedUploader.layer({ apiKey: Redacted.make(key), uploadBaseUrl: `${baseUrl}/uploads` }).pipe(
-      Layer.provideMerge(Layer.merge(UndiciHttpClient.layer, NodeFileSystem.layer))
+      Layer.provideMerge(Layer.merge(NodeHttpClient.layerUndici, NodeFileSystem.layer))
     )
   ),
   Effect.runPromise

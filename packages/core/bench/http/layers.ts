@@ -18,15 +18,11 @@ import { fileURLToPath } from "node:url"
 import { request as undiciRequest } from "undici"
 import { PdfTransformClient } from "../../src/index.js"
 import * as exchange from "../../src/internal/exchange.js"
-import * as timeLimit from "../../src/internal/timeLimit.js"
-import * as UndiciHttpClient from "../../src/UndiciHttpClient.js"
 
 const here = fileURLToPath(import.meta.url)
 const count = Number(process.env["BENCH_OPS"] ?? 6000)
 const concurrency = 64
 const pdfURL = "https://files.example.com/paper.pdf"
-/** The client's request time limit, as `exchange.send` and the construct rows use it. */
-const limit = timeLimit.make(30_000)
 
 /** CPU of this process per call of `run(n)`, after a warm-up of a fifth as many. */
 const cpuPer = async (run: (n: number) => Promise<unknown>, n: number): Promise<number> => {
@@ -52,11 +48,10 @@ interface Submitted {
 const sockets = (base: string): Record<string, (n: number) => Promise<unknown>> => {
   const stats = `${base}/stats`
   const platform = ManagedRuntime.make(NodeHttpClient.layerUndici)
-  const ours = ManagedRuntime.make(UndiciHttpClient.layer)
   const withHttp = (
     n: number,
     one: (client: HttpClient.HttpClient) => Effect.Effect<unknown, unknown>,
-    http: ManagedRuntime.ManagedRuntime<HttpClient.HttpClient, never> = ours
+    http: ManagedRuntime.ManagedRuntime<HttpClient.HttpClient, never>
   ) =>
     http.runPromise(
       Effect.flatMap(
@@ -66,7 +61,7 @@ const sockets = (base: string): Record<string, (n: number) => Promise<unknown>> 
     )
   const client = ManagedRuntime.make(
     PdfTransformClient.layer({ apiKey: Redacted.make("bench-key"), baseUrl: `${base}/v1` }).pipe(
-      Layer.provide(UndiciHttpClient.layer)
+      Layer.provide(NodeHttpClient.layerUndici)
     )
   )
   const withClient = (
@@ -96,18 +91,8 @@ const sockets = (base: string): Record<string, (n: number) => Promise<unknown>> 
           ),
         platform
       ),
-    "HttpClient (our UndiciHttpClient) execute + text": (n) =>
-      withHttp(n, (http) => Effect.flatMap(http.execute(HttpClientRequest.get(stats)), (r) => r.text)),
-    "the same, tracer off ": (n) =>
-      withHttp(
-        n,
-        (http) =>
-          Effect.flatMap(http.execute(HttpClientRequest.get(stats)), (r) => r.text).pipe(
-            Effect.withTracerEnabled(false)
-          )
-      ),
     "exchange.send (time limit, classified)": (n) =>
-      withHttp(n, (http) => exchange.send(http, limit, Duration.seconds(30))(HttpClientRequest.get(stats))),
+      withHttp(n, (http) => exchange.send(http, Duration.seconds(30))(HttpClientRequest.get(stats)), platform),
     "client.submit": (n) => withClient(n, (service) => service.submit("markdown", { pdfURL })),
     "client.status": (n) => withClient(n, (service, { task }) => service.status(task)),
     "client.awaitCompletion (done at once)": (n) => withClient(n, (service, { task }) => service.awaitCompletion(task)),
@@ -121,7 +106,7 @@ const sockets = (base: string): Record<string, (n: number) => Promise<unknown>> 
 const constructs: Record<string, Effect.Effect<unknown, unknown>> = {
   "Effect.yieldNow": Effect.yieldNow(),
   "fork + join": Effect.flatMap(Effect.fork(Effect.yieldNow()), Fiber.join),
-  "timeLimit.within": limit.within(Effect.yieldNow(), () => "late"),
+  "Effect.timeoutFail": Effect.timeoutFail(Effect.yieldNow(), { duration: "30 seconds", onTimeout: () => "late" }),
   "Effect.timeout": Effect.timeout(Effect.yieldNow(), "30 seconds"),
   "withSpan": Effect.withSpan(Effect.yieldNow(), "span", { captureStackTrace: false }),
   "Stream.runDrain of one chunk": Stream.runDrain(Stream.succeed(new Uint8Array(16))),

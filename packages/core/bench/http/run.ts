@@ -1,8 +1,8 @@
 /**
  * The loopback benchmark (issue 15): a contract-shaped peer on 127.0.0.1 in its own process, and
  * each client in its own process, measured alike: the hand-written fetch + setTimeout loop (the
- * baseline), ours over FetchHttpClient, over NodeHttpClient.layerUndici and over our own
- * UndiciHttpClient (the recommended layer). Same N, concurrency,
+ * baseline), ours over FetchHttpClient and over NodeHttpClient.layerUndici (the recommended layer).
+ * Same N, concurrency,
  * task time and polling for all. Prints CPU per task, peak RSS, result GETs per task and wall time,
  * each of ours as a ratio to the baseline, for each round.
  */
@@ -23,8 +23,7 @@ const only = process.env["BENCH_ONLY"]
 const clients = [
   { name: "fetch + setTimeout loop", file: "loop.mjs", args: [] },
   { name: "ours, FetchHttpClient", file: "client-fetch.mjs", args: [] },
-  { name: "ours, NodeHttpClient.layerUndici", file: "client-undici.mjs", args: [] },
-  { name: "ours, UndiciHttpClient (recommended)", file: "client-ours.mjs", args: [] }
+  { name: "ours, NodeHttpClient.layerUndici (recommended)", file: "client-undici.mjs", args: [] }
 ].filter((client, i) => i === 0 || only === undefined || client.file.includes(only))
 
 interface Measured {

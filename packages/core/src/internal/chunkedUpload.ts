@@ -6,7 +6,7 @@
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Redacted from "effect/Redacted"
@@ -19,7 +19,6 @@ import * as Retry from "../Retry.js"
 import * as Uploader from "../Uploader.js"
 import * as Protocol from "../UploadProtocol.js"
 import * as Exchange from "./exchange.js"
-import * as timeLimit from "./timeLimit.js"
 import { type ReadFailure, resolve, type Source } from "./uploadSource.js"
 
 export interface Settings {
@@ -278,7 +277,6 @@ const finish = (ctx: Context, file: Source, plan: Plan): Effect.Effect<string, U
 
 /** The upload function of `Uploader.make`, over one client and file system. */
 export const make = (settings: Settings, client: HttpClient.HttpClient, fs: FileSystem.FileSystem) => {
-  const limit = timeLimit.make(Duration.toMillis(settings.requestTimeout))
   const ctx: Context = {
     settings,
     base: settings.uploadBaseUrl.replace(/\/+$/, ""),
@@ -288,10 +286,9 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
           request.pipe(HttpClientRequest.bearerToken(settings.apiKey), HttpClientRequest.acceptJson)
         )
       ),
-      limit,
       settings.requestTimeout
     ),
-    storage: Exchange.send(HttpClient.withTracerDisabledWhen(client, () => true), limit, settings.requestTimeout),
+    storage: Exchange.send(HttpClient.withTracerDisabledWhen(client, () => true), settings.requestTimeout),
     maxBytes: settings.maxBytes
   }
   return (

@@ -10,7 +10,6 @@ import * as download from "./download.js"
 import * as exchange from "./exchange.js"
 import * as poller from "./poller.js"
 import * as submit from "./submit.js"
-import * as timeLimit from "./timeLimit.js"
 import { span } from "./tracing.js"
 
 export const make = (options: Client.Options): Effect.Effect<Client.Service, never, HttpClient.HttpClient> =>
@@ -27,8 +26,7 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
     )
     const requestTimeout = Duration.decode(options.requestTimeout ?? defaults.requestTimeout)
     const idleTimeout = Duration.decode(options.downloadIdleTimeout ?? defaults.downloadIdleTimeout)
-    const requestLimit = timeLimit.make(Duration.toMillis(requestTimeout))
-    const send = exchange.send(api, requestLimit, requestTimeout)
+    const send = exchange.send(api, requestTimeout)
     const submitTask = submit.make({ send, retry: options.submitRetry })
     const results = poller.make({ send, poll: options.poll })
 
@@ -42,11 +40,11 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
       )
 
     const downloadEnv: download.Env = {
-      raw,
+      // A download URL carries its signature in the query, which the platform's request span
+      // records: downloads are traced by their own span (session and format) instead.
+      raw: HttpClient.withTracerDisabledWhen(raw, () => true),
       requestTimeout,
-      requestLimit,
       idleTimeout,
-      idleLimit: timeLimit.make(Duration.toMillis(idleTimeout)),
       status: results.status
     }
 

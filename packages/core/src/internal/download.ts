@@ -8,7 +8,6 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
-import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -18,7 +17,6 @@ import { DownloadFailed } from "../PdfTransformError.js"
 import * as RateLimit from "../RateLimit.js"
 import { defaults } from "./defaults.js"
 import * as exchange from "./exchange.js"
-import type { TimeLimit } from "./timeLimit.js"
 import { span } from "./tracing.js"
 import * as transport from "./transport.js"
 
@@ -27,9 +25,7 @@ export interface Env {
   /** The platform client without the API's base URL and credentials. */
   readonly raw: HttpClient.HttpClient
   readonly requestTimeout: Duration.Duration
-  readonly requestLimit: TimeLimit
   readonly idleTimeout: Duration.Duration
-  readonly idleLimit: TimeLimit
   readonly status: (task: Client.Task<Contract.Format>) => Effect.Effect<Client.Status, Client.StatusError>
 }
 
@@ -58,7 +54,7 @@ const small = (
     (e) => failed(`body interrupted: ${transport.describe(e.cause ?? e)}`, { cause: e })
   )
   return Effect.flatMap(
-    env.idleLimit.within(read, () => failed(idle(env))),
+    Effect.timeoutFail(read, { duration: env.idleTimeout, onTimeout: () => failed(idle(env)) }),
     (bytes) =>
       bytes.byteLength === expected
         ? Effect.succeed(new Uint8Array(bytes))
@@ -104,35 +100,16 @@ const body = (
   return Effect.succeed(Stream.toChannel(Stream.concat(counted, check)))
 }
 
-/**
- * A stream that runs `open` under a span which ends with the stream. Built on `Channel.unwrap`
- * rather than `Stream.unwrap` and `Stream.withSpan`: a download of one small piece then costs
- * about as much as running any stream, which the loopback benchmark showed to matter.
- */
-const spanned = <E>(
-  name: string,
-  attributes: Record<string, unknown>,
-  open: Effect.Effect<Channel.Channel<Chunk.Chunk<Uint8Array>, unknown, E, unknown, unknown, unknown>, E>
-): Stream.Stream<Uint8Array, E> =>
-  Stream.fromChannel(Channel.unwrap(Effect.map(
-    Effect.makeSpan(name, { attributes, captureStackTrace: false }),
-    (span) =>
-      Channel.ensuringWith(
-        Channel.unwrap(Effect.withParentSpan(open, span)),
-        (exit) => Effect.flatMap(Clock.currentTimeNanos, (now) => Effect.sync(() => span.end(now, exit)))
-      )
-  )))
-
 /** Opening a download: the answer to its URL, an expired URL refreshed once by polling the result. */
 const opener = (env: Env, completed: Client.CompletedTask<Contract.Format>, failed: Failed) => {
   const open = (url: string) =>
-    env.requestLimit.within(
-      Effect.mapError(
-        env.raw.execute(HttpClientRequest.get(url)),
-        (e) => failed(`request failed: ${exchange.classify(e).reason}`, { cause: e })
-      ),
-      () => failed(`no answer within ${Duration.format(env.requestTimeout)}`)
-    )
+    Effect.mapError(
+      env.raw.execute(HttpClientRequest.get(url)),
+      (e) => failed(`request failed: ${exchange.classify(e).reason}`, { cause: e })
+    ).pipe(Effect.timeoutFail({
+      duration: env.requestTimeout,
+      onTimeout: () => failed(`no answer within ${Duration.format(env.requestTimeout)}`)
+    }))
 
   /** A URL that expired is refreshed by polling the result once. */
   const refresh = Effect.gen(function*() {
@@ -174,11 +151,12 @@ export const make =
   (env: Env) =>
   <F extends Contract.Format>(completed: Client.CompletedTask<F>): Stream.Stream<Uint8Array, DownloadFailed> => {
     const failed = failure(completed)
-    return spanned(
-      "PdfTransformClient.download",
-      { sessionId: completed.sessionId, format: completed.format },
-      Effect.flatMap(opener(env, completed, failed), (response) => body(env, response, failed))
-    )
+    return Stream.fromChannel(
+      Channel.unwrap(Effect.flatMap(opener(env, completed, failed), (response) => body(env, response, failed)))
+    ).pipe(Stream.withSpan("PdfTransformClient.download", {
+      attributes: { sessionId: completed.sessionId, format: completed.format },
+      captureStackTrace: false
+    }))
   }
 
 /**

@@ -26,7 +26,6 @@ import {
 import * as RateLimit from "../RateLimit.js"
 import * as bodies from "./bodies.js"
 import { defaults } from "./defaults.js"
-import type { TimeLimit } from "./timeLimit.js"
 import * as transport from "./transport.js"
 
 /** A whole answer: status, headers and body text. */
@@ -77,19 +76,18 @@ export const transportError = (operation: Operation, failure: Failure): Transpor
   })
 
 /** Sends a request and reads its whole answer, both within the request time limit. */
-export const send = (client: HttpClient.HttpClient, limit: TimeLimit, timeout: Duration.Duration) => {
+export const send = (client: HttpClient.HttpClient, timeout: Duration.Duration) => {
   const onTimeout = () => new Lost({ reason: `no complete answer within ${Duration.format(timeout)}` })
   return (request: HttpClientRequest.HttpClientRequest): Effect.Effect<Answer, Failure> =>
     Effect.flatMap(Clock.currentTimeMillis, (sentAt) =>
-      limit.within(
-        client.execute(request).pipe(
-          Effect.flatMap((response) =>
-            Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
-          ),
-          Effect.mapError(classify)
+      client.execute(request).pipe(
+        Effect.flatMap((response) =>
+          Effect.map(response.text, (text) => ({ status: response.status, headers: response.headers, text }))
         ),
-        onTimeout
-      ).pipe(Effect.flatMap((read) => Effect.map(Clock.currentTimeMillis, (at): Answer => ({ ...read, sentAt, at })))))
+        Effect.mapError(classify),
+        Effect.timeoutFail({ duration: timeout, onTimeout }),
+        Effect.flatMap((read) => Effect.map(Clock.currentTimeMillis, (at): Answer => ({ ...read, sentAt, at })))
+      ))
 }
 
 /** The first characters of a body, for errors. */

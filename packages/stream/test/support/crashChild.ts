@@ -5,10 +5,10 @@
  *   node crashChild.mjs <baseUrl> <apiKey> <inDir> <outDir> <journal> [resubmit]
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { PdfTransformClient, ServerUploader } from "@pdf-transform/core"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import { Effect, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -48,7 +48,7 @@ const program = Batch.convert(jobs, {
   poll: { initialInterval: "50 millis", maxInterval: "200 millis" }
 }).pipe(Stream.runForEach((event) => Effect.sync(() => process.stdout.write(line(event)))))
 
-const HttpLive = UndiciHttpClient.layer
+const HttpLive = NodeHttpClient.layerUndici
 
 NodeRuntime.runMain(
   program.pipe(

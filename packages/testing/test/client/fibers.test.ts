@@ -1,10 +1,10 @@
 /**
  * What a conversion costs the runtime, as a count that a change cannot hide: the fibers it forks.
- * A request runs in one child fiber under the client's time limit, and the limit's watchdog fiber
- * runs while any request does (one request at a time, as here, starts it each time): two a
- * request; a download read as a stream takes five. So a conversion through the real client over
- * FakeServer (submit, one poll, download) forks nine, the same for the first conversion and the
- * tenth. A change that forks more per request or per poll fails here.
+ * A request runs under `Effect.timeoutFail`, which races it against a sleep: two fibers a request;
+ * a download read as a stream takes five. So a conversion through the real client over FakeServer
+ * (submit, one poll, download) forks nine, ten for the first (one set up once), and never more as
+ * conversions follow one another. A change that forks more per request or per poll, or that
+ * leaves work behind that grows with the number of conversions, fails here.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PdfTransformClient } from "@pdf-transform/core"
@@ -43,7 +43,8 @@ describe("runtime cost of a conversion", () => {
       const ten = yield* forkedBy(10)
       const perConversion = (ten - one) / 9
       const measured = JSON.stringify({ one, ten, perConversion })
-      assert.strictEqual(perConversion, one, measured)
-      assert.isAtMost(one, 9, measured)
+      assert.isAtMost(one, 10, measured)
+      assert.isAtMost(perConversion, 9, measured)
+      assert.isAtLeast(perConversion, 8, measured)
     }))
 })

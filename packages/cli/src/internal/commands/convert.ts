@@ -2,11 +2,11 @@
  * `pdf-transform convert`: the batch over the command line's sources, on the chosen backend, with
  * its journal (so the same command again resumes), live progress, a summary and an exit code.
  */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import * as Batch from "@pdf-transform/stream/Batch"
 import type { JournalFailed } from "@pdf-transform/stream/BatchError"
 import * as BatchEvent from "@pdf-transform/stream/BatchEvent"
@@ -65,7 +65,7 @@ const servicesLayer = (
   journalPath: string
 ): Effect.Effect<Layer.Layer<Services, CliError | JournalFailed, FileSystem.FileSystem | Path.Path>> =>
   Effect.gen(function*() {
-    const http = UndiciHttpClient.layer
+    const http = NodeHttpClient.layerUndici
     const journal = Journal.layerFile(journalPath)
     if (backend._tag === "Embedded") {
       const Embedded = yield* Effect.promise(() => import("../embedded.js"))

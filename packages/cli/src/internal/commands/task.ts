@@ -2,10 +2,10 @@
  * `pdf-transform status` and `pdf-transform download`: one task of a remote service, by its
  * sessionID (the embedded server's tasks end with the run that made them).
  */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Path from "@effect/platform/Path"
 import * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
-import * as UndiciHttpClient from "@pdf-transform/core/UndiciHttpClient"
 import * as Output from "@pdf-transform/stream/Output"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -57,7 +57,7 @@ const connect = (flags: Flags) =>
 const finish = <E extends Messages.Explainable, R>(
   effect: Effect.Effect<ExitCode.ExitCode, E, R>,
   service: () => string | undefined
-) => conclude(Effect.provide(effect, UndiciHttpClient.layer), () => ({ service: service() }))
+) => conclude(Effect.provide(effect, NodeHttpClient.layerUndici), () => ({ service: service() }))
 
 const describeStatus = (status: PdfTransformClient.Status): string => {
   if ("error" in status && typeof status.error === "string") return `failed: ${status.error}`
