@@ -245,7 +245,7 @@ export const convert = <E = never, R = never>(
     }
     const mailbox = yield* Mailbox.make<BatchEvent, E | JournalFailed>({ capacity: 4096 })
     const emit = (event: BatchEvent) => Effect.asVoid(mailbox.offer(event))
-    const concurrency = Concurrency.make(settings.concurrency)
+    const concurrency = yield* Concurrency.make(settings.concurrency)
     // Once stopped, jobs waiting for a slot are let through at once, to find the batch stopped.
     const stop = yield* makeStop(emit, concurrency.gate.resize(Number.MAX_SAFE_INTEGER))
     const client = yield* PdfTransformClient.PdfTransformClient

@@ -107,7 +107,7 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
             if (error.reason === "concurrency_exceeded") {
               yield* concurrency.exceeded(error.rateLimit)
               // None of ours will end to free a slot: the service is full of other work. Wait.
-              if (concurrency.inFlight() === 0) yield* pauseAll(error.retryAfterMs, attempt)
+              if ((yield* concurrency.inFlight) === 0) yield* pauseAll(error.retryAfterMs, attempt)
             } else {
               yield* concurrency.observe(error.rateLimit, false)
               yield* pauseAll(error.retryAfterMs, attempt)

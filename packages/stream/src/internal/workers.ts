@@ -2,11 +2,11 @@
  * Runs an effect for every element of a stream on a fixed number of worker fibers: each worker
  * takes the next element (in the stream's order, with its index) as soon as it is free.
  *
- * What `Stream.mapEffect(f, { concurrency: n, unordered: true })` does, without its cost: that one
- * forks a fiber per element into a merge whose bookkeeping grows with `n`, 281 µs of CPU per
- * element at n = 146 against 9 µs for the same elements through `Effect.forEach` (Effect 3.22,
- * 20,000 elements of no work). Here the stream is pulled chunk by chunk, one worker at a time,
- * and the workers live as long as the input lasts.
+ * What `Stream.mapEffect(f, { concurrency: n, unordered: true })` does, without a fiber per
+ * element in a merge whose bookkeeping grows with `n`. A fork of a stock primitive: it stays while
+ * `pnpm --filter @pdf-transform/stream bench:forks` (run by CI) and the batch bench show it paying
+ * (figures in the package README). The stream is pulled chunk by chunk, one worker at a time, and
+ * the workers live as long as the input lasts.
  *
  * The first failure (of the input or of `f`) interrupts the other workers and is the result.
  */
