@@ -20,6 +20,7 @@ import { Effect, Either, Layer, Logger, LogLevel, Redacted, Stream } from "effec
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import * as Readline from "node:readline"
+import * as V8 from "node:v8"
 import { Batch, Job, Journal, Output } from "../src/index.js"
 
 const [scenario, baseUrl, key, jobsFile, workDir, count] = process.argv.slice(2) as [
@@ -60,10 +61,14 @@ const poll = (progressAware: boolean): PdfTransformClient.PollOptions => ({
 })
 
 const gc = (globalThis as { gc?: () => void }).gc
+/** BENCH_HEAP_SNAPSHOTS=<folder>: a heap snapshot is written there where the live heap is sampled. */
+const snapshots = process.env["BENCH_HEAP_SNAPSHOTS"]
 const liveHeap = (): number | undefined => {
   if (gc === undefined) return undefined
   gc()
-  return process.memoryUsage().heapUsed / 1024 ** 2
+  const used = process.memoryUsage().heapUsed / 1024 ** 2
+  if (snapshots !== undefined) V8.writeHeapSnapshot(Path.join(snapshots, `batch-${count}.heapsnapshot`))
+  return used
 }
 
 interface Counts {

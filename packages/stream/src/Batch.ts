@@ -23,6 +23,7 @@ import * as DirectorySync from "./internal/directorySync.js"
 import * as runJob from "./internal/job.js"
 import * as Names from "./internal/names.js"
 import * as Reachability from "./internal/reachability.js"
+import * as Seen from "./internal/seen.js"
 import * as Workers from "./internal/workers.js"
 import type * as Job from "./Job.js"
 import * as Journal from "./Journal.js"
@@ -268,7 +269,7 @@ export const convert = <E = never, R = never>(
         stop,
         emit
       }),
-      seen: new Map(),
+      seen: Seen.make(),
       emit
     }
     if (options.stop !== undefined) {

@@ -156,7 +156,27 @@ describe("Batch.convert", () => {
       assert.strictEqual(skipped.length, 1)
       assert.strictEqual(skipped[0]!.previous, "duplicate")
       assert.strictEqual(skipped[0]!.job.name, "/in/copy.pdf")
+      assert.strictEqual(skipped[0]!.reason, "same document, format and options as job 1 of this batch")
       assert.strictEqual((yield* H.submits).length, 2)
+    }).pipe(Effect.provide(h.layer))
+  })
+
+  it.effect("one name for many documents, one after another: each output gets its own file", () => {
+    // A written output's name is no longer held in memory; the file on disk keeps it taken.
+    const h = H.make()
+    return Effect.gen(function*() {
+      const summary = yield* H.run(
+        ["a", "b", "c", "d"].map((x) => Job.url(`https://example.com/${x}.pdf`, "markdown", { outputName: "same" })),
+        { concurrency: 1 }
+      )
+      const outputs = summary.completed.map((e) => [e.job.index, e.output] as const).sort((x, y) => x[0] - y[0])
+      assert.deepStrictEqual(outputs.map(([, output]) => output), [
+        "/out/same.md",
+        "/out/same-2.md",
+        "/out/same-3.md",
+        "/out/same-4.md"
+      ])
+      assert.strictEqual(new Set(outputs.map(([, output]) => h.memory.text(output))).size, 4)
     }).pipe(Effect.provide(h.layer))
   })
 

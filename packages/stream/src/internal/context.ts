@@ -12,6 +12,7 @@ import type { Concurrency } from "./concurrency.js"
 import type { DirectorySync } from "./directorySync.js"
 import type { Names } from "./names.js"
 import type { Reachability } from "./reachability.js"
+import type { Seen } from "./seen.js"
 
 /** The batch's options with every default filled. */
 export interface Settings {
@@ -53,8 +54,8 @@ export interface BatchContext {
   readonly stop: Stop
   /** Whether the service answers; gives up on it (stopping the batch) when it does not. */
   readonly reachability: Reachability
-  /** The first job of each key in this batch, by name: a later identical job is a duplicate. */
-  readonly seen: Map<string, string>
+  /** The first job of each key in this batch: a later identical job is a duplicate. */
+  readonly seen: Seen
   readonly emit: (event: BatchEvent) => Effect.Effect<void>
 }
 

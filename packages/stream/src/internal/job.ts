@@ -166,16 +166,15 @@ const resume = (
 
 /** What to do with a job, given what the journal says of it. */
 const decide = (ctx: BatchContext, job: Job.Job, info: JobInfo, identified: Identified): Effects<Final> => {
-  const first = ctx.seen.get(info.key)
+  const first = ctx.seen.firstOrAdd(info.key, info.index)
   if (first !== undefined) {
     return Effect.succeed({
       _tag: "Skipped",
       job: info,
       previous: "duplicate",
-      reason: `same document, format and options as ${first}`
+      reason: `same document, format and options as job ${first + 1} of this batch`
     })
   }
-  ctx.seen.set(info.key, info.name)
   const record = ctx.recovered.jobs.get(info.key)
   const { resubmitAmbiguous, retryFailed } = ctx.settings
   switch (record?.state) {
@@ -220,6 +219,9 @@ export const run = (ctx: BatchContext, job: Job.Job, index: number): Effects<voi
     const final = Either.isRight(identified) ?
       yield* decide(ctx, job, info, identified.right) :
       { _tag: "Failed" as const, job: info, error: identified.left }
+    // Its file is on disk: the name need not be held any more (only a written output's: a failed
+    // job's path stays taken, since the journal keeps it for that job's retry).
+    if (final._tag === "Completed") ctx.names.release(final.output)
     yield* metrics.jobEnded(final._tag)
     yield* ctx.emit(final)
   }).pipe(

@@ -66,6 +66,11 @@ export interface Names {
   readonly claim: (name: string, format: Contract.Format) => Effect.Effect<string, OutputFailed>
   /** Marks a path as taken (one the journal already gave a job); false when it is outside the folder. */
   readonly reserve: (path: string) => boolean
+  /**
+   * Forgets a path whose output is on disk: a later claim finds the file and passes it, so the
+   * names held stay as many as the jobs in progress, not all the batch has done.
+   */
+  readonly release: (path: string) => void
 }
 
 export const make = (directory: string): Effect.Effect<Names, never, FileSystem.FileSystem | Path.Path> =>
@@ -103,5 +108,7 @@ export const make = (directory: string): Effect.Effect<Names, never, FileSystem.
       return true
     }
 
-    return { claim, reserve }
+    const release = (path: string): void => void taken.delete(paths.resolve(path).toLowerCase())
+
+    return { claim, reserve, release }
   })

@@ -1,0 +1,70 @@
+/**
+ * The job keys a batch has seen, in a few dozen bytes a job however long the batch: a key is kept
+ * as 104 bits of its digest (two integers below 2^52) beside the index of the first job that had
+ * it, in typed arrays (open addressing, linear probing, doubled at three quarters full). A Map of
+ * key strings to names held about 300 bytes a job, which a million-line list turns into 300 MB.
+ *
+ * Two different keys share 104 bits with a probability of about n^2 / 2^105: 3e-20 for a million
+ * jobs. Keys are hex digests (`keys.ts`); anything else is digested first.
+ */
+import { createHash } from "node:crypto"
+
+export interface Seen {
+  /** The index of the first job with `key`; `undefined`, and `index` recorded, when it is the first. */
+  readonly firstOrAdd: (key: string, index: number) => number | undefined
+  /** How many keys are held. */
+  readonly size: () => number
+}
+
+const empty = -1
+
+/** 104 bits of the key as two integers below 2^52. */
+const fingerprint = (key: string): readonly [number, number] => {
+  const hex = /^[0-9a-f]{26}/i.test(key) ? key : createHash("sha256").update(key).digest("hex")
+  return [Number.parseInt(hex.slice(0, 13), 16), Number.parseInt(hex.slice(13, 26), 16)]
+}
+
+export const make = (initialCapacity = 1024): Seen => {
+  let capacity = 1
+  while (capacity < initialCapacity) capacity *= 2
+  let high = new Float64Array(capacity).fill(empty)
+  let low = new Float64Array(capacity)
+  let first = new Uint32Array(capacity)
+  let size = 0
+
+  /** The slot of `h`/`l`, or the empty slot where it would go. */
+  const slotOf = (h: number, l: number): number => {
+    const mask = capacity - 1
+    let slot = (h + l) % capacity & mask
+    while (high[slot] !== empty && (high[slot] !== h || low[slot] !== l)) slot = (slot + 1) & mask
+    return slot
+  }
+
+  const grow = () => {
+    const [oldHigh, oldLow, oldFirst] = [high, low, first]
+    capacity *= 2
+    high = new Float64Array(capacity).fill(empty)
+    low = new Float64Array(capacity)
+    first = new Uint32Array(capacity)
+    for (let i = 0; i < oldHigh.length; i++) {
+      if (oldHigh[i] === empty) continue
+      const slot = slotOf(oldHigh[i]!, oldLow[i]!)
+      high[slot] = oldHigh[i]!
+      low[slot] = oldLow[i]!
+      first[slot] = oldFirst[i]!
+    }
+  }
+
+  const firstOrAdd = (key: string, index: number): number | undefined => {
+    const [h, l] = fingerprint(key)
+    const slot = slotOf(h, l)
+    if (high[slot] !== empty) return first[slot]
+    high[slot] = h
+    low[slot] = l
+    first[slot] = index
+    if (++size > capacity * 0.75) grow()
+    return undefined
+  }
+
+  return { firstOrAdd, size: () => size }
+}
