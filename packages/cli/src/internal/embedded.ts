@@ -18,7 +18,11 @@ import * as Backend from "./backend.js"
 import * as LiveConverter from "./liveConverter.js"
 
 export const layer = (
-  options: { readonly client: Omit<PdfTransformClient.Options, "apiKey" | "baseUrl"> }
+  options: {
+    readonly client: Omit<PdfTransformClient.Options, "apiKey" | "baseUrl">
+    /** How many documents the command converts: no more converter workers are started than that. */
+    readonly documents?: number
+  }
 ): Layer.Layer<
   PdfTransformClient.PdfTransformClient | Uploader.Uploader,
   BackendFailed,
@@ -27,7 +31,8 @@ export const layer = (
   Layer.unwrapEffect(Effect.gen(function*() {
     const converterLayer = yield* LiveConverter.load
     const apiKey = Redacted.make(Crypto.randomBytes(24).toString("base64url"))
-    const cores = Os.availableParallelism()
+    // A worker thread takes a few hundred milliseconds to start: one document gets one worker.
+    const cores = Math.max(1, Math.min(Os.availableParallelism(), options.documents ?? Infinity))
     const server = Server.layer({
       keys: [apiKey],
       port: 0,

@@ -62,6 +62,7 @@ type Services = PdfTransformClient.PdfTransformClient | Journal.Journal
 const servicesLayer = (
   backend: Backend.Backend,
   localFiles: number,
+  documents: number,
   journalPath: string
 ): Effect.Effect<Layer.Layer<Services, CliError | JournalFailed, FileSystem.FileSystem | Path.Path>> =>
   Effect.gen(function*() {
@@ -69,7 +70,7 @@ const servicesLayer = (
     const journal = Journal.layerFile(journalPath)
     if (backend._tag === "Embedded") {
       const Embedded = yield* Effect.promise(() => import("../embedded.js"))
-      return Layer.merge(Embedded.layer({ client: {} }).pipe(Layer.provide(http)), journal)
+      return Layer.merge(Embedded.layer({ client: {}, documents }).pipe(Layer.provide(http)), journal)
     }
     const connection = { baseUrl: backend.baseUrl, apiKey: backend.apiKey }
     const client = PdfTransformClient.layer(connection)
@@ -114,7 +115,7 @@ const run = (flags: Flags) =>
       outputDirectory,
       journal: journalPath
     })
-    const services = yield* servicesLayer(backend, inputs.localFiles, journalPath)
+    const services = yield* servicesLayer(backend, inputs.localFiles, inputs.jobs.length, journalPath)
 
     yield* interrupts.gentle
 
