@@ -4,6 +4,8 @@
  * twice; past `maxOutage` the batch stops and the next run picks up what was running.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { PdfTransformClient } from "@pdf-transform/core"
+import { TransportError } from "@pdf-transform/core/PdfTransformError"
 import { FakeServer } from "@pdf-transform/testing"
 import { Chunk, Effect, Layer, Stream, TestClock } from "effect"
 import { Batch, Job, Journal } from "../src/index.js"
@@ -120,5 +122,28 @@ describe("an unreachable service", () => {
       assert.strictEqual(summary.notAttempted.length, 3)
       assert.strictEqual(summary.failed.length, 0)
     }).pipe(Effect.provide(h.layer))
+  })
+
+  it.effect("a transport failure after the submit was sent is ambiguous: the task may exist, it is not sent again", () => {
+    const h = H.make()
+    // The request reached the service (a task was created) and the answer was lost on the way back.
+    const lostAnswers = Layer.effect(
+      PdfTransformClient.PdfTransformClient,
+      Effect.map(PdfTransformClient.PdfTransformClient, (client): PdfTransformClient.Service => ({
+        ...client,
+        submit: (format, request, retry) =>
+          Effect.zipRight(
+            Effect.orDie(client.submit(format, request, retry)),
+            Effect.fail(new TransportError({ operation: "submit", reason: "connection reset", sent: true }))
+          )
+      }))
+    )
+    return Effect.gen(function*() {
+      const all = yield* H.events(Batch.convert(urls(2), { outputDirectory: H.outDir }))
+      const ambiguous = H.ofTag(all, "Ambiguous")
+      assert.strictEqual(ambiguous.length, 2)
+      assert.include(ambiguous[0]!.reason, "connection reset")
+      assert.strictEqual((yield* H.submits).length, 2)
+    }).pipe(Effect.provide(Layer.provideMerge(lostAnswers, h.layer)))
   })
 })

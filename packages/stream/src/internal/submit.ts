@@ -119,7 +119,9 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
             yield* ctx.stop.stop(StopReason.Unauthenticated({ error }))
             return { _tag: "Failed", error }
           case "TransportError":
-            // Nothing reached the service (the client only fails this way before sending).
+            // Sent, or perhaps: the service may have created a task (ambiguous, below).
+            if (error.sent) break
+            // Nothing reached the service: no task exists, so trying again is safe.
             yield* rejected
             if (!(yield* waitForService(ctx, error))) {
               return yield* Effect.map(stopped, Option.getOrElse((): Step<A> => ({ _tag: "Failed", error })))
