@@ -45,9 +45,8 @@ export const defaultWorkerHeapMb = 512
 
 /**
  * A worker's young generation, in MB. What a conversion allocates is either short-lived (per page)
- * or kept to the end (the pages' lines), so a small nursery costs little: on the 2,000-page
- * document of the benchmark, 4 MB (V8's default is several times that) took the process's peak
- * RSS from 324-330 MB to 291-296 MB for 2-4% more CPU time.
+ * or kept to the end (the pages' lines), so a nursery smaller than V8's default lowers the peak
+ * RSS for a little more CPU time (measured in the README's "Memory" notes).
  */
 const workerYoungGenerationMb = 4
 
@@ -209,7 +208,7 @@ export const makePool = (
       const engine = engineOptions(convertOptions)
       const request = new ConvertRequest({
         // A copy of our own, moved to the worker (see ConvertRequest): the caller's bytes stay as
-        // given. Against a structured clone, the 2,000-page benchmark's peak fell by 30-37 MB.
+        // given; a structured clone would hold a second copy at the peak.
         pdf: new Uint8Array(pdf),
         format,
         ignorePdfErrors: engine.ignorePdfErrors,

@@ -1,8 +1,8 @@
 /**
  * A first-come, first-served gate of a resizable number of permits, for thousands of waiting
- * fibers. Effect 3.22's `Semaphore` wakes every waiter while a permit is free and sends all but
- * one back to wait: with 2,000 tasks queued behind 2 permits the reference server burnt 64 s of
- * CPU on wake-ups. Here a release hands its permit to the oldest waiter only, and a resize grants
+ * fibers. Effect 3's `Semaphore` wakes every waiter while a permit is free and sends all but one
+ * back to wait, so its cost per release grows with the queue (the stream package's `bench:forks`
+ * and the server README give figures). Here a release hands its permit to the oldest waiter only, and a resize grants
  * exactly as many waiters as the new limit allows.
  *
  * The batch package sizes its gate from the service's concurrency hints; the reference server

@@ -91,10 +91,8 @@ const collectFrom = 100
  * Converts to the format asked. On a long document (where a collector is given), a full garbage
  * collection runs once the pages are laid out and once the output is written: each time, what came
  * before (every page's lines, then the document model) just became garbage, and collecting it
- * before the next step allocates keeps the thread's peak near its live data. (Collections every
- * 100 pages while reading, tried too, cost 10% more CPU on the 2,000-page document of the
- * benchmark and lowered nothing: its peak through a worker was 282-299 MB with them, 277-288
- * without.)
+ * before the next step allocates keeps the thread's peak near its live data. (Collections at
+ * regular page counts while reading, tried too, cost CPU and did not lower the peak.)
  */
 export const convert = (
   pdf: Uint8Array,

@@ -1,8 +1,8 @@
 /**
  * Progress as it crosses from a conversion worker to the caller's thread: coalesced. Each event
  * is a message through the worker protocol (encoded, posted, decoded, folded on the caller's
- * side), and one a page cost a fifth of the pool's throughput on small documents (the text-layer
- * set of the benchmark: 297 pages/s with an event a page, 364-402 without, in alternating runs).
+ * side), and one a page cost a visible share of the pool's throughput on small documents (see the
+ * README's benchmark notes).
  */
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"

@@ -19,7 +19,7 @@ import type { BatchContext } from "./context.js"
 /**
  * Polls until the task is terminal; answers the completed task or why it is not one. Progress
  * comes from `awaitCompletion`'s `onStatus`, not from `watch`: a stream of statuses, even pulled,
- * cost 1-2 ms of CPU a task more for a task done at the first poll. Every status tells the batch
+ * costs more CPU a task than the callback. Every status tells the batch
  * the service is reachable; a failed connection tells it the opposite, and once the batch gives up
  * on the service the wait ends with that error (the task stays in the journal, unfinished, for
  * the next run).
