@@ -3,6 +3,7 @@
 // stays outside the bundle: it is loaded from its own package when a conversion runs on this
 // machine (see src/internal/liveConverter.ts), with its worker threads and native modules.
 import * as esbuild from "esbuild"
+import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -31,3 +32,11 @@ await esbuild.build({
   },
   logLevel: "warning"
 })
+
+// In the repository, the converter's JavaScript build too: the command loads it instead of
+// compiling the converter's TypeScript with tsx at every start (see src/internal/liveConverter.ts).
+const converterProject = Path.join(root, "..", "converter", "tsconfig.src.json")
+const tsc = Path.join(root, "..", "..", "node_modules", "typescript", "bin", "tsc")
+if (Fs.existsSync(converterProject) && Fs.existsSync(tsc)) {
+  execFileSync(process.execPath, [tsc, "-b", converterProject], { stdio: "inherit" })
+}
