@@ -32,16 +32,16 @@ export const layer = (
     const converterLayer = yield* LiveConverter.load
     const apiKey = Redacted.make(Crypto.randomBytes(24).toString("base64url"))
     // A worker thread takes a few hundred milliseconds to start: one document gets one worker.
-    const cores = Math.max(1, Math.min(Os.availableParallelism(), options.documents ?? Infinity))
+    const workers = Math.max(1, Math.min(Os.availableParallelism(), options.documents ?? Infinity))
     const server = Server.layer({
       keys: [apiKey],
       port: 0,
       host: "127.0.0.1",
       // One person's batch on their own machine: no rate or quota to protect, every core converts.
       limits: { rate: false, quota: false },
-      conversions: { maxConcurrent: cores }
+      conversions: { maxConcurrent: workers }
     }).pipe(
-      Layer.provide(converterLayer({ size: cores })),
+      Layer.provide(converterLayer({ size: workers })),
       Layer.mapError((error) => new BackendFailed({ reason: error.message }))
     )
     const clients = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) => {

@@ -35,7 +35,7 @@ export const make = (initialCapacity = 1024): Seen => {
   /** The slot of `h`/`l`, or the empty slot where it would go. */
   const slotOf = (h: number, l: number): number => {
     const mask = capacity - 1
-    let slot = (h + l) % capacity & mask
+    let slot = (h + l) % capacity
     while (high[slot] !== empty && (high[slot] !== h || low[slot] !== l)) slot = (slot + 1) & mask
     return slot
   }
