@@ -56,7 +56,9 @@ const server = Server.layer({
   // The load generator drives the limits, not the limiter: it would only measure 429s.
   limits: { rate: false, quota: false, concurrency: false },
   // Short retention so the task store reaches a steady state within a round (memory is measured).
-  conversions: { retention: "20 seconds", maxConcurrent: 1000 }
+  conversions: { retention: "20 seconds", maxConcurrent: 1000 },
+  // BENCH_DATA_DIR: the store on disk (SQLite file, write-ahead log) instead of in memory.
+  ...(process.env["BENCH_DATA_DIR"] === undefined ? {} : { dataDir: process.env["BENCH_DATA_DIR"] })
 }).pipe(Layer.provide(routing))
 
 const announce = Layer.effectDiscard(

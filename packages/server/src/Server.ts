@@ -11,6 +11,8 @@ import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { ServeError } from "@effect/platform/HttpServerError"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { Converter } from "@pdf-transform/converter/Converter"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
@@ -22,11 +24,14 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
+import * as Fs from "node:fs"
 import * as Http from "node:http"
+import * as Path from "node:path"
 import * as internalApp from "./internal/app.js"
 import { parseKeyList } from "./internal/auth.js"
 import { openApiDocument } from "./internal/openapi.js"
 import * as internalOptions from "./internal/options.js"
+import * as internalStore from "./internal/store.js"
 
 /**
  * A limit of so many per window.
@@ -70,7 +75,17 @@ export interface AppOptions {
    * address). Upload and download URLs are built on it.
    */
   readonly publicUrl?: string | undefined
-  /** HMAC key of signed URLs, at least 16 bytes (default: random at start, so URLs die with the process). */
+  /**
+   * The folder where tasks, uploads and outputs are kept, in `server.db` (SQLite, write-ahead
+   * log), created if missing. They survive a restart, and tasks left processing by a server that
+   * stopped or died run again when it starts. One process at a time may use a folder. Default: kept
+   * in memory and gone with the process.
+   */
+  readonly dataDir?: string | undefined
+  /**
+   * HMAC key of signed URLs, at least 16 bytes (default: random at start, so URLs die with the
+   * process; give one with `dataDir`, or the download URLs of earlier tasks stop working after a restart).
+   */
   readonly signingKey?: Redacted.Redacted<string> | undefined
   readonly limits?: LimitOptions | undefined
   readonly conversions?: {
@@ -80,9 +95,9 @@ export interface AppOptions {
     readonly timeout?: Duration.DurationInput | undefined
     /** How long a finished task is kept and answered (default 1 h); then 404. */
     readonly retention?: Duration.DurationInput | undefined
-    /** Tasks kept in memory (default 10 000); the oldest finished ones are dropped first. */
+    /** Tasks kept (default 10 000); the oldest finished ones are dropped first. */
     readonly maxTasks?: number | undefined
-    /** Bytes of finished outputs kept in memory (default 512 MiB). */
+    /** Bytes of finished outputs kept (default 512 MiB). */
     readonly maxStoredBytes?: number | undefined
   } | undefined
   /** Lifetime of a download URL (default 15 min). */
@@ -164,19 +179,55 @@ export class Server extends Context.Tag("@pdf-transform/server/Server")<Server, 
 export const openApi: Readonly<Record<string, unknown>> = openApiDocument
 
 /**
+ * The server's storage (the data directory, or the database) could not be opened, read or written.
+ * At startup it fails the layer; during a request it is answered with 503 and logged.
+ *
+ * @since 0.2.0
+ * @category errors
+ */
+export const StorageError: typeof internalStore.StorageError = internalStore.StorageError
+
+/**
+ * @since 0.2.0
+ * @category errors
+ */
+export type StorageError = internalStore.StorageError
+
+/** SQLite on `<dataDir>/server.db`, or in memory. */
+const storage = (dataDir: string | undefined): Layer.Layer<SqlClient.SqlClient, StorageError> => {
+  if (dataDir === undefined) return SqliteClient.layer({ filename: ":memory:" }).pipe(Layer.orDie)
+  const filename = Path.join(dataDir, "server.db")
+  return Layer.unwrapEffect(
+    Effect.try({
+      try: () => {
+        Fs.mkdirSync(dataDir, { recursive: true })
+        Fs.accessSync(dataDir, Fs.constants.R_OK | Fs.constants.W_OK)
+        return SqliteClient.layer({ filename }).pipe(Layer.orDie)
+      },
+      catch: (cause) => new StorageError({ operation: `open ${filename}`, cause })
+    })
+  )
+}
+
+/**
  * The application without a socket, for in-process use (`HttpApp.toWebHandler`, tests, another
- * server). Its background conversions live in the given scope.
+ * server). Its background conversions and its storage live in the given scope.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const makeApp = (
   options: AppOptions
-): Effect.Effect<HttpApp.Default<never, never>, never, Converter | Scope.Scope> =>
-  Effect.sync(() => internalOptions.resolve(options)).pipe(
-    Effect.flatMap(internalApp.makeApp),
-    Effect.map(({ app }) => app)
-  )
+): Effect.Effect<HttpApp.Default<never, never>, StorageError, Converter | Scope.Scope> =>
+  Effect.gen(function*() {
+    // Invalid options are a programming error: a defect with the reason.
+    const resolved = yield* Effect.sync(() => internalOptions.resolve(options))
+    const sql = yield* Layer.build(storage(options.dataDir))
+    const { app } = yield* internalApp.makeApp(resolved).pipe(
+      Effect.provide(sql)
+    )
+    return app
+  })
 
 const publicUrlOf = (address: HttpServer.Address): string => {
   if (address._tag === "UnixAddress") return "http://localhost"
@@ -191,7 +242,9 @@ const publicUrlOf = (address: HttpServer.Address): string => {
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options): Layer.Layer<Server | HttpServer.HttpServer, ServeError, Converter> =>
+export const layer = (
+  options: Options
+): Layer.Layer<Server | HttpServer.HttpServer, ServeError | StorageError, Converter> =>
   // Each build of the layer has its own Node server: a second build (two servers in one process)
   // must not be closed by the first one's finalizer.
   Layer.unwrapEffect(Effect.sync(() => {
@@ -239,7 +292,9 @@ export const layer = (options: Options): Layer.Layer<Server | HttpServer.HttpSer
     )
     // Signed URLs carry their signature in the query: such requests are not traced (spans record url.full).
     const untracedSigned = HttpMiddleware.withTracerDisabledWhen(serve, (request) => request.url.includes("signature="))
-    return Layer.provideMerge(untracedSigned, listen)
+    // The storage is opened first and closed last: requests still finishing when the listener
+    // closes read and write it.
+    return Layer.provideMerge(untracedSigned, listen).pipe(Layer.provide(storage(options.dataDir)))
   }))
 
 /**
@@ -255,7 +310,7 @@ export const layer = (options: Options): Layer.Layer<Server | HttpServer.HttpSer
  */
 export const layerConfig = (
   options: Omit<Options, "keys" | "port" | "host" | "publicUrl" | "signingKey"> = {}
-): Layer.Layer<Server | HttpServer.HttpServer, ConfigError.ConfigError | ServeError, Converter> =>
+): Layer.Layer<Server | HttpServer.HttpServer, ConfigError.ConfigError | ServeError | StorageError, Converter> =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
       const { checks } = internalOptions

@@ -92,7 +92,7 @@ describe("task lifecycle (TestClock)", () => {
       const gone = yield* poll(h, "markdown", id)
       assert.strictEqual(gone.status, 404)
       assert.deepStrictEqual(Schema.decodeUnknownSync(Contract.NotFoundBody)(gone.json).state, "not_found")
-      assert.strictEqual(h.state.tasks.size, 0)
+      assert.strictEqual(yield* h.state.store.taskCount, 0)
     }))
 
   it.scoped("download URLs: expired is 410, tampered is 403, both JSON", () =>
@@ -170,7 +170,7 @@ describe("task lifecycle (TestClock)", () => {
       yield* settle
       // Finished tasks make room: the oldest finished one is dropped.
       assert.strictEqual((yield* submit(h, "markdown", { pdfURL, model: "gundam" })).status, 200)
-      assert.strictEqual(h.state.tasks.size, 2)
+      assert.strictEqual(yield* h.state.store.taskCount, 2)
     }))
 })
 
@@ -190,12 +190,12 @@ describe("limits (TestClock)", () => {
       assert.strictEqual(first.headers["ratelimit-policy"], "\"burst\";q=2;w=10")
       assert.strictEqual(first.headers["ratelimit"], "\"burst\";r=1;t=5")
       assert.strictEqual((yield* submit(h, "markdown", { pdfURL, model: "gundam" })).status, 200)
-      const tasksBefore = h.state.tasks.size
+      const tasksBefore = yield* h.state.store.taskCount
       const { body, info, retryAfter } = rejected(yield* submit(h, "markdown", { pdfURL, model: "gundam" }))
       assert.deepStrictEqual(body, { error: "rate_limited", reason: "rate_exceeded", retryAfterMs: 5000 })
       assert.strictEqual(retryAfter, "5")
       assert.deepStrictEqual(info.states, [{ name: "burst", remaining: 0, reset: 10 }])
-      assert.strictEqual(h.state.tasks.size, tasksBefore)
+      assert.strictEqual(yield* h.state.store.taskCount, tasksBefore)
       yield* TestClock.adjust("5 seconds")
       assert.strictEqual((yield* submit(h, "markdown", { pdfURL, model: "gundam" })).status, 200)
     }))

@@ -212,7 +212,7 @@ describe("bad input", () => {
         }
       }
       assert.deepStrictEqual(failures, [])
-      assert.strictEqual(h.state.tasks.size, 0)
+      assert.strictEqual(yield* h.state.store.taskCount, 0)
 
       // Still serving: a whole valid round trip.
       const sessionID = yield* submitted(h, "markdown")

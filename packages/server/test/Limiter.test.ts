@@ -16,24 +16,23 @@ describe("limiter", () => {
     Effect.gen(function*() {
       const limiter = Limiter.make(only({ rate: { limit: 3, windowMs: 1000 } }))
       for (let i = 0; i < 3; i++) {
-        const decision = yield* limiter.acquire("k")
+        const decision = yield* limiter.acquire("k", 0)
         assert.strictEqual(decision._tag, "Accepted")
-        yield* limiter.release("k")
       }
-      const rejected = yield* limiter.acquire("k")
+      const rejected = yield* limiter.acquire("k", 0)
       assert.deepStrictEqual(
         rejected._tag === "Rejected" && { reason: rejected.reason, retryAfterMs: rejected.retryAfterMs },
         { reason: "rate_exceeded", retryAfterMs: 334 }
       )
       yield* TestClock.adjust("333 millis")
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Rejected")
+      assert.strictEqual((yield* limiter.acquire("k", 0))._tag, "Rejected")
       yield* TestClock.adjust("1 millis")
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Accepted")
+      assert.strictEqual((yield* limiter.acquire("k", 0))._tag, "Accepted")
       // Never more than the burst, however long the wait.
       yield* TestClock.adjust("1 hour")
       let accepted = 0
       for (let i = 0; i < 10; i++) {
-        if ((yield* limiter.acquire("k"))._tag === "Accepted") accepted++
+        if ((yield* limiter.acquire("k", 0))._tag === "Accepted") accepted++
       }
       assert.strictEqual(accepted, 3)
     }))
@@ -41,18 +40,18 @@ describe("limiter", () => {
   it.effect("keys are limited independently", () =>
     Effect.gen(function*() {
       const limiter = Limiter.make(only({ rate: { limit: 1, windowMs: 1000 } }))
-      assert.strictEqual((yield* limiter.acquire("a"))._tag, "Accepted")
-      assert.strictEqual((yield* limiter.acquire("a"))._tag, "Rejected")
-      assert.strictEqual((yield* limiter.acquire("b"))._tag, "Accepted")
+      assert.strictEqual((yield* limiter.acquire("a", 0))._tag, "Accepted")
+      assert.strictEqual((yield* limiter.acquire("a", 0))._tag, "Rejected")
+      assert.strictEqual((yield* limiter.acquire("b", 0))._tag, "Accepted")
     }))
 
   it.effect("quota window: rejects until the window ends, then resets", () =>
     Effect.gen(function*() {
       const limiter = Limiter.make(only({ quota: { limit: 2, windowMs: 60_000 } }))
       yield* TestClock.adjust("10 seconds")
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Accepted")
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Accepted")
-      const rejected = yield* limiter.acquire("k")
+      assert.strictEqual((yield* limiter.acquire("k", 0))._tag, "Accepted")
+      assert.strictEqual((yield* limiter.acquire("k", 0))._tag, "Accepted")
+      const rejected = yield* limiter.acquire("k", 0)
       assert.strictEqual(rejected._tag, "Rejected")
       if (rejected._tag === "Rejected") {
         assert.strictEqual(rejected.reason, "quota_exceeded")
@@ -60,27 +59,27 @@ describe("limiter", () => {
         assert.strictEqual(rejected.headers?.ratelimit, "\"quota\";r=0;t=50")
       }
       yield* TestClock.adjust("49999 millis")
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Rejected")
+      assert.strictEqual((yield* limiter.acquire("k", 0))._tag, "Rejected")
       yield* TestClock.adjust("1 millis")
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Accepted")
+      assert.strictEqual((yield* limiter.acquire("k", 0))._tag, "Accepted")
     }))
 
-  it.effect("in flight: rejects while the limit is held, accepts after a release", () =>
+  it.effect("in flight: rejects while the key has the limit processing, accepts below it", () =>
     Effect.gen(function*() {
       const limiter = Limiter.make(only({ concurrency: 2, concurrencyRetryAfterMs: 1500 }))
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Accepted")
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Accepted")
-      const rejected = yield* limiter.acquire("k")
+      const accepted = yield* limiter.acquire("k", 1)
+      assert.strictEqual(accepted._tag, "Accepted")
+      // The headers count the task being accepted.
+      assert.strictEqual(accepted.headers?.ratelimit, "\"conc\";r=0")
+      const rejected = yield* limiter.acquire("k", 2)
       assert.deepStrictEqual(
         rejected._tag === "Rejected" && [rejected.reason, rejected.retryAfterMs],
         ["concurrency_exceeded", 1500]
       )
-      // Time alone does not free a slot.
+      // Time alone does not free a slot: only the count the caller reads does.
       yield* TestClock.adjust("1 hour")
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Rejected")
-      yield* limiter.release("k")
-      assert.strictEqual(limiter.inFlight("k"), 1)
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Accepted")
+      assert.strictEqual((yield* limiter.acquire("k", 2))._tag, "Rejected")
+      assert.strictEqual((yield* limiter.acquire("k", 1))._tag, "Accepted")
     }))
 
   it.effect("a rejection takes nothing: no token, no quota unit, no slot", () =>
@@ -88,13 +87,12 @@ describe("limiter", () => {
       const limiter = Limiter.make(
         only({ rate: { limit: 5, windowMs: 1000 }, quota: { limit: 5, windowMs: 3600_000 }, concurrency: 1 })
       )
-      assert.strictEqual((yield* limiter.acquire("k"))._tag, "Accepted")
+      assert.strictEqual((yield* limiter.acquire("k", 0))._tag, "Accepted")
       for (let i = 0; i < 10; i++) {
-        const decision = yield* limiter.acquire("k")
+        const decision = yield* limiter.acquire("k", 1)
         assert.strictEqual(decision._tag === "Rejected" && decision.reason, "concurrency_exceeded")
       }
-      yield* limiter.release("k")
-      const accepted = yield* limiter.acquire("k")
+      const accepted = yield* limiter.acquire("k", 0)
       assert.strictEqual(accepted._tag, "Accepted")
       // 2 of 5 quota units used, and 3 of 5 tokens left (no refill: the clock did not move).
       assert.strictEqual(
@@ -108,8 +106,8 @@ describe("limiter", () => {
       const limiter = Limiter.make(
         only({ rate: { limit: 1, windowMs: 1000 }, quota: { limit: 1, windowMs: 60_000 }, concurrency: 1 })
       )
-      yield* limiter.acquire("k")
-      const decision = yield* limiter.acquire("k")
+      yield* limiter.acquire("k", 0)
+      const decision = yield* limiter.acquire("k", 1)
       assert.strictEqual(decision._tag === "Rejected" && decision.reason, "quota_exceeded")
     }))
 
@@ -120,7 +118,7 @@ describe("limiter", () => {
       concurrency: 4
     })
     const state = Limiter.initialState(config, 0)
-    const decision = Limiter.decide(config, state, 0)
+    const decision = Limiter.decide(config, state, 0, 0)
     assert.strictEqual(decision._tag, "Accepted")
     const headers = decision.headers!
     assert.strictEqual(
@@ -143,6 +141,6 @@ describe("limiter", () => {
 
   it("no rule, no headers", () => {
     const config = only({})
-    assert.strictEqual(Limiter.decide(config, Limiter.initialState(config, 0), 0).headers, undefined)
+    assert.strictEqual(Limiter.decide(config, Limiter.initialState(config, 0), 0, 0).headers, undefined)
   })
 })

@@ -207,7 +207,7 @@ describe("chunked uploads (/v1/uploads)", () => {
         assert.strictEqual(response.status, 400, pdfURL)
         assert.include((response.json as { message: string }).message, JSON.stringify(pdfURL))
       }
-      assert.strictEqual(h.state.tasks.size, 0)
+      assert.strictEqual(yield* h.state.store.taskCount, 0)
       assert.strictEqual((yield* submitUrl(h, url)).status, 200)
     }))
 
@@ -218,14 +218,14 @@ describe("chunked uploads (/v1/uploads)", () => {
       const file = bigPdf(partSize + 1)
       const pending = yield* initData(h, { file_extension: ".pdf", size: file.byteLength })
       assert.strictEqual((yield* put(h, pending.presigned_urls["1"]!, part(file, 1))).status, 200)
-      assert.strictEqual(h.state.files.storedBytes, 1000 + file.byteLength)
+      assert.strictEqual((yield* h.state.store.fileUsage).bytes, 1000 + file.byteLength)
       yield* TestClock.adjust("1 hour")
       const late = yield* put(h, pending.presigned_urls["2"]!, part(file, 2))
       assert.strictEqual(late.status, 410)
       const resume = { file_extension: ".pdf", size: file.byteLength, upload_id: pending.upload_id }
       assert.strictEqual((yield* init(h, resume)).status, 404)
       assert.strictEqual((yield* urlOf(h, pending.upload_id)).status, 404)
-      assert.strictEqual(h.state.files.storedBytes, 1000)
+      assert.strictEqual((yield* h.state.store.fileUsage).bytes, 1000)
       assert.strictEqual((yield* submitUrl(h, url)).status, 200)
       yield* TestClock.adjust("1 hour")
       assert.strictEqual((yield* submitUrl(h, url)).status, 400)

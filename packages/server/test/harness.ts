@@ -5,6 +5,7 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpServer from "@effect/platform/HttpServer"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { assert } from "@effect/vitest"
 import { Converter } from "@pdf-transform/converter/Converter"
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
@@ -45,7 +46,12 @@ export const serve = (
       publicUrl: base,
       ...options
     }, internal)
-    const { app, state } = yield* InternalApp.makeApp(resolved).pipe(Effect.provideService(Converter, converter))
+    const sql = yield* Layer.build(SqliteClient.layer({ filename: ":memory:" })).pipe(Effect.orDie)
+    const { app, state } = yield* InternalApp.makeApp(resolved).pipe(
+      Effect.provideService(Converter, converter),
+      Effect.provide(sql),
+      Effect.orDie
+    )
     yield* httpServer.serve(app)
     return { base, state, request: (request) => Effect.promise(() => raw(base, request)) }
   })

@@ -7,6 +7,7 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
 import * as Contract from "@pdf-transform/core/Contract"
 import * as Cause from "effect/Cause"
@@ -14,20 +15,20 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { AppContext } from "./context.js"
 import { makeContext } from "./context.js"
+import { runConversion } from "./conversion.js"
 import { fetchFile, upload } from "./fileRoutes.js"
-import type { FileStore } from "./fileStore.js"
 import { fail, failureResponse, jsonResponse, pathOf } from "./http.js"
 import type * as Limiter from "./limiter.js"
 import { openApiDocument } from "./openapi.js"
 import type { ResolvedOptions } from "./options.js"
+import * as SqlStore from "./sqlStore.js"
+import type { StorageError, Store } from "./store.js"
 import { download, result, submit, taskNotFound } from "./taskRoutes.js"
-import type { TaskStore } from "./taskStore.js"
 import { init, putPart, uploadUrl } from "./uploadRoutes.js"
 
 /** Everything the application holds; exposed to tests through `makeApp`'s second result. */
 export interface AppState {
-  readonly tasks: TaskStore
-  readonly files: FileStore
+  readonly store: Store
   readonly limiter: Limiter.Limiter
 }
 
@@ -53,15 +54,30 @@ const router = (context: AppContext) => {
 
 const resultPrefix = /^\/v1\/pdf-transform-(markdown|epub)\/result\//
 
+/**
+ * The application on the store the `SqlClient` holds. Tasks the store still has processing (left
+ * by a server that stopped or died) are run again at once.
+ */
 export const makeApp = (
   options: ResolvedOptions
 ): Effect.Effect<
   { readonly app: HttpApp.Default<never, never>; readonly state: AppState },
-  never,
-  ConverterModule.Converter | Scope.Scope
+  StorageError,
+  ConverterModule.Converter | Scope.Scope | SqlClient.SqlClient
 > =>
   Effect.gen(function*() {
-    const context = yield* makeContext(options)
+    const store = yield* SqlStore.make({
+      maxTasks: options.maxTasks,
+      maxOutputBytes: options.maxStoredOutputBytes,
+      maxFiles: options.uploads.maxFiles,
+      maxFileBytes: options.uploads.maxTotalBytes
+    })
+    const context = yield* makeContext(options, store)
+    const unfinished = yield* store.processing
+    if (unfinished.length > 0) {
+      yield* Effect.logInfo("resuming tasks left processing").pipe(Effect.annotateLogs({ tasks: unfinished.length }))
+      for (const task of unfinished) context.runInBackground(runConversion(context, task))
+    }
     const routed = yield* HttpRouter.toHttpApp(router(context))
 
     const app: HttpApp.Default<never, never> = Effect.gen(function*() {
@@ -89,6 +105,15 @@ export const makeApp = (
             : jsonResponse(404, { error: "not_found", message: "No such endpoint (see /v1/openapi.json)" })
         )),
       Effect.catchTag("HttpFailure", (failure) => Effect.succeed(failureResponse(failure))),
+      Effect.catchTag("StorageError", (error) =>
+        Effect.as(
+          Effect.logError("storage failed", error.cause).pipe(Effect.annotateLogs({ operation: error.operation })),
+          failureResponse(
+            fail(503, "storage_unavailable", "The server's storage failed; retry later", {
+              headers: { "retry-after": "5" }
+            })
+          )
+        )),
       Effect.catchAllCause((cause) =>
         Cause.isInterruptedOnly(cause)
           ? Effect.failCause(cause)
@@ -100,5 +125,5 @@ export const makeApp = (
       Effect.catchAllCause(() => Effect.succeed(HttpServerResponse.empty({ status: 499 })))
     )
 
-    return { app, state: { tasks: context.tasks, files: context.files, limiter: context.limiter } }
+    return { app, state: { store, limiter: context.limiter } }
   })

@@ -1,6 +1,6 @@
 /**
  * What every handler of the application shares: the resolved options, the converter, the key
- * check, the signer, the limiter, the stores, the conversion gate and the scope that owns
+ * check, the signer, the limiter, the store, the conversion gate and the scope that owns
  * background conversions. Built once per application.
  */
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -12,13 +12,12 @@ import * as FiberSet from "effect/FiberSet"
 import type * as Scope from "effect/Scope"
 import type { KeyIdentity } from "./auth.js"
 import { authenticate, makeKeyRing } from "./auth.js"
-import { FileStore } from "./fileStore.js"
 import type { HttpFailure } from "./http.js"
 import * as Limiter from "./limiter.js"
 import type { ResolvedOptions } from "./options.js"
 import type { Signer } from "./signing.js"
 import { makeSigner } from "./signing.js"
-import { TaskStore } from "./taskStore.js"
+import type { Store } from "./store.js"
 
 export interface AppContext {
   readonly options: ResolvedOptions
@@ -27,8 +26,7 @@ export interface AppContext {
   readonly authenticate: Effect.Effect<KeyIdentity, HttpFailure, HttpServerRequest.HttpServerRequest>
   readonly signer: Signer
   readonly limiter: Limiter.Limiter
-  readonly tasks: TaskStore
-  readonly files: FileStore
+  readonly store: Store
   /** Conversions running at once, first come first served. */
   readonly conversions: Gate.Gate
   /** Starts a fiber owned by the application's scope: closing it interrupts the fiber. */
@@ -36,7 +34,8 @@ export interface AppContext {
 }
 
 export const makeContext = (
-  options: ResolvedOptions
+  options: ResolvedOptions,
+  store: Store
 ): Effect.Effect<AppContext, never, ConverterModule.Converter | Scope.Scope> =>
   Effect.gen(function*() {
     const converter = yield* Converter
@@ -47,8 +46,7 @@ export const makeContext = (
       authenticate: authenticate(makeKeyRing(options.keys)),
       signer: makeSigner(options.signingKey),
       limiter: Limiter.make(options.limiter),
-      tasks: new TaskStore({ maxEntries: options.maxTasks, maxBytes: options.maxStoredOutputBytes }),
-      files: new FileStore({ maxEntries: options.uploads.maxFiles, maxBytes: options.uploads.maxTotalBytes }),
+      store,
       conversions: Gate.make(options.maxConcurrentConversions),
       runInBackground: (effect) => {
         run(effect)

@@ -1,43 +1,65 @@
 /**
- * The life of a task after its submit: fetch the PDF if it is remote, wait for a conversion
- * permit, convert within the time limit, record the output or the reason, release the key's
- * in-flight slot. Runs in a background fiber owned by the application's scope.
+ * The life of a task after its submit, from what the store holds: fetch the PDF if it is remote,
+ * wait for a conversion permit, read an uploaded PDF, convert within the time limit, record the
+ * output or the reason. It reads everything it needs by task id, so a restarted server runs it
+ * again for every task left processing; running it twice is safe (a task ends once: the second
+ * end is ignored) and an output is written whole or not at all.
  */
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { fetchTarget } from "./addresses.js"
-import type { KeyIdentity } from "./auth.js"
 import type { AppContext } from "./context.js"
-import type { Source } from "./source.js"
-import type { SubmitBody } from "./submitBody.js"
-import type { TaskRecord } from "./taskStore.js"
+import type { Outcome, Task } from "./store.js"
+import { SubmitBody } from "./submitBody.js"
 
 /** A failure whose message becomes the task's reason. */
 interface Failure {
   readonly message: string
 }
 
-/** Page progress as the poller sees it: never 100 before the output exists, never backwards. */
-const trackProgress = (task: TaskRecord) => (progress: ConverterModule.Progress) =>
-  Effect.sync(() => {
-    if (progress.pagesTotal <= 0) return
-    const percent = Math.floor((progress.pagesDone / progress.pagesTotal) * 100)
-    task.progress = Math.max(task.progress, Math.min(99, Math.max(0, percent)))
-  })
+const decodeRequest = Schema.decodeUnknown(Schema.parseJson(SubmitBody))
 
-const fetchPdf = (context: AppContext, source: Source): Effect.Effect<Uint8Array, Failure> =>
-  source._tag === "Local"
-    ? Effect.succeed(source.bytes)
-    : fetchTarget(source.target, {
-      maxBytes: context.options.remoteFetch.maxBytes,
-      timeoutMs: context.options.remoteFetch.timeoutMs
-    }).pipe(Effect.mapError((failure) => ({ message: failure.reason })))
+/** Page progress as the poller sees it: never 100 before the output exists, never backwards (the store keeps the highest). */
+const trackProgress = (context: AppContext, task: Task) => (progress: ConverterModule.Progress) => {
+  if (progress.pagesTotal <= 0) return Effect.void
+  const percent = Math.min(99, Math.max(0, Math.floor((progress.pagesDone / progress.pagesTotal) * 100)))
+  // Progress is advisory: a failed write is logged and the conversion goes on.
+  return Effect.catchAll(
+    context.store.setProgress(task.id, percent),
+    (error) => Effect.logWarning("task progress not recorded", error)
+  )
+}
+
+const uploadedPdf = (context: AppContext, fileId: string): Effect.Effect<Uint8Array, Failure> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    context.store.fileBytes(fileId, now).pipe(
+      Effect.mapError((error) => ({ message: error.message })),
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.fail({ message: "The uploaded PDF expired before the conversion started" }),
+        onSome: Effect.succeed
+      }))
+    ))
+
+/**
+ * How the task's PDF is read: a remote one is fetched now (before the task waits for a conversion
+ * permit, so a download does not hold a converter idle); an uploaded one is read under the permit.
+ */
+const pdfReader = (context: AppContext, task: Task): Effect.Effect<Effect.Effect<Uint8Array, Failure>, Failure> => {
+  const source = task.source
+  if (source._tag === "File") return Effect.succeed(uploadedPdf(context, source.fileId))
+  return fetchTarget(
+    { url: new URL(source.url), address: source.address, family: source.family },
+    { maxBytes: context.options.remoteFetch.maxBytes, timeoutMs: context.options.remoteFetch.timeoutMs }
+  ).pipe(Effect.mapError((failure) => ({ message: failure.reason })), Effect.map(Effect.succeed))
+}
 
 const convert = (
   context: AppContext,
-  task: TaskRecord,
+  task: Task,
   request: SubmitBody,
   pdf: Uint8Array
 ): Effect.Effect<Uint8Array, Failure> => {
@@ -46,7 +68,7 @@ const convert = (
     ignorePdfErrors: request.ignore_pdf_errors,
     ignoreOcrErrors: request.ignore_ocr_errors,
     filename: request.filename,
-    onProgress: trackProgress(task),
+    onProgress: trackProgress(context, task),
     timeout: timeoutMs
   }
   const output = task.format === "markdown"
@@ -59,21 +81,26 @@ const convert = (
   })
 }
 
-export const runConversion = (
-  context: AppContext,
-  task: TaskRecord,
-  source: Source,
-  request: SubmitBody,
-  key: KeyIdentity
-): Effect.Effect<void> => {
-  const finish = (outcome: { readonly output: Uint8Array } | { readonly error: string }) =>
+const outputOf = (context: AppContext, task: Task): Effect.Effect<Uint8Array, Failure> =>
+  Effect.gen(function*() {
+    const request = yield* Effect.mapError(decodeRequest(task.request), () => ({
+      message: "The task's stored request could not be read"
+    }))
+    const readPdf = yield* pdfReader(context, task)
+    return yield* context.conversions.withPermit(
+      Effect.flatMap(readPdf, (pdf) => convert(context, task, request, pdf))
+    )
+  })
+
+/** Runs the task `task` to its end. Never fails: a failure is the task's reason; only interruption stops it. */
+export const runConversion = (context: AppContext, task: Task): Effect.Effect<void> => {
+  const finish = (outcome: Outcome) =>
     Effect.flatMap(
       Clock.currentTimeMillis,
-      (now) => Effect.sync(() => context.tasks.finish(task, outcome, now + context.options.taskRetentionMs))
+      (now) => context.store.finishTask(task.id, outcome, now + context.options.taskRetentionMs)
     )
 
-  return fetchPdf(context, source).pipe(
-    Effect.flatMap((pdf) => context.conversions.withPermit(convert(context, task, request, pdf))),
+  return outputOf(context, task).pipe(
     Effect.matchCauseEffect({
       onSuccess: (output) =>
         Effect.zipRight(
@@ -94,8 +121,11 @@ export const runConversion = (
         )
       }
     }),
-    Effect.ensuring(context.limiter.release(key.id)),
-    Effect.annotateLogs({ taskId: task.id, format: task.format, key: key.id }),
-    Effect.catchAllCause(() => Effect.void)
+    // A task whose end cannot be written stays processing: a restart runs it again.
+    Effect.catchTag("StorageError", (error) => Effect.logError("task end not recorded", error)),
+    Effect.annotateLogs({ taskId: task.id, format: task.format, key: task.owner }),
+    Effect.catchAllCause((cause) =>
+      Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("conversion fiber failed", cause)
+    )
   )
 }

@@ -8,12 +8,14 @@ import * as Media from "@pdf-transform/core/Media"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Crypto from "node:crypto"
 import type { AppContext } from "./context.js"
 import type { HttpFailure } from "./http.js"
 import { fail, jsonResponse, queryOf, readBody } from "./http.js"
 import { singleFilePart } from "./multipart.js"
 import { signedUrl, verifySigned } from "./signedUrls.js"
+import type { StorageError } from "./store.js"
 
 /** The PDF a body carries: the body itself, or the file part of a form. */
 const pdfOf = (body: Uint8Array, contentType: string | undefined): Either.Either<Uint8Array, HttpFailure> => {
@@ -40,15 +42,19 @@ const pdfOf = (body: Uint8Array, contentType: string | undefined): Either.Either
 const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`
 
 /** 507 when the upload store cannot hold `bytes` more: its budget, what is used, what was asked. */
-export const insufficientStorage = (context: AppContext, bytes: number): HttpFailure => {
-  const { limits, size, storedBytes } = context.files
-  const message = size >= limits.maxEntries
-    ? `The server holds its maximum of ${limits.maxEntries} uploads; retry later`
-    : `The server's upload storage cannot hold ${mib(bytes)} more (${mib(storedBytes)} of ${
-      mib(limits.maxBytes)
-    } in use); retry later`
-  return fail(507, "insufficient_storage", message, { headers: { "retry-after": "60" } })
-}
+export const insufficientStorage = (
+  context: AppContext,
+  bytes: number
+): Effect.Effect<never, HttpFailure | StorageError> =>
+  Effect.flatMap(context.store.fileUsage, (usage) => {
+    const { maxFiles, maxTotalBytes } = context.options.uploads
+    const message = usage.files >= maxFiles
+      ? `The server holds its maximum of ${maxFiles} uploads; retry later`
+      : `The server's upload storage cannot hold ${mib(bytes)} more (${mib(usage.bytes)} of ${
+        mib(maxTotalBytes)
+      } in use); retry later`
+    return Effect.fail(fail(507, "insufficient_storage", message, { headers: { "retry-after": "60" } }))
+  })
 
 export const upload = (context: AppContext) =>
   Effect.gen(function*() {
@@ -59,9 +65,8 @@ export const upload = (context: AppContext) =>
     const now = yield* Clock.currentTimeMillis
     const id = Crypto.randomUUID()
     const expiresAt = now + context.options.uploads.retentionMs
-    if (!context.files.insert({ _tag: "File", id, owner: key.id, bytes, createdAt: now, expiresAt }, now)) {
-      return yield* insufficientStorage(context, bytes.byteLength)
-    }
+    const file = { id, owner: key.id, size: bytes.byteLength, createdAt: now, expiresAt }
+    if (!(yield* context.store.addFile(file, bytes, now))) return yield* insufficientStorage(context, bytes.byteLength)
     yield* Effect.logInfo("file uploaded").pipe(Effect.annotateLogs({ key: key.id, bytes: bytes.byteLength }))
     return jsonResponse(201, { url: signedUrl(context, "file", `/v1/files/${encodeURIComponent(id)}`, id, expiresAt) })
   })
@@ -75,11 +80,14 @@ export const fetchFile = (context: AppContext) =>
     const owner = queryOf(request.url).has("signature")
       ? yield* Effect.as(verifySigned(context, "file", fileId), undefined)
       : (yield* context.authenticate).id
-    const file = context.files.file(fileId, yield* Clock.currentTimeMillis)
-    if (file === undefined || (owner !== undefined && file.owner !== owner)) {
-      return yield* fail(404, "not_found", "Unknown or expired file")
-    }
-    return HttpServerResponse.uint8Array(file.bytes, {
+    const now = yield* Clock.currentTimeMillis
+    const entry = yield* context.store.entry(fileId, now)
+    const bytes = Option.isSome(entry) && entry.value.kind === "file" &&
+        (owner === undefined || entry.value.owner === owner)
+      ? yield* context.store.fileBytes(fileId, now)
+      : Option.none()
+    if (Option.isNone(bytes)) return yield* fail(404, "not_found", "Unknown or expired file")
+    return HttpServerResponse.uint8Array(bytes.value, {
       status: 200,
       contentType: Media.pdfContentType,
       headers: { "cache-control": "private, no-store", "x-content-type-options": "nosniff" }

@@ -1,6 +1,8 @@
 /**
  * The per-key submit limiter: a token bucket (request rate), a fixed-window quota and a count of
  * tasks in flight, with the RateLimit-Policy / RateLimit header values of the IETF draft -11.
+ * The tasks in flight are not counted here: the caller reads them from the store in the same
+ * transaction as the task's insert, so the count cannot drift and survives a restart.
  * The decision itself is a pure function of the state and the time, so it is tested under TestClock.
  */
 import type { RateLimitReason } from "@pdf-transform/core/Contract"
@@ -22,15 +24,13 @@ export interface KeyState {
   refilledAt: number
   windowStart: number
   used: number
-  inFlight: number
 }
 
 export const initialState = (config: LimiterConfig, now: number): KeyState => ({
   tokens: config.rate?.limit ?? 0,
   refilledAt: now,
   windowStart: config.quota === undefined ? 0 : windowStartOf(now, config.quota.windowMs),
-  used: 0,
-  inFlight: 0
+  used: 0
 })
 
 const windowStartOf = (now: number, windowMs: number): number => Math.floor(now / windowMs) * windowMs
@@ -71,7 +71,12 @@ export type Decision =
 const seconds = (ms: number): number => Math.max(0, Math.ceil(ms / 1000))
 
 /** `RateLimit-Policy` and `RateLimit` as RFC 9651 lists (draft -11 syntax); undefined when no rule is on. */
-export const headersOf = (config: LimiterConfig, state: KeyState, now: number): RateLimitHeaders | undefined => {
+export const headersOf = (
+  config: LimiterConfig,
+  state: KeyState,
+  now: number,
+  inFlight: number
+): RateLimitHeaders | undefined => {
   const policies: Array<string> = []
   const states: Array<string> = []
   if (config.rate !== undefined) {
@@ -87,32 +92,33 @@ export const headersOf = (config: LimiterConfig, state: KeyState, now: number): 
   }
   if (config.concurrency !== undefined) {
     policies.push(`"conc";q=${config.concurrency};qu="concurrent-requests"`)
-    states.push(`"conc";r=${Math.max(0, config.concurrency - state.inFlight)}`)
+    states.push(`"conc";r=${Math.max(0, config.concurrency - inFlight)}`)
   }
   return policies.length === 0 ? undefined : { "ratelimit-policy": policies.join(", "), ratelimit: states.join(", ") }
 }
 
 /**
- * Decides one submit at `now` and, when accepted, takes a token, a quota unit and an in-flight
- * slot. A rejection takes nothing. When several rules reject, the one with the longest wait is
+ * Decides one submit at `now`, with `inFlight` tasks of the key still processing, and, when
+ * accepted, takes a token and a quota unit (the in-flight slot is the task the caller inserts).
+ * A rejection takes nothing. When several rules reject, the one with the longest wait is
  * reported: quota, then concurrency, then rate.
  */
-export const decide = (config: LimiterConfig, state: KeyState, now: number): Decision => {
+export const decide = (config: LimiterConfig, state: KeyState, now: number, inFlight: number): Decision => {
   advance(config, state, now)
   if (config.quota !== undefined && state.used >= config.quota.limit) {
     return {
       _tag: "Rejected",
       reason: "quota_exceeded",
       retryAfterMs: Math.max(0, state.windowStart + config.quota.windowMs - now),
-      headers: headersOf(config, state, now)
+      headers: headersOf(config, state, now, inFlight)
     }
   }
-  if (config.concurrency !== undefined && state.inFlight >= config.concurrency) {
+  if (config.concurrency !== undefined && inFlight >= config.concurrency) {
     return {
       _tag: "Rejected",
       reason: "concurrency_exceeded",
       retryAfterMs: config.concurrencyRetryAfterMs,
-      headers: headersOf(config, state, now)
+      headers: headersOf(config, state, now, inFlight)
     }
   }
   if (config.rate !== undefined && state.tokens < 1) {
@@ -121,23 +127,18 @@ export const decide = (config: LimiterConfig, state: KeyState, now: number): Dec
       _tag: "Rejected",
       reason: "rate_exceeded",
       retryAfterMs: Math.ceil((1 - state.tokens) / perMs),
-      headers: headersOf(config, state, now)
+      headers: headersOf(config, state, now, inFlight)
     }
   }
   if (config.rate !== undefined) state.tokens -= 1
   if (config.quota !== undefined) state.used += 1
-  state.inFlight += 1
-  return { _tag: "Accepted", headers: headersOf(config, state, now) }
+  return { _tag: "Accepted", headers: headersOf(config, state, now, inFlight + 1) }
 }
 
 /** The limiter of a server: one state per key identity. */
 export interface Limiter {
-  /** Decides a submit; an accepted one holds an in-flight slot until `release`. */
-  readonly acquire: (keyId: string) => Effect.Effect<Decision>
-  /** Ends the in-flight slot of a task that reached a terminal state. */
-  readonly release: (keyId: string) => Effect.Effect<void>
-  /** Current in-flight count, for tests and logs. */
-  readonly inFlight: (keyId: string) => number
+  /** Decides a submit of `keyId`, which has `inFlight` tasks still processing. */
+  readonly acquire: (keyId: string, inFlight: number) => Effect.Effect<Decision>
 }
 
 export const make = (config: LimiterConfig): Limiter => {
@@ -151,12 +152,7 @@ export const make = (config: LimiterConfig): Limiter => {
     return state
   }
   return {
-    acquire: (keyId) => Effect.map(Clock.currentTimeMillis, (now) => decide(config, stateOf(keyId, now), now)),
-    release: (keyId) =>
-      Effect.sync(() => {
-        const state = states.get(keyId)
-        if (state !== undefined) state.inFlight = Math.max(0, state.inFlight - 1)
-      }),
-    inFlight: (keyId) => states.get(keyId)?.inFlight ?? 0
+    acquire: (keyId, inFlight) =>
+      Effect.map(Clock.currentTimeMillis, (now) => decide(config, stateOf(keyId, now), now, inFlight))
   }
 }

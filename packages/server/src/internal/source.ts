@@ -5,16 +5,13 @@
  */
 import * as UploadProtocol from "@pdf-transform/core/UploadProtocol"
 import * as Effect from "effect/Effect"
-import type { ResolvedTarget } from "./addresses.js"
+import * as Option from "effect/Option"
 import { resolveTarget } from "./addresses.js"
 import type { KeyIdentity } from "./auth.js"
 import type { AppContext } from "./context.js"
 import type { HttpFailure } from "./http.js"
 import { fail } from "./http.js"
-
-export type Source =
-  | { readonly _tag: "Local"; readonly bytes: Uint8Array }
-  | { readonly _tag: "Remote"; readonly target: ResolvedTarget }
+import type { StorageError, TaskSource } from "./store.js"
 
 /** The `pdfURL` of a finished chunked upload, as `GET /v1/uploads/{id}/url` answers it. */
 export const cacheUrlOf = UploadProtocol.cacheUrl
@@ -47,12 +44,14 @@ const localFile = (
   key: KeyIdentity,
   now: number,
   unknown: string
-): Effect.Effect<Source, HttpFailure> => {
-  const file = fileId === "" ? undefined : context.files.file(fileId, now)
-  return file === undefined || file.owner !== key.id
-    ? Effect.fail(fail(400, "invalid_request", unknown))
-    : Effect.succeed({ _tag: "Local", bytes: file.bytes })
-}
+): Effect.Effect<TaskSource, HttpFailure | StorageError> =>
+  Effect.flatMap(
+    fileId === "" ? Effect.succeed(Option.none()) : context.store.entry(fileId, now),
+    (entry) =>
+      Option.isNone(entry) || entry.value.kind !== "file" || entry.value.owner !== key.id
+        ? Effect.fail(fail(400, "invalid_request", unknown))
+        : Effect.succeed({ _tag: "File", fileId })
+  )
 
 /** The source of `pdfURL` for `key`, or the 400 that says why it is refused. */
 export const resolveSource = (
@@ -61,7 +60,7 @@ export const resolveSource = (
   key: KeyIdentity,
   requestHost: string | undefined,
   now: number
-): Effect.Effect<Source, HttpFailure> => {
+): Effect.Effect<TaskSource, HttpFailure | StorageError> => {
   if (pdfURL.startsWith("cache://")) {
     const uploadId = cacheUrlPattern.exec(pdfURL)?.[1] ?? ""
     const named = JSON.stringify(pdfURL.slice(0, 200))
@@ -95,7 +94,12 @@ export const resolveSource = (
     )
   }
   return resolveTarget(pdfURL, { resolve: remote.resolve, timeoutMs: remote.resolveTimeoutMs }).pipe(
-    Effect.map((target): Source => ({ _tag: "Remote", target })),
+    Effect.map((target): TaskSource => ({
+      _tag: "Remote",
+      url: target.url.href,
+      address: target.address,
+      family: target.family
+    })),
     Effect.mapError((refused) => fail(400, "invalid_request", refused.reason))
   )
 }

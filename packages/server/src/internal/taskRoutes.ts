@@ -9,6 +9,7 @@ import * as Contract from "@pdf-transform/core/Contract"
 import * as Media from "@pdf-transform/core/Media"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Crypto from "node:crypto"
 import type { AppContext } from "./context.js"
@@ -18,8 +19,8 @@ import { fail, HttpFailure, jsonResponse, readBody } from "./http.js"
 import type * as Limiter from "./limiter.js"
 import { signedUrl, verifySigned } from "./signedUrls.js"
 import { resolveSource } from "./source.js"
-import { parseSubmitBody } from "./submitBody.js"
-import type { TaskRecord } from "./taskStore.js"
+import type { NewTask, Task } from "./store.js"
+import { parseSubmitBody, SubmitBody } from "./submitBody.js"
 
 const encodeSubmitted = Schema.encodeSync(Contract.SubmittedTask)
 const encodeStatus = Schema.encodeSync(Contract.TaskStatus)
@@ -43,39 +44,38 @@ const rateLimited = (decision: Extract<Limiter.Decision, { _tag: "Rejected" }>) 
     { "retry-after": String(Math.ceil(decision.retryAfterMs / 1000)), ...rateLimitHeaders(decision.headers) }
   )
 
+const encodeRequest = Schema.encodeSync(Schema.parseJson(SubmitBody))
+
 export const submit = (context: AppContext, format: Contract.Format) =>
   Effect.gen(function*() {
     const key = yield* context.authenticate
     const request = yield* HttpServerRequest.HttpServerRequest
     const body = yield* Effect.flatten(Effect.map(readBody(context.options.maxJsonBodyBytes), parseSubmitBody))
     const now = yield* Clock.currentTimeMillis
-    context.tasks.sweepIfDue(now)
-    context.files.sweepIfDue(now)
+    yield* context.store.sweepIfDue(now)
     const source = yield* resolveSource(context, body.pdfURL, key, request.headers["host"], now)
-    if (!context.tasks.hasRoom(now)) {
-      return yield* fail(503, "server_busy", "Too many tasks are in progress on this server; retry later", {
-        headers: { "retry-after": "5" }
-      })
-    }
-    const decision = yield* context.limiter.acquire(key.id)
-    if (decision._tag === "Rejected") {
-      yield* Effect.logInfo("submit rate limited").pipe(Effect.annotateLogs({ key: key.id, reason: decision.reason }))
-      return rateLimited(decision)
-    }
-    const task: TaskRecord = {
+    const task: NewTask = {
       id: Crypto.randomUUID(),
       format,
       owner: key.id,
       filename: body.filename,
       createdAt: now,
-      state: "processing",
-      progress: 0,
-      output: undefined,
-      error: undefined,
-      expiresAt: Number.POSITIVE_INFINITY
+      source,
+      request: encodeRequest(body)
     }
-    context.tasks.insert(task)
-    context.runInBackground(runConversion(context, task, source, body, key))
+    const decision = yield* context.store.createTask(task, now, (inFlight) => context.limiter.acquire(key.id, inFlight))
+    if (decision._tag === "Full") {
+      return yield* fail(503, "server_busy", "Too many tasks are in progress on this server; retry later", {
+        headers: { "retry-after": "5" }
+      })
+    }
+    if (decision._tag === "Rejected") {
+      yield* Effect.logInfo("submit rate limited").pipe(Effect.annotateLogs({ key: key.id, reason: decision.reason }))
+      return rateLimited(decision)
+    }
+    context.runInBackground(
+      runConversion(context, { ...task, state: "processing", progress: 0, error: undefined, expiresAt: Infinity })
+    )
     yield* Effect.logInfo("task submitted").pipe(
       Effect.annotateLogs({ taskId: task.id, format, key: key.id, source: source._tag })
     )
@@ -86,7 +86,7 @@ export const submit = (context: AppContext, format: Contract.Format) =>
     )
   })
 
-const statusOf = (context: AppContext, task: TaskRecord, now: number): Contract.TaskStatus => {
+const statusOf = (context: AppContext, task: Task, now: number): Contract.TaskStatus => {
   switch (task.state) {
     case "processing":
       return { success: true, state: "processing", progress: task.progress }
@@ -106,11 +106,13 @@ export const result = (context: AppContext, format: Contract.Format) =>
     const key = yield* context.authenticate
     const params = yield* HttpRouter.params
     const now = yield* Clock.currentTimeMillis
-    context.tasks.sweepIfDue(now)
-    const task = context.tasks.get(params["taskId"] ?? "", now)
+    yield* context.store.sweepIfDue(now)
+    const task = yield* context.store.task(params["taskId"] ?? "", now)
     // A task of another format or another key is as unknown as a missing one.
-    if (task === undefined || task.format !== format || task.owner !== key.id) return yield* taskNotFound()
-    return jsonResponse(200, encodeStatus(statusOf(context, task, now)))
+    if (Option.isNone(task) || task.value.format !== format || task.value.owner !== key.id) {
+      return yield* taskNotFound()
+    }
+    return jsonResponse(200, encodeStatus(statusOf(context, task.value, now)))
   })
 
 export const download = (context: AppContext) =>
@@ -118,14 +120,17 @@ export const download = (context: AppContext) =>
     const params = yield* HttpRouter.params
     const taskId = params["taskId"] ?? ""
     const now = yield* verifySigned(context, "download", taskId)
-    const task = context.tasks.get(taskId, now)
-    if (task === undefined || task.state !== "completed" || task.output === undefined) {
+    const task = yield* context.store.task(taskId, now)
+    const output = Option.isSome(task) && task.value.state === "completed"
+      ? yield* context.store.output(taskId, now)
+      : Option.none()
+    if (Option.isNone(task) || Option.isNone(output)) {
       return yield* fail(404, "not_found", "The output no longer exists")
     }
-    const name = `${sanitizeFilename(task.filename, "document")}${Media.extension(task.format)}`
-    return HttpServerResponse.uint8Array(task.output, {
+    const name = `${sanitizeFilename(task.value.filename, "document")}${Media.extension(task.value.format)}`
+    return HttpServerResponse.uint8Array(output.value, {
       status: 200,
-      contentType: Media.contentType(task.format),
+      contentType: Media.contentType(task.value.format),
       headers: {
         "content-disposition": contentDisposition(name),
         "cache-control": "private, no-store",

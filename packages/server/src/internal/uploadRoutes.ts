@@ -2,8 +2,8 @@
  * The hosted service's chunked upload protocol under `/v1/uploads`, so that its official clients
  * can upload here: `POST init` (bearer) answers presigned part URLs, each part is a `PUT` with no
  * key (the signed URL is the credential), and `GET {id}/url` answers the `cache://` URL to submit
- * once every part is there. Parts are written into the upload's place in the file store as they
- * arrive, in any order; a part sent again replaces itself.
+ * once every part is there. Parts are stored as they arrive, in any order; a part sent again
+ * replaces itself.
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Media from "@pdf-transform/core/Media"
@@ -16,16 +16,17 @@ import {
 } from "@pdf-transform/core/UploadProtocol"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Crypto from "node:crypto"
 import type { KeyIdentity } from "./auth.js"
 import type { AppContext } from "./context.js"
 import { insufficientStorage } from "./fileRoutes.js"
-import type { PendingUpload } from "./fileStore.js"
 import { fail, HttpFailure, jsonResponse, readBody } from "./http.js"
 import { jsonBodyDecoder } from "./jsonBody.js"
 import { signedUrl, verifySigned } from "./signedUrls.js"
 import { cacheUrlOf } from "./source.js"
+import type { FileEntry } from "./store.js"
 
 const decodeInitBody = jsonBodyDecoder(InitRequest)
 const encodeInit = Schema.encodeSync(InitResponse)
@@ -36,10 +37,11 @@ const encodeIncomplete = Schema.encodeSync(IncompleteUpload)
 const partPath = (uploadId: string, part: number): string => `/v1/uploads/${uploadId}/parts/${part}`
 
 /** What `init` answers: the protocol's fields, and URLs for the parts still missing. */
-const describe = (context: AppContext, upload: PendingUpload): typeof InitResponse.Type["data"] => {
+const describe = (context: AppContext, upload: FileEntry): typeof InitResponse.Type["data"] => {
   const urls: Record<string, string> = {}
+  const received = new Set(upload.received)
   for (let part = 1; part <= upload.totalParts; part++) {
-    if (!upload.received.has(part)) {
+    if (!received.has(part)) {
       urls[String(part)] = signedUrl(
         context,
         "part",
@@ -53,7 +55,7 @@ const describe = (context: AppContext, upload: PendingUpload): typeof InitRespon
     upload_id: upload.id,
     part_size: upload.partSize,
     total_parts: upload.totalParts,
-    uploaded_parts: [...upload.received].sort((a, b) => a - b),
+    uploaded_parts: [...upload.received],
     presigned_urls: urls,
     expires_at: new Date(upload.expiresAt).toISOString()
   }
@@ -67,19 +69,18 @@ const alreadyComplete = (uploadId: string): HttpFailure =>
 const start = (context: AppContext, key: KeyIdentity, size: number, now: number) =>
   Effect.gen(function*() {
     const { incompleteRetentionMs, partSize } = context.options.uploads
-    const upload: PendingUpload = {
-      _tag: "Upload",
+    const upload: FileEntry = {
+      kind: "upload",
       id: Crypto.randomUUID(),
       owner: key.id,
       size,
       partSize,
       totalParts: Math.ceil(size / partSize),
-      bytes: new Uint8Array(size),
-      received: new Set(),
+      received: [],
       createdAt: now,
       expiresAt: now + incompleteRetentionMs
     }
-    if (!context.files.insert(upload, now)) return yield* insufficientStorage(context, size)
+    if (!(yield* context.store.startUpload(upload, now))) return yield* insufficientStorage(context, size)
     yield* Effect.logInfo("upload started").pipe(
       Effect.annotateLogs({ key: key.id, uploadId: upload.id, bytes: size, parts: upload.totalParts })
     )
@@ -88,13 +89,13 @@ const start = (context: AppContext, key: KeyIdentity, size: number, now: number)
 
 const resume = (context: AppContext, key: KeyIdentity, uploadId: string, size: number, now: number) =>
   Effect.gen(function*() {
-    const entry = context.files.get(uploadId, now)
-    if (entry === undefined || entry.owner !== key.id) return yield* unknownUpload()
-    if (entry._tag === "File") return yield* alreadyComplete(uploadId)
-    if (entry.size !== size) {
-      return yield* fail(409, "size_mismatch", `The upload was started with size ${entry.size}, not ${size}`)
+    const entry = yield* context.store.entry(uploadId, now)
+    if (Option.isNone(entry) || entry.value.owner !== key.id) return yield* unknownUpload()
+    if (entry.value.kind === "file") return yield* alreadyComplete(uploadId)
+    if (entry.value.size !== size) {
+      return yield* fail(409, "size_mismatch", `The upload was started with size ${entry.value.size}, not ${size}`)
     }
-    return entry
+    return entry.value
   })
 
 export const init = (context: AppContext) =>
@@ -115,7 +116,7 @@ export const init = (context: AppContext) =>
       })
     }
     const now = yield* Clock.currentTimeMillis
-    context.files.sweepIfDue(now)
+    yield* context.store.sweepIfDue(now)
     const upload = body.upload_id === undefined
       ? yield* start(context, key, body.size, now)
       : yield* resume(context, key, body.upload_id, body.size, now)
@@ -129,9 +130,10 @@ export const putPart = (context: AppContext) =>
     const partText = params["partNumber"] ?? ""
     // The signature covers the id and the part number: both are as this server wrote them.
     const now = yield* verifySigned(context, "part", `${uploadId}/${partText}`)
-    const entry = context.files.get(uploadId, now)
-    if (entry === undefined) return yield* unknownUpload()
-    if (entry._tag === "File") return yield* alreadyComplete(uploadId)
+    const found = yield* context.store.entry(uploadId, now)
+    if (Option.isNone(found)) return yield* unknownUpload()
+    const entry = found.value
+    if (entry.kind === "file") return yield* alreadyComplete(uploadId)
     const part = Number(partText)
     const offset = (part - 1) * entry.partSize
     const expected = Math.min(entry.partSize, entry.size - offset)
@@ -142,8 +144,7 @@ export const putPart = (context: AppContext) =>
     if (part === 1 && !Media.looksLikePdf(bytes)) {
       return yield* fail(400, "invalid_part", "Part 1 does not start with %PDF-: the file is not a PDF")
     }
-    entry.bytes.set(bytes, offset)
-    entry.received.add(part)
+    yield* context.store.putPart(uploadId, part, bytes)
     yield* Effect.logDebug("upload part received").pipe(Effect.annotateLogs({ uploadId, part, bytes: expected }))
     return jsonResponse(200, encodePart({ data: { part_number: part, size: expected } }))
   })
@@ -154,10 +155,12 @@ export const uploadUrl = (context: AppContext) =>
     const params = yield* HttpRouter.params
     const uploadId = params["uploadId"] ?? ""
     const now = yield* Clock.currentTimeMillis
-    const entry = context.files.get(uploadId, now)
-    if (entry === undefined || entry.owner !== key.id) return yield* unknownUpload()
-    if (entry._tag === "Upload") {
-      const missing = Array.from({ length: entry.totalParts }, (_, i) => i + 1).filter((n) => !entry.received.has(n))
+    const found = yield* context.store.entry(uploadId, now)
+    if (Option.isNone(found) || found.value.owner !== key.id) return yield* unknownUpload()
+    const entry = found.value
+    if (entry.kind === "upload") {
+      const received = new Set(entry.received)
+      const missing = Array.from({ length: entry.totalParts }, (_, i) => i + 1).filter((n) => !received.has(n))
       if (missing.length > 0) {
         const listed = missing.length > 20 ? `${missing.slice(0, 20).join(", ")}, ...` : missing.join(", ")
         const message = `${entry.totalParts - missing.length} of ${entry.totalParts} parts received; missing: ${listed}`
@@ -166,7 +169,7 @@ export const uploadUrl = (context: AppContext) =>
           body: encodeIncomplete({ error: "upload_incomplete", message, missing_parts: missing })
         })
       }
-      context.files.complete(entry, now + context.options.uploads.retentionMs)
+      yield* context.store.completeUpload(uploadId, now + context.options.uploads.retentionMs)
       yield* Effect.logInfo("upload completed").pipe(Effect.annotateLogs({ key: key.id, uploadId, bytes: entry.size }))
     }
     return jsonResponse(200, encodeUrl({ data: { url: cacheUrlOf(uploadId) } }))

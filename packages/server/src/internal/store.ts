@@ -1,0 +1,126 @@
+/**
+ * What the server keeps: tasks (with what they need to run again after a restart, and their
+ * outputs), uploaded files and chunked uploads with their parts. One interface; `sqlStore.ts` keeps
+ * it in SQL (SQLite on a file or in memory). Times are passed in, read from Effect's `Clock` by the
+ * callers, so expiry is tested under `TestClock`.
+ */
+import type { Format } from "@pdf-transform/core/Contract"
+import * as Data from "effect/Data"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+
+export type TaskState = "processing" | "completed" | "failed"
+
+/** Where a task's PDF comes from, as stored: one of the server's uploads, or a checked remote URL. */
+export type TaskSource =
+  | { readonly _tag: "File"; readonly fileId: string }
+  | { readonly _tag: "Remote"; readonly url: string; readonly address: string; readonly family: 4 | 6 }
+
+export interface Task {
+  readonly id: string
+  readonly format: Format
+  /** The key identity that created the task; other keys see it as unknown. */
+  readonly owner: string
+  readonly filename: string | undefined
+  readonly createdAt: number
+  readonly state: TaskState
+  readonly progress: number
+  readonly error: string | undefined
+  /** When a terminal task stops being answered; infinite while processing. */
+  readonly expiresAt: number
+  readonly source: TaskSource
+  /** The submit body as the client sent it (encoded JSON), for the conversion's options. */
+  readonly request: string
+}
+
+export type NewTask = Omit<Task, "state" | "progress" | "error" | "expiresAt">
+
+export type Outcome = { readonly output: Uint8Array } | { readonly error: string }
+
+/** A whole file, or a chunked upload still receiving parts. */
+export interface FileEntry {
+  readonly kind: "file" | "upload"
+  readonly id: string
+  /** The key identity that uploaded it; other keys see it as unknown. */
+  readonly owner: string
+  /** The file's size (an upload's declared size, reserved when it starts). */
+  readonly size: number
+  readonly partSize: number
+  readonly totalParts: number
+  /** Part numbers (1-based) received whole, ascending. */
+  readonly received: ReadonlyArray<number>
+  readonly createdAt: number
+  readonly expiresAt: number
+}
+
+export interface Usage {
+  readonly files: number
+  readonly bytes: number
+}
+
+/** The store could not be read or written (disk full, database unreachable): a 503, nothing is lost. */
+export class StorageError
+  extends Data.TaggedError("StorageError")<{ readonly operation: string; readonly cause: unknown }>
+{
+  get message(): string {
+    return `The server's storage failed (${this.operation})`
+  }
+}
+
+export interface Store {
+  /**
+   * Inserts a task when there is room (expired tasks are dropped, then the oldest finished ones;
+   * `Full` when every stored task is still processing) and `admit`, given the owner's tasks still
+   * processing, accepts it. The room check, the count, the decision and the insert are one
+   * transaction, so concurrent submits cannot both take the last slot.
+   */
+  readonly createTask: <D extends { readonly _tag: "Accepted" | "Rejected" }>(
+    task: NewTask,
+    now: number,
+    admit: (inFlight: number) => Effect.Effect<D>
+  ) => Effect.Effect<D | { readonly _tag: "Full" }, StorageError>
+  /** The task if it exists and has not expired. */
+  readonly task: (id: string, now: number) => Effect.Effect<Option.Option<Task>, StorageError>
+  /** Every task still processing, oldest first: what a restarted server runs again. */
+  readonly processing: Effect.Effect<ReadonlyArray<Task>, StorageError>
+  /** Raises a processing task's progress (never backwards). */
+  readonly setProgress: (id: string, progress: number) => Effect.Effect<void, StorageError>
+  /**
+   * Records a processing task's end, the output and the state in one write; older finished
+   * outputs are dropped if the byte budget is exceeded. A task already finished is left as it is.
+   */
+  readonly finishTask: (id: string, outcome: Outcome, expiresAt: number) => Effect.Effect<void, StorageError>
+  /** A completed task's output. */
+  readonly output: (id: string, now: number) => Effect.Effect<Option.Option<Uint8Array>, StorageError>
+  readonly taskCount: Effect.Effect<number, StorageError>
+
+  /** Stores a whole file, or answers false when the count or byte budget is used up by live entries. */
+  readonly addFile: (
+    file: Omit<FileEntry, "kind" | "received" | "partSize" | "totalParts">,
+    bytes: Uint8Array,
+    now: number
+  ) => Effect.Effect<boolean, StorageError>
+  /** Reserves a chunked upload's declared size, or answers false as `addFile` does. */
+  readonly startUpload: (
+    upload: Omit<FileEntry, "kind" | "received">,
+    now: number
+  ) => Effect.Effect<boolean, StorageError>
+  readonly entry: (id: string, now: number) => Effect.Effect<Option.Option<FileEntry>, StorageError>
+  /** Writes one part of an upload; a part sent again replaces itself. */
+  readonly putPart: (id: string, part: number, bytes: Uint8Array) => Effect.Effect<void, StorageError>
+  /** Turns an upload whose parts are all there into a file kept until `expiresAt`; no byte is copied. */
+  readonly completeUpload: (id: string, expiresAt: number) => Effect.Effect<void, StorageError>
+  /** A whole file's bytes (its parts in order) if it exists and has not expired. */
+  readonly fileBytes: (id: string, now: number) => Effect.Effect<Option.Option<Uint8Array>, StorageError>
+  readonly fileUsage: Effect.Effect<Usage, StorageError>
+
+  /** Drops expired entries at most once per sweep interval: entries nobody asks for again still go. */
+  readonly sweepIfDue: (now: number) => Effect.Effect<void, StorageError>
+}
+
+export interface StoreLimits {
+  readonly maxTasks: number
+  readonly maxOutputBytes: number
+  readonly maxFiles: number
+  readonly maxFileBytes: number
+}
