@@ -24,7 +24,8 @@ await esbuild.build({
   minify: true,
   sourcemap: "linked",
   chunkNames: "chunk-[hash]",
-  external: ["tsx", "tsx/*", "@pdf-transform/converter/ConverterLive"],
+  // better-sqlite3 (the reference server's storage) loads a native module found beside its own files.
+  external: ["tsx", "tsx/*", "@pdf-transform/converter/ConverterLive", "better-sqlite3"],
   // Some bundled CommonJS modules call require(); ES modules have none of their own.
   banner: {
     js:

@@ -182,6 +182,14 @@ const serveCommand = Command.make("serve", {
     Options.optional,
     Options.withDescription("Do not convert: every task takes about this long and returns a small document.")
   ),
+  dataDir: Options.text("data-dir").pipe(
+    Options.withPseudoName("FOLDER"),
+    Options.withDefault(".pdf-transform-server"),
+    Options.withDescription(
+      "Where tasks, uploads and outputs are kept (server.db, SQLite): they survive a restart, and tasks " +
+        "that were converting run again. --data-dir '' keeps them in memory only."
+    )
+  ),
   verbose
 }, (flags) => Effect.flatMap(Effect.promise(() => import("./internal/commands/serve.js")), (m) => m.serve(flags))).pipe(
   Command.withDescription(examples(

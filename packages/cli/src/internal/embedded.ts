@@ -1,7 +1,9 @@
 /**
  * The embedded backend: the reference server on a free 127.0.0.1 port with a key made for this
  * run and the local converter, the client and the uploader pointed at it; all stopped when the
- * command ends. Loaded only when used.
+ * command ends. Its tasks, uploads and outputs are kept in a data folder, so a run that was killed
+ * finds the tasks it had submitted (converting again or finished) when it is started again.
+ * Loaded only when used.
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
@@ -22,6 +24,8 @@ export const layer = (
     readonly client: Omit<PdfTransformClient.Options, "apiKey" | "baseUrl">
     /** How many documents the command converts: no more converter workers are started than that. */
     readonly documents?: number
+    /** Where the server keeps its tasks, uploads and outputs. */
+    readonly dataDir: string
   }
 ): Layer.Layer<
   PdfTransformClient.PdfTransformClient | Uploader.Uploader,
@@ -37,6 +41,7 @@ export const layer = (
       keys: [apiKey],
       port: 0,
       host: "127.0.0.1",
+      dataDir: options.dataDir,
       // One person's batch on their own machine: no rate or quota to protect, every core converts.
       limits: { rate: false, quota: false },
       conversions: { maxConcurrent: workers }

@@ -3,7 +3,7 @@
  * its journal (so the same command again resumes), live progress, a summary and an exit code.
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import type * as FileSystem from "@effect/platform/FileSystem"
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
@@ -53,6 +53,9 @@ export interface Flags {
 /** The journal's name in the output folder. */
 export const journalName = ".pdf-transform-journal.jsonl"
 
+/** The embedded server's data folder, beside the journal: kept while a later run may need it. */
+export const embeddedDataName = ".pdf-transform-server"
+
 /** The embedded server answers in milliseconds: poll it often, so small documents end quickly. */
 const embeddedPoll = { initialInterval: "250 millis", maxInterval: "2 seconds" } as const
 
@@ -63,14 +66,18 @@ const servicesLayer = (
   backend: Backend.Backend,
   localFiles: number,
   documents: number,
-  journalPath: string
+  journalPath: string,
+  embeddedData: string
 ): Effect.Effect<Layer.Layer<Services, CliError | JournalFailed, FileSystem.FileSystem | Path.Path>> =>
   Effect.gen(function*() {
     const http = NodeHttpClient.layerUndici
     const journal = Journal.layerFile(journalPath)
     if (backend._tag === "Embedded") {
       const Embedded = yield* Effect.promise(() => import("../embedded.js"))
-      return Layer.merge(Embedded.layer({ client: {}, documents }).pipe(Layer.provide(http)), journal)
+      return Layer.merge(
+        Embedded.layer({ client: {}, documents, dataDir: embeddedData }).pipe(Layer.provide(http)),
+        journal
+      )
     }
     const connection = { baseUrl: backend.baseUrl, apiKey: backend.apiKey }
     const client = PdfTransformClient.layer(connection)
@@ -95,6 +102,7 @@ const run = (flags: Flags) =>
   Effect.gen(function*() {
     const startedAt = Date.now()
     const path = yield* Path.Path
+    const fs = yield* FileSystem.FileSystem
     const interrupts = yield* Interrupts
     if (!Number.isInteger(flags.concurrency) || flags.concurrency < 1) {
       return yield* new UsageError({ message: `--concurrency must be a whole number from 1, not ${flags.concurrency}` })
@@ -115,7 +123,8 @@ const run = (flags: Flags) =>
       outputDirectory,
       journal: journalPath
     })
-    const services = yield* servicesLayer(backend, inputs.localFiles, inputs.jobs.length, journalPath)
+    const embeddedData = path.join(path.dirname(journalPath), embeddedDataName)
+    const services = yield* servicesLayer(backend, inputs.localFiles, inputs.jobs.length, journalPath, embeddedData)
 
     yield* interrupts.gentle
 
@@ -169,6 +178,12 @@ const run = (flags: Flags) =>
     }
     const unfinished = [...open.values()]
     if (Either.isLeft(outcome)) return yield* Effect.fail(outcome.left)
+    // The embedded server's data matters only to a later run: once every document has its end, it goes.
+    if (backend._tag === "Embedded" && ending.unfinished === 0 && !interrupted && summary.ambiguous.length === 0) {
+      yield* fs.remove(embeddedData, { recursive: true, force: true }).pipe(
+        Effect.catchAll((error) => Effect.logWarning("the embedded server's data folder was not removed", error))
+      )
+    }
     const code = ExitCode.ofBatch(summary, ending)
     yield* report(reporter, summary, {
       code,

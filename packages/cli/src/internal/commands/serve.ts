@@ -12,6 +12,8 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Crypto from "node:crypto"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { BackendFailed, UsageError } from "../../CliError.js"
 import { conclude } from "../conclude.js"
 import * as LiveConverter from "../liveConverter.js"
@@ -21,6 +23,7 @@ export interface Flags {
   readonly host: string
   readonly keys: Option.Option<string>
   readonly simulate: Option.Option<Duration.Duration>
+  readonly dataDir: string
   readonly verbose: boolean
 }
 
@@ -39,6 +42,28 @@ const keysOf = (flags: Flags) =>
     return { keys, generated: false }
   })
 
+/**
+ * The signing key of the server's URLs: `PDF_TRANSFORM_SERVER_SIGNING_KEY`, else, with a data
+ * folder, one made once and kept there (`signing.key`, readable by its owner only), so that the
+ * URLs handed out before a restart still work after it; else one made for this run.
+ */
+const signingKeyOf = (dataDir: string) =>
+  Effect.try({
+    try: () => {
+      const given = process.env.PDF_TRANSFORM_SERVER_SIGNING_KEY
+      if (given !== undefined && given !== "") return Option.some(Redacted.make(given))
+      if (dataDir === "") return Option.none()
+      const file = Path.join(Path.resolve(dataDir), "signing.key")
+      Fs.mkdirSync(Path.dirname(file), { recursive: true })
+      if (!Fs.existsSync(file)) {
+        Fs.writeFileSync(file, Crypto.randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" })
+      }
+      return Option.some(Redacted.make(Fs.readFileSync(file, "utf8").trim()))
+    },
+    catch: (cause) =>
+      new BackendFailed({ reason: `the data folder ${dataDir} cannot hold the signing key: ${String(cause)}` })
+  })
+
 const run = (flags: Flags) =>
   Effect.gen(function*() {
     if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) {
@@ -52,7 +77,9 @@ const run = (flags: Flags) =>
     const server = Server.layer({
       keys: keys.map((key) => Redacted.make(key)),
       port: flags.port,
-      host: flags.host
+      host: flags.host,
+      signingKey: Option.getOrUndefined(yield* signingKeyOf(flags.dataDir)),
+      ...(flags.dataDir === "" ? {} : { dataDir: Path.resolve(flags.dataDir) })
     }).pipe(
       Layer.provide(converter),
       Layer.mapError((error) => new BackendFailed({ reason: error.message }))
@@ -65,6 +92,11 @@ const run = (flags: Flags) =>
           onSome: (duration) => `simulated conversions of ${Duration.format(duration)}`
         })
         out(`pdf-transform server listening on ${baseUrl} (${engine})`)
+        out(
+          flags.dataDir === ""
+            ? "Tasks, uploads and outputs are kept in memory: a restart forgets them."
+            : `Tasks, uploads and outputs are kept in ${Path.resolve(flags.dataDir)} (they survive a restart).`
+        )
         if (generated) out(`API key (made for this run; choose yours with --keys): ${keys[0]}`)
         out(`Convert through it: pdf-transform convert FILES --to markdown --base-url ${baseUrl} --api-key KEY`)
         out("Ctrl-C stops it.")
