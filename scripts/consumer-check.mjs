@@ -70,6 +70,12 @@ const [major, minor, patch] = pin.split(".").map(Number)
 // One patch away from the pin, as a user who has not upgraded yet (or has upgraded first).
 const userEffect = `${major}.${minor}.${patch > 0 ? patch - 1 : patch + 1}`
 const platformPin = readJson(Path.join(root, "packages", "core", "package.json")).devDependencies["@effect/platform"]
+// The server's storage, which its README tells users to install beside it.
+const serverDevDependencies = readJson(Path.join(root, "packages", "server", "package.json")).devDependencies
+const sqlPins = {
+  "@effect/sql": serverDevDependencies["@effect/sql"],
+  "@effect/sql-sqlite-node": serverDevDependencies["@effect/sql-sqlite-node"]
+}
 const platformNodePin =
   readJson(Path.join(root, "packages", "server", "package.json")).devDependencies["@effect/platform-node"]
 const typescript = readJson(Path.join(root, "package.json")).devDependencies.typescript
@@ -144,6 +150,7 @@ try {
       "effect": userEffect,
       "@effect/platform": platformPin,
       "@effect/platform-node": platformNodePin,
+      ...sqlPins,
       ...Object.fromEntries(
         [...tarballs.keys()].filter((name) => name !== "@pdf-transform/cli").map((
           name
