@@ -7,11 +7,14 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import { Format } from "@pdf-transform/core/Contract"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { ParseError } from "effect/ParseResult"
 import * as Ref from "effect/Ref"
-import type { FileEntry, NewTask, Store, StoreLimits, Task, TaskSource, TaskState } from "./store.js"
-import { StorageError } from "./store.js"
+import * as Schema from "effect/Schema"
+import type { FileEntry, NewTask, Store, StoreLimits, Task } from "./store.js"
+import { StorageError, TaskSource, TaskState } from "./store.js"
 
 /** Expired entries are looked for at most this often. */
 const sweepIntervalMs = 5_000
@@ -61,19 +64,22 @@ const schema = (sql: SqlClient.SqlClient) => {
   ]
 }
 
-interface TaskRow {
-  readonly id: string
-  readonly format: string
-  readonly owner: string
-  readonly filename: string | null
-  readonly created_at: number | string
-  readonly state: string
-  readonly progress: number
-  readonly error: string | null
-  readonly expires_at: number | string | null
-  readonly source: string
-  readonly request: string
-}
+/** A row of `pdt_tasks` as read back: Postgres answers BIGINT columns as strings. */
+const Millis = Schema.Union(Schema.Number, Schema.NumberFromString)
+const TaskRow = Schema.Struct({
+  id: Schema.String,
+  format: Format,
+  owner: Schema.String,
+  filename: Schema.NullOr(Schema.String),
+  created_at: Millis,
+  state: TaskState,
+  progress: Schema.Number,
+  error: Schema.NullOr(Schema.String),
+  expires_at: Schema.NullOr(Millis),
+  source: Schema.parseJson(TaskSource),
+  request: Schema.String
+})
+const decodeTaskRows = Schema.decodeUnknown(Schema.Array(TaskRow))
 
 interface FileRow {
   readonly id: string
@@ -88,39 +94,32 @@ interface FileRow {
 
 const taskColumns = "id, format, owner, filename, created_at, state, progress, error, expires_at, source, request"
 
-const toTask = (row: TaskRow): Task => ({
+const toTask = (row: typeof TaskRow.Type): Task => ({
   id: row.id,
-  format: row.format === "epub" ? "epub" : "markdown",
+  format: row.format,
   owner: row.owner,
   filename: row.filename ?? undefined,
-  createdAt: Number(row.created_at),
-  state: row.state as TaskState,
+  createdAt: row.created_at,
+  state: row.state,
   progress: row.progress,
   error: row.error ?? undefined,
-  expiresAt: row.expires_at === null ? Number.POSITIVE_INFINITY : Number(row.expires_at),
-  source: JSON.parse(row.source) as TaskSource,
+  expiresAt: row.expires_at ?? Number.POSITIVE_INFINITY,
+  source: row.source,
   request: row.request
 })
-
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  if (parts.length === 1) return parts[0]!
-  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0))
-  let offset = 0
-  for (const part of parts) {
-    whole.set(part, offset)
-    offset += part.byteLength
-  }
-  return whole
-}
 
 const count = (rows: ReadonlyArray<{ readonly n: number | string | null }>): number => Number(rows[0]?.n ?? 0)
 
 export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const fail = (operation: string) => (cause: SqlError) => new StorageError({ operation, cause })
-    const run = <A>(operation: string, effect: Effect.Effect<A, SqlError>): Effect.Effect<A, StorageError> =>
-      Effect.mapError(effect, fail(operation))
+    const run = <A>(
+      operation: string,
+      effect: Effect.Effect<A, SqlError | ParseError>
+    ): Effect.Effect<A, StorageError> => Effect.mapError(effect, (cause) => new StorageError({ operation, cause }))
+    /** Tasks as stored, checked: a row this code did not write is a storage failure, not a crash. */
+    const tasks = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
+      Effect.map(Effect.flatMap(query, decodeTaskRows), (rows) => rows.map(toTask))
     const transaction = <A>(operation: string, effect: Effect.Effect<A, SqlError>): Effect.Effect<A, StorageError> =>
       run(operation, sql.withTransaction(effect))
 
@@ -182,6 +181,34 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
         return fits(yield* fileUsage)
       })
 
+    /** Inserts a file or an upload when its size fits, and `andThen`, in one transaction. */
+    const insertEntry = (
+      operation: string,
+      entry: Omit<FileEntry, "received">,
+      now: number,
+      andThen: Effect.Effect<unknown, SqlError>
+    ) =>
+      transaction(
+        operation,
+        Effect.gen(function*() {
+          if (!(yield* roomForFile(entry.size, now))) return false
+          yield* sql`INSERT INTO pdt_files ${
+            sql.insert({
+              id: entry.id,
+              kind: entry.kind,
+              owner: entry.owner,
+              size: entry.size,
+              part_size: entry.partSize,
+              total_parts: entry.totalParts,
+              created_at: entry.createdAt,
+              expires_at: entry.expiresAt
+            })
+          }`
+          yield* andThen
+          return true
+        })
+      )
+
     const store: Store = {
       createTask: <D extends { readonly _tag: "Accepted" | "Rejected" }>(
         task: NewTask,
@@ -228,17 +255,14 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
         run(
           "read task",
           Effect.map(
-            sql<TaskRow>`SELECT ${sql.literal(taskColumns)} FROM pdt_tasks
-              WHERE id = ${id} AND (expires_at IS NULL OR expires_at > ${now})`,
-            (rows) => Option.map(Option.fromNullable(rows[0]), toTask)
+            tasks(sql`SELECT ${sql.literal(taskColumns)} FROM pdt_tasks
+              WHERE id = ${id} AND (expires_at IS NULL OR expires_at > ${now})`),
+            (rows) => Option.fromNullable(rows[0])
           )
         ),
       processing: run(
         "list processing tasks",
-        Effect.map(
-          sql<TaskRow>`SELECT ${sql.literal(taskColumns)} FROM pdt_tasks WHERE state = 'processing' ORDER BY seq`,
-          (rows) => rows.map(toTask)
-        )
+        tasks(sql`SELECT ${sql.literal(taskColumns)} FROM pdt_tasks WHERE state = 'processing' ORDER BY seq`)
       ),
       setProgress: (id, progress) =>
         run(
@@ -279,46 +303,13 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
       taskCount: run("count tasks", taskCount),
 
       addFile: (file, bytes, now) =>
-        transaction(
+        insertEntry(
           "store file",
-          Effect.gen(function*() {
-            if (!(yield* roomForFile(bytes.byteLength, now))) return false
-            yield* sql`INSERT INTO pdt_files ${
-              sql.insert({
-                id: file.id,
-                kind: "file",
-                owner: file.owner,
-                size: bytes.byteLength,
-                part_size: bytes.byteLength,
-                total_parts: 1,
-                created_at: file.createdAt,
-                expires_at: file.expiresAt
-              })
-            }`
-            yield* sql`INSERT INTO pdt_parts ${sql.insert({ file_id: file.id, part: 1, bytes })}`
-            return true
-          })
+          { ...file, kind: "file", size: bytes.byteLength, partSize: bytes.byteLength, totalParts: 1 },
+          now,
+          sql`INSERT INTO pdt_parts ${sql.insert({ file_id: file.id, part: 1, bytes })}`
         ),
-      startUpload: (upload, now) =>
-        transaction(
-          "start upload",
-          Effect.gen(function*() {
-            if (!(yield* roomForFile(upload.size, now))) return false
-            yield* sql`INSERT INTO pdt_files ${
-              sql.insert({
-                id: upload.id,
-                kind: "upload",
-                owner: upload.owner,
-                size: upload.size,
-                part_size: upload.partSize,
-                total_parts: upload.totalParts,
-                created_at: upload.createdAt,
-                expires_at: upload.expiresAt
-              })
-            }`
-            return true
-          })
-        ),
+      startUpload: (upload, now) => insertEntry("start upload", { ...upload, kind: "upload" }, now, Effect.void),
       entry: (id, now) =>
         run(
           "read upload",
@@ -354,14 +345,15 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
       fileBytes: (id, now) =>
         run(
           "read file",
-          Effect.gen(function*() {
-            const rows = yield* sql<{ id: string }>`SELECT id FROM pdt_files
-              WHERE id = ${id} AND kind = 'file' AND expires_at > ${now}`
-            if (rows.length === 0) return Option.none<Uint8Array>()
-            const parts = yield* sql<{ bytes: Uint8Array }>`SELECT bytes FROM pdt_parts
-              WHERE file_id = ${id} ORDER BY part`
-            return Option.some(concat(parts.map((part) => part.bytes)))
-          })
+          Effect.map(
+            sql<{ bytes: Uint8Array }>`SELECT p.bytes FROM pdt_parts p JOIN pdt_files f ON f.id = p.file_id
+              WHERE f.id = ${id} AND f.kind = 'file' AND f.expires_at > ${now} ORDER BY p.part`,
+            // A stored file has at least one part: no rows means no such file.
+            (parts) =>
+              parts.length === 0
+                ? Option.none()
+                : Option.some<Uint8Array>(Buffer.concat(parts.map((part) => part.bytes)))
+          )
         ),
       fileUsage: run("read upload usage", fileUsage),
       sweepIfDue: (now) =>

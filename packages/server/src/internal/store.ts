@@ -8,13 +8,17 @@ import type { Format } from "@pdf-transform/core/Contract"
 import * as Data from "effect/Data"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 
-export type TaskState = "processing" | "completed" | "failed"
+export const TaskState = Schema.Literal("processing", "completed", "failed")
+export type TaskState = typeof TaskState.Type
 
 /** Where a task's PDF comes from, as stored: one of the server's uploads, or a checked remote URL. */
-export type TaskSource =
-  | { readonly _tag: "File"; readonly fileId: string }
-  | { readonly _tag: "Remote"; readonly url: string; readonly address: string; readonly family: 4 | 6 }
+export const TaskSource = Schema.Union(
+  Schema.TaggedStruct("File", { fileId: Schema.String }),
+  Schema.TaggedStruct("Remote", { url: Schema.String, address: Schema.String, family: Schema.Literal(4, 6) })
+)
+export type TaskSource = typeof TaskSource.Type
 
 export interface Task {
   readonly id: string
