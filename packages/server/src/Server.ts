@@ -83,6 +83,24 @@ export interface AppOptions {
    */
   readonly dataDir?: string | undefined
   /**
+   * A database shared by several server processes (nodes), instead of `dataDir`: for example
+   * `PgClient.layer({ url })` of `@effect/sql-pg`. Every node given the same database and the same
+   * `signingKey` answers every task, upload and download; each converts the tasks it claims, the
+   * oldest first, as its slots free up, whichever node they were submitted to. A node that dies
+   * loses its claims when their lease lapses (`node.claimLease`), and other nodes convert those
+   * tasks again. The nodes' clocks must agree to well within the lease (NTP).
+   */
+  readonly database?: Layer.Layer<SqlClient.SqlClient, unknown> | undefined
+  /** This process as a node of a shared `database`. */
+  readonly node?: {
+    /** Its name in logs and in the tasks it claims (default: the host name and a random suffix). */
+    readonly id?: string | undefined
+    /** How long a claim on a task lasts without renewal; renewed every third of it (default 10 s). */
+    readonly claimLease?: Duration.DurationInput | undefined
+    /** How often a node with a free slot looks for tasks submitted elsewhere (default 500 ms). */
+    readonly claimPoll?: Duration.DurationInput | undefined
+  } | undefined
+  /**
    * HMAC key of signed URLs, at least 16 bytes (default: random at start, so URLs die with the
    * process; give one with `dataDir`, or the download URLs of earlier tasks stop working after a restart).
    */
@@ -194,7 +212,14 @@ export const StorageError: typeof internalStore.StorageError = internalStore.Sto
 export type StorageError = internalStore.StorageError
 
 /** SQLite on `<dataDir>/server.db`, or in memory. */
-const storage = (dataDir: string | undefined): Layer.Layer<SqlClient.SqlClient, StorageError> => {
+const storage = (options: AppOptions): Layer.Layer<SqlClient.SqlClient, StorageError> => {
+  const dataDir = options.dataDir
+  if (options.database !== undefined) {
+    return Layer.mapError(
+      options.database,
+      (cause) => new StorageError({ operation: "connect to the database", cause })
+    )
+  }
   if (dataDir === undefined) return SqliteClient.layer({ filename: ":memory:" }).pipe(Layer.orDie)
   const filename = Path.join(dataDir, "server.db")
   return Layer.unwrapEffect(
@@ -222,7 +247,7 @@ export const makeApp = (
   Effect.gen(function*() {
     // Invalid options are a programming error: a defect with the reason.
     const resolved = yield* Effect.sync(() => internalOptions.resolve(options))
-    const sql = yield* Layer.build(storage(options.dataDir))
+    const sql = yield* Layer.build(storage(options))
     const { app } = yield* internalApp.makeApp(resolved).pipe(
       Effect.provide(sql)
     )
@@ -294,7 +319,7 @@ export const layer = (
     const untracedSigned = HttpMiddleware.withTracerDisabledWhen(serve, (request) => request.url.includes("signature="))
     // The storage is opened first and closed last: requests still finishing when the listener
     // closes read and write it.
-    return Layer.provideMerge(untracedSigned, listen).pipe(Layer.provide(storage(options.dataDir)))
+    return Layer.provideMerge(untracedSigned, listen).pipe(Layer.provide(storage(options)))
   }))
 
 /**

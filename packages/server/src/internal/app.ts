@@ -15,10 +15,9 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type { AppContext } from "./context.js"
 import { makeContext } from "./context.js"
-import { runConversion } from "./conversion.js"
+import * as Dispatcher from "./dispatcher.js"
 import { fetchFile, upload } from "./fileRoutes.js"
 import { fail, failureResponse, jsonResponse, pathOf } from "./http.js"
-import type * as Limiter from "./limiter.js"
 import { openApiDocument } from "./openapi.js"
 import type { ResolvedOptions } from "./options.js"
 import * as SqlStore from "./sqlStore.js"
@@ -29,7 +28,6 @@ import { init, putPart, uploadUrl } from "./uploadRoutes.js"
 /** Everything the application holds; exposed to tests through `makeApp`'s second result. */
 export interface AppState {
   readonly store: Store
-  readonly limiter: Limiter.Limiter
 }
 
 const maxPathLength = 2048
@@ -55,8 +53,8 @@ const router = (context: AppContext) => {
 const resultPrefix = /^\/v1\/pdf-transform-(markdown|epub)\/result\//
 
 /**
- * The application on the store the `SqlClient` holds. Tasks the store still has processing (left
- * by a server that stopped or died) are run again at once.
+ * The application on the store the `SqlClient` holds, with this node's dispatcher: tasks the
+ * store still has processing (left by a server that stopped or died) are converted again.
  */
 export const makeApp = (
   options: ResolvedOptions
@@ -73,11 +71,7 @@ export const makeApp = (
       maxFileBytes: options.uploads.maxTotalBytes
     })
     const context = yield* makeContext(options, store)
-    const unfinished = yield* store.processing
-    if (unfinished.length > 0) {
-      yield* Effect.logInfo("resuming tasks left processing").pipe(Effect.annotateLogs({ tasks: unfinished.length }))
-      for (const task of unfinished) context.runInBackground(runConversion(context, task))
-    }
+    yield* Dispatcher.start(context)
     const routed = yield* HttpRouter.toHttpApp(router(context))
 
     const app: HttpApp.Default<never, never> = Effect.gen(function*() {
@@ -125,5 +119,5 @@ export const makeApp = (
       Effect.catchAllCause(() => Effect.succeed(HttpServerResponse.empty({ status: 499 })))
     )
 
-    return { app, state: { store, limiter: context.limiter } }
+    return { app, state: { store } }
   })

@@ -1,9 +1,9 @@
 /**
- * The life of a task after its submit, from what the store holds: fetch the PDF if it is remote,
- * wait for a conversion permit, read an uploaded PDF, convert within the time limit, record the
- * output or the reason. It reads everything it needs by task id, so a restarted server runs it
- * again for every task left processing; running it twice is safe (a task ends once: the second
- * end is ignored) and an output is written whole or not at all.
+ * The life of a claimed task, from what the store holds: read the PDF (an upload, or fetched from
+ * its remote address), convert within the time limit, record the output or the reason. It reads
+ * everything it needs from the task's row, so any node runs it, again after a crash; running it
+ * twice is safe (a task ends once: the second end is ignored) and an output is written whole or
+ * not at all.
  */
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
 import * as Cause from "effect/Cause"
@@ -44,17 +44,14 @@ const uploadedPdf = (context: AppContext, fileId: string): Effect.Effect<Uint8Ar
       }))
     ))
 
-/**
- * How the task's PDF is read: a remote one is fetched now (before the task waits for a conversion
- * permit, so a download does not hold a converter idle); an uploaded one is read under the permit.
- */
-const pdfReader = (context: AppContext, task: Task): Effect.Effect<Effect.Effect<Uint8Array, Failure>, Failure> => {
+/** The task's PDF: one of the server's uploads, or fetched from its checked remote address. */
+const readPdf = (context: AppContext, task: Task): Effect.Effect<Uint8Array, Failure> => {
   const source = task.source
-  if (source._tag === "File") return Effect.succeed(uploadedPdf(context, source.fileId))
+  if (source._tag === "File") return uploadedPdf(context, source.fileId)
   return fetchTarget(
     { url: new URL(source.url), address: source.address, family: source.family },
     { maxBytes: context.options.remoteFetch.maxBytes, timeoutMs: context.options.remoteFetch.timeoutMs }
-  ).pipe(Effect.mapError((failure) => ({ message: failure.reason })), Effect.map(Effect.succeed))
+  ).pipe(Effect.mapError((failure) => ({ message: failure.reason })))
 }
 
 const convert = (
@@ -86,10 +83,8 @@ const outputOf = (context: AppContext, task: Task): Effect.Effect<Uint8Array, Fa
     const request = yield* Effect.mapError(decodeRequest(task.request), () => ({
       message: "The task's stored request could not be read"
     }))
-    const readPdf = yield* pdfReader(context, task)
-    return yield* context.conversions.withPermit(
-      Effect.flatMap(readPdf, (pdf) => convert(context, task, request, pdf))
-    )
+    const pdf = yield* readPdf(context, task)
+    return yield* convert(context, task, request, pdf)
   })
 
 /** Runs the task `task` to its end. Never fails: a failure is the task's reason; only interruption stops it. */
@@ -97,7 +92,8 @@ export const runConversion = (context: AppContext, task: Task): Effect.Effect<vo
   const finish = (outcome: Outcome) =>
     Effect.flatMap(
       Clock.currentTimeMillis,
-      (now) => context.store.finishTask(task.id, outcome, now + context.options.taskRetentionMs)
+      (now) =>
+        context.store.finishTask(task.id, outcome, now + context.options.taskRetentionMs, context.options.node.id)
     )
 
   return outputOf(context, task).pipe(

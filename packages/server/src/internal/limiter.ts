@@ -6,8 +6,6 @@
  * The decision itself is a pure function of the state and the time, so it is tested under TestClock.
  */
 import type { RateLimitReason } from "@pdf-transform/core/Contract"
-import * as Clock from "effect/Clock"
-import * as Effect from "effect/Effect"
 
 /** Resolved limits of one key; a disabled rule is `undefined`. */
 export interface LimiterConfig {
@@ -18,7 +16,7 @@ export interface LimiterConfig {
   readonly concurrencyRetryAfterMs: number
 }
 
-/** The mutable state of one key. Only touched inside one synchronous step, so no fiber sees it half-updated. */
+/** The state of one key: its bucket and its quota window. `decide` updates it in place. */
 export interface KeyState {
   tokens: number
   refilledAt: number
@@ -135,24 +133,23 @@ export const decide = (config: LimiterConfig, state: KeyState, now: number, inFl
   return { _tag: "Accepted", headers: headersOf(config, state, now, inFlight + 1) }
 }
 
-/** The limiter of a server: one state per key identity. */
-export interface Limiter {
-  /** Decides a submit of `keyId`, which has `inFlight` tasks still processing. */
-  readonly acquire: (keyId: string, inFlight: number) => Effect.Effect<Decision>
+/** A key's state after a decision, to keep until its next submit. */
+export interface Decided {
+  readonly decision: Decision
+  readonly state: KeyState
 }
 
-export const make = (config: LimiterConfig): Limiter => {
-  const states = new Map<string, KeyState>()
-  const stateOf = (keyId: string, now: number): KeyState => {
-    let state = states.get(keyId)
-    if (state === undefined) {
-      state = initialState(config, now)
-      states.set(keyId, state)
-    }
-    return state
-  }
-  return {
-    acquire: (keyId, inFlight) =>
-      Effect.map(Clock.currentTimeMillis, (now) => decide(config, stateOf(keyId, now), now, inFlight))
-  }
+/**
+ * Decides a submit of a key whose kept state is `stored` (none before its first submit), with
+ * `inFlight` tasks still processing. The caller keeps the returned state: the store writes it in
+ * the submit's transaction, so the windows are exact across nodes and survive a restart.
+ */
+export const decideStored = (
+  config: LimiterConfig,
+  stored: KeyState | undefined,
+  now: number,
+  inFlight: number
+): Decided => {
+  const state = stored === undefined ? initialState(config, now) : { ...stored }
+  return { decision: decide(config, state, now, inFlight), state }
 }

@@ -3,6 +3,8 @@
  */
 import * as Duration from "effect/Duration"
 import * as Redacted from "effect/Redacted"
+import * as Crypto from "node:crypto"
+import * as Os from "node:os"
 import type { AppOptions } from "../Server.js"
 import type { Resolve } from "./addresses.js"
 import { systemResolve } from "./addresses.js"
@@ -55,7 +57,14 @@ export const defaults = {
   /** DNS answer time limit for a remote pdfURL, checked while the submit waits. */
   resolveTimeout: Duration.seconds(5),
   /** How long in-flight requests may take to finish at shutdown before connections are cut. */
-  shutdownGracePeriod: Duration.seconds(10)
+  shutdownGracePeriod: Duration.seconds(10),
+  /**
+   * On a shared database, how long a node's claim on a task lasts unless renewed (every third of
+   * it): a node that dies has its conversions taken by another node about this long after.
+   */
+  claimLease: Duration.seconds(10),
+  /** On a shared database, how often a node with a free slot looks for tasks submitted to other nodes. */
+  claimPoll: Duration.millis(500)
 } as const
 
 export interface ResolvedOptions {
@@ -63,6 +72,14 @@ export interface ResolvedOptions {
   readonly publicUrl: URL
   readonly signingKey: Uint8Array
   readonly limiter: LimiterConfig
+  /** This process as one node of the server: its name, and how it shares the database's tasks. */
+  readonly node: {
+    readonly id: string
+    /** Other processes use the same database: claims are leased, renewed, and taken over when they lapse. */
+    readonly shared: boolean
+    readonly leaseMs: number
+    readonly pollMs: number
+  }
   readonly maxConcurrentConversions: number
   readonly conversionTimeoutMs: number
   readonly taskRetentionMs: number
@@ -157,6 +174,13 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
         },
       concurrency: concurrency === undefined ? undefined : positive("limits.concurrency", concurrency),
       concurrencyRetryAfterMs: millis(limits.concurrencyRetryAfter ?? defaults.concurrencyRetryAfter)
+    },
+    node: {
+      id: options.node?.id ?? `${Os.hostname()}-${Crypto.randomUUID().slice(0, 8)}`,
+      // A database of this process alone: claims need no lease, and a claim found at start is from a process that died.
+      shared: options.database !== undefined,
+      leaseMs: positive("node.claimLease", millis(options.node?.claimLease ?? defaults.claimLease)),
+      pollMs: positive("node.claimPoll", millis(options.node?.claimPoll ?? defaults.claimPoll))
     },
     maxConcurrentConversions: positive(
       "conversions.maxConcurrent",

@@ -13,6 +13,7 @@ import * as Option from "effect/Option"
 import type { ParseError } from "effect/ParseResult"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
+import type { KeyState } from "./limiter.js"
 import type { FileEntry, NewTask, Store, StoreLimits, Task } from "./store.js"
 import { StorageError, TaskSource, TaskState } from "./store.js"
 
@@ -40,9 +41,14 @@ const schema = (sql: SqlClient.SqlClient) => {
       source TEXT NOT NULL,
       request TEXT NOT NULL,
       output ${blob},
-      output_bytes BIGINT NOT NULL DEFAULT 0
+      output_bytes BIGINT NOT NULL DEFAULT 0,
+      claimed_by TEXT,
+      claim_until BIGINT,
+      claims INTEGER NOT NULL DEFAULT 0,
+      finished_by TEXT
     )`,
     "CREATE INDEX IF NOT EXISTS pdt_tasks_owner_state ON pdt_tasks (owner, state)",
+    "CREATE INDEX IF NOT EXISTS pdt_tasks_state_seq ON pdt_tasks (state, seq)",
     "CREATE INDEX IF NOT EXISTS pdt_tasks_expires ON pdt_tasks (expires_at)",
     `CREATE TABLE IF NOT EXISTS pdt_files (
       id TEXT PRIMARY KEY,
@@ -60,6 +66,13 @@ const schema = (sql: SqlClient.SqlClient) => {
       part INTEGER NOT NULL,
       bytes ${blob} NOT NULL,
       PRIMARY KEY (file_id, part)
+    )`,
+    `CREATE TABLE IF NOT EXISTS pdt_limits (
+      key_id TEXT PRIMARY KEY,
+      tokens DOUBLE PRECISION NOT NULL,
+      refilled_at BIGINT NOT NULL,
+      window_start BIGINT NOT NULL,
+      used BIGINT NOT NULL
     )`
   ]
 }
@@ -80,6 +93,21 @@ const TaskRow = Schema.Struct({
   request: Schema.String
 })
 const decodeTaskRows = Schema.decodeUnknown(Schema.Array(TaskRow))
+
+const LimitRow = Schema.Struct({
+  tokens: Schema.Union(Schema.Number, Schema.NumberFromString),
+  refilled_at: Millis,
+  window_start: Millis,
+  used: Millis
+})
+const decodeLimitRows = Schema.decodeUnknown(Schema.Array(LimitRow))
+
+/**
+ * Submits on Postgres take this transaction-scoped advisory lock first: the room check, the
+ * in-flight count and the limiter state are read and written by one node at a time. SQLite
+ * transactions are already serial.
+ */
+const submitLockId = 0x70647431
 
 interface FileRow {
   readonly id: string
@@ -120,8 +148,10 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
     /** Tasks as stored, checked: a row this code did not write is a storage failure, not a crash. */
     const tasks = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
       Effect.map(Effect.flatMap(query, decodeTaskRows), (rows) => rows.map(toTask))
-    const transaction = <A>(operation: string, effect: Effect.Effect<A, SqlError>): Effect.Effect<A, StorageError> =>
-      run(operation, sql.withTransaction(effect))
+    const transaction = <A>(
+      operation: string,
+      effect: Effect.Effect<A, SqlError | ParseError>
+    ): Effect.Effect<A, StorageError> => run(operation, sql.withTransaction(effect))
 
     // SQLite: freed pages go back to the file system at each commit (a new database only: it must
     // precede the first table), and with the write-ahead log a commit survives a killed process
@@ -213,11 +243,15 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
       createTask: <D extends { readonly _tag: "Accepted" | "Rejected" }>(
         task: NewTask,
         now: number,
-        admit: (inFlight: number) => Effect.Effect<D>
+        admit: (inFlight: number, state: KeyState | undefined) => { readonly decision: D; readonly state: KeyState }
       ) =>
         transaction(
           "create task",
           Effect.gen(function*() {
+            yield* sql.onDialectOrElse({
+              pg: () => sql`SELECT pg_advisory_xact_lock(${submitLockId})`,
+              orElse: () => Effect.void
+            })
             let tasks = yield* taskCount
             if (tasks >= limits.maxTasks) {
               yield* dropExpiredTasks(now)
@@ -231,7 +265,29 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
               yield* sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM pdt_tasks
                 WHERE owner = ${task.owner} AND state = 'processing'`
             )
-            const decision = yield* admit(inFlight)
+            const stored = yield* Effect.flatMap(
+              sql`SELECT tokens, refilled_at, window_start, used FROM pdt_limits WHERE key_id = ${task.owner}`,
+              decodeLimitRows
+            )
+            const kept = stored[0]
+            const { decision, state } = admit(
+              inFlight,
+              kept === undefined ? undefined : {
+                tokens: kept.tokens,
+                refilledAt: kept.refilled_at,
+                windowStart: kept.window_start,
+                used: kept.used
+              }
+            )
+            const row = {
+              tokens: state.tokens,
+              refilled_at: state.refilledAt,
+              window_start: state.windowStart,
+              used: state.used
+            }
+            yield* kept === undefined
+              ? sql`INSERT INTO pdt_limits ${sql.insert({ key_id: task.owner, ...row })}`
+              : sql`UPDATE pdt_limits SET ${sql.update(row)} WHERE key_id = ${task.owner}`
             if (decision._tag === "Rejected") return decision
             yield* sql`INSERT INTO pdt_tasks ${
               sql.insert({
@@ -260,23 +316,51 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
             (rows) => Option.fromNullable(rows[0])
           )
         ),
-      processing: run(
-        "list processing tasks",
-        tasks(sql`SELECT ${sql.literal(taskColumns)} FROM pdt_tasks WHERE state = 'processing' ORDER BY seq`)
-      ),
+      claimNext: (claim, now) =>
+        run(
+          "claim a task",
+          Effect.map(
+            // Postgres: concurrent claims skip the row another node is claiming instead of waiting for it.
+            tasks(sql`UPDATE pdt_tasks SET claimed_by = ${claim.node}, claim_until = ${claim.until},
+                claims = claims + 1
+              WHERE seq = (
+                SELECT seq FROM pdt_tasks WHERE state = 'processing'
+                  AND (claimed_by IS NULL OR (claim_until IS NOT NULL AND claim_until <= ${now}))
+                  ORDER BY seq LIMIT 1 ${
+              sql.literal(sql.onDialectOrElse({ pg: () => "FOR UPDATE SKIP LOCKED", orElse: () => "" }))
+            }
+              ) AND state = 'processing'
+              RETURNING ${sql.literal(taskColumns)}`),
+            (rows) => Option.fromNullable(rows[0])
+          )
+        ),
+      renewClaims: (node, until) =>
+        run(
+          "renew claims",
+          sql`UPDATE pdt_tasks SET claim_until = ${until} WHERE claimed_by = ${node} AND state = 'processing'`
+        ),
+      releaseClaims: (node) =>
+        run(
+          "release claims",
+          node === undefined
+            ? sql`UPDATE pdt_tasks SET claimed_by = NULL, claim_until = NULL WHERE state = 'processing'`
+            : sql`UPDATE pdt_tasks SET claimed_by = NULL, claim_until = NULL
+                WHERE claimed_by = ${node} AND state = 'processing'`
+        ),
       setProgress: (id, progress) =>
         run(
           "record progress",
           sql`UPDATE pdt_tasks SET progress = ${progress}
             WHERE id = ${id} AND state = 'processing' AND progress < ${progress}`
         ),
-      finishTask: (id, outcome, expiresAt) =>
+      finishTask: (id, outcome, expiresAt, node) =>
         transaction(
           "finish task",
           Effect.gen(function*() {
             if ("output" in outcome) {
               yield* sql`UPDATE pdt_tasks SET state = 'completed', progress = 100, output = ${outcome.output},
-                output_bytes = ${outcome.output.byteLength}, expires_at = ${expiresAt}
+                output_bytes = ${outcome.output.byteLength}, expires_at = ${expiresAt},
+                finished_by = ${node}
                 WHERE id = ${id} AND state = 'processing'`
               const total = Number(
                 (yield* sql<{ bytes: number | string | null }>`
@@ -286,7 +370,8 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
                 yield* evictFinished(({ bytes }) => total - bytes > limits.maxOutputBytes, id)
               }
             } else {
-              yield* sql`UPDATE pdt_tasks SET state = 'failed', error = ${outcome.error}, expires_at = ${expiresAt}
+              yield* sql`UPDATE pdt_tasks SET state = 'failed', error = ${outcome.error}, expires_at = ${expiresAt},
+                finished_by = ${node}
                 WHERE id = ${id} AND state = 'processing'`
             }
           })

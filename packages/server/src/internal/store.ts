@@ -9,6 +9,7 @@ import * as Data from "effect/Data"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import type { KeyState } from "./limiter.js"
 
 export const TaskState = Schema.Literal("processing", "completed", "failed")
 export type TaskState = typeof TaskState.Type
@@ -71,29 +72,49 @@ export class StorageError
   }
 }
 
+/** A claim on a task: the node running it, and until when unless renewed (`null`: until released). */
+export interface Claim {
+  readonly node: string
+  readonly until: number | null
+}
+
 export interface Store {
   /**
    * Inserts a task when there is room (expired tasks are dropped, then the oldest finished ones;
    * `Full` when every stored task is still processing) and `admit`, given the owner's tasks still
-   * processing, accepts it. The room check, the count, the decision and the insert are one
-   * transaction, so concurrent submits cannot both take the last slot.
+   * processing and the owner's kept limiter state, accepts it; the state it returns is kept. The
+   * room check, the count, the decision, the state and the insert are one transaction (on Postgres
+   * under one lock), so concurrent submits, on one node or several, cannot both take the last slot.
    */
   readonly createTask: <D extends { readonly _tag: "Accepted" | "Rejected" }>(
     task: NewTask,
     now: number,
-    admit: (inFlight: number) => Effect.Effect<D>
+    admit: (inFlight: number, state: KeyState | undefined) => { readonly decision: D; readonly state: KeyState }
   ) => Effect.Effect<D | { readonly _tag: "Full" }, StorageError>
   /** The task if it exists and has not expired. */
   readonly task: (id: string, now: number) => Effect.Effect<Option.Option<Task>, StorageError>
-  /** Every task still processing, oldest first: what a restarted server runs again. */
-  readonly processing: Effect.Effect<ReadonlyArray<Task>, StorageError>
+  /**
+   * Claims the oldest processing task nobody holds (never claimed, released, or whose claim
+   * lapsed before `now`) for `claim.node`: the queue every node takes its conversions from.
+   */
+  readonly claimNext: (claim: Claim, now: number) => Effect.Effect<Option.Option<Task>, StorageError>
+  /** Extends every claim `node` holds on a processing task to `until`. */
+  readonly renewClaims: (node: string, until: number) => Effect.Effect<void, StorageError>
+  /** Lets go of the claims `node` holds (every claim when `undefined`), so any node may take those tasks at once. */
+  readonly releaseClaims: (node: string | undefined) => Effect.Effect<void, StorageError>
   /** Raises a processing task's progress (never backwards). */
   readonly setProgress: (id: string, progress: number) => Effect.Effect<void, StorageError>
   /**
    * Records a processing task's end, the output and the state in one write; older finished
-   * outputs are dropped if the byte budget is exceeded. A task already finished is left as it is.
+   * outputs are dropped if the byte budget is exceeded. A task already finished is left as it is
+   * (a conversion run twice, after its node was thought dead, ends once); `node` is kept as the writer.
    */
-  readonly finishTask: (id: string, outcome: Outcome, expiresAt: number) => Effect.Effect<void, StorageError>
+  readonly finishTask: (
+    id: string,
+    outcome: Outcome,
+    expiresAt: number,
+    node: string
+  ) => Effect.Effect<void, StorageError>
   /** A completed task's output. */
   readonly output: (id: string, now: number) => Effect.Effect<Option.Option<Uint8Array>, StorageError>
   readonly taskCount: Effect.Effect<number, StorageError>

@@ -10,13 +10,13 @@ import * as Media from "@pdf-transform/core/Media"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import * as Crypto from "node:crypto"
 import type { AppContext } from "./context.js"
-import { runConversion } from "./conversion.js"
 import { contentDisposition, sanitizeFilename } from "./disposition.js"
 import { fail, HttpFailure, jsonResponse, readBody } from "./http.js"
-import type * as Limiter from "./limiter.js"
+import * as Limiter from "./limiter.js"
 import { signedUrl, verifySigned } from "./signedUrls.js"
 import { resolveSource } from "./source.js"
 import type { NewTask, Task } from "./store.js"
@@ -63,7 +63,11 @@ export const submit = (context: AppContext, format: Contract.Format) =>
       source,
       request: encodeRequest(body)
     }
-    const decision = yield* context.store.createTask(task, now, (inFlight) => context.limiter.acquire(key.id, inFlight))
+    const decision = yield* context.store.createTask(
+      task,
+      now,
+      (inFlight, state) => Limiter.decideStored(context.options.limiter, state, now, inFlight)
+    )
     if (decision._tag === "Full") {
       return yield* fail(503, "server_busy", "Too many tasks are in progress on this server; retry later", {
         headers: { "retry-after": "5" }
@@ -73,9 +77,7 @@ export const submit = (context: AppContext, format: Contract.Format) =>
       yield* Effect.logInfo("submit rate limited").pipe(Effect.annotateLogs({ key: key.id, reason: decision.reason }))
       return rateLimited(decision)
     }
-    context.runInBackground(
-      runConversion(context, { ...task, state: "processing", progress: 0, error: undefined, expiresAt: Infinity })
-    )
+    yield* Queue.offer(context.wakeUps, undefined)
     yield* Effect.logInfo("task submitted").pipe(
       Effect.annotateLogs({ taskId: task.id, format, key: key.id, source: source._tag })
     )

@@ -1,0 +1,93 @@
+/**
+ * Where conversions come from: every node takes them from the store's queue of processing tasks,
+ * the oldest first, one claim per free slot of its own. A submit on this node wakes it at once;
+ * tasks submitted to other nodes of a shared database are found by a poll while a slot is free.
+ *
+ * On a database of its own (SQLite), a claim lasts until the task ends, and claims found at start
+ * were left by a process that died: they are released and the tasks run again. On a shared
+ * database a claim is a lease, renewed every third of its length while the node lives; when a
+ * node dies its leases lapse and other nodes claim its tasks. A conversion run twice ends once
+ * (the store ignores a second end), and a node that stops cleanly releases its claims at once.
+ */
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as FiberSet from "effect/FiberSet"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
+import type { AppContext } from "./context.js"
+import { runConversion } from "./conversion.js"
+import type { Task } from "./store.js"
+
+/** Starts the node's dispatcher in the current scope; closing the scope stops its conversions and releases its claims. */
+export const start = (context: AppContext): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const { store, options, wakeUps } = context
+    const node = options.node
+    const slots = options.maxConcurrentConversions
+    const running = new Set<string>()
+
+    // Added before the fibers' set, so it runs after they are interrupted.
+    yield* Effect.addFinalizer(() =>
+      Effect.catchAll(store.releaseClaims(node.id), (error) => Effect.logWarning("claims not released", error))
+    )
+    const conversions = yield* FiberSet.make<void>()
+
+    if (!node.shared) {
+      yield* Effect.catchAll(store.releaseClaims(undefined), (error) => Effect.logError("claims not reset", error))
+    }
+
+    const claimUntil = (now: number) => node.shared ? now + node.leaseMs : null
+
+    /** Claims tasks while slots are free; false when the queue had none to give. */
+    const fill: Effect.Effect<void> = Effect.gen(function*() {
+      while (running.size < slots) {
+        const now = yield* Clock.currentTimeMillis
+        const claimed = yield* store.claimNext({ node: node.id, until: claimUntil(now) }, now)
+        if (Option.isNone(claimed)) return
+        const task: Task = claimed.value
+        // A lease of ours that lapsed and was claimed again by us: the conversion is still running here.
+        if (running.has(task.id)) continue
+        running.add(task.id)
+        yield* FiberSet.run(
+          conversions,
+          runConversion(context, task).pipe(
+            Effect.ensuring(
+              Effect.zipRight(Effect.sync(() => running.delete(task.id)), Queue.offer(wakeUps, undefined))
+            )
+          )
+        )
+      }
+    }).pipe(
+      Effect.catchAll((error) => Effect.logError("could not claim a task", error)),
+      Effect.annotateLogs({ node: node.id })
+    )
+
+    // A submit here, or a conversion's end, wakes the loop; on a shared database it also looks
+    // every poll interval for tasks submitted elsewhere (or left by a node that died).
+    const wait = node.shared
+      ? Effect.race(Queue.take(wakeUps), Effect.sleep(Duration.millis(node.pollMs)))
+      : Queue.take(wakeUps)
+    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(fill, wait)))
+
+    if (node.shared) {
+      const renew = Effect.flatMap(
+        Clock.currentTimeMillis,
+        (now) =>
+          Effect.catchAll(
+            store.renewClaims(node.id, now + node.leaseMs),
+            (error) => Effect.logError("claims not renewed", error)
+          )
+      )
+      yield* Effect.forkScoped(Effect.schedule(renew, Schedule.spaced(Duration.millis(node.leaseMs / 3))))
+      // Expiry runs on every node (deleting what has expired is idempotent), not only on requests.
+      const sweep = Effect.flatMap(
+        Clock.currentTimeMillis,
+        (now) =>
+          Effect.catchAll(store.sweepIfDue(now), (error) => Effect.logWarning("expired entries not dropped", error))
+      )
+      yield* Effect.forkScoped(Effect.schedule(sweep, Schedule.spaced(Duration.seconds(5))))
+    }
+  })
