@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # Installs the system tools the tests use: pdftotext (poppler-utils), which the converter's output is
 # compared against; epubcheck (with a Java runtime), which validates its EPUBs; tmux, the terminal
-# the CLI's live view is tested in. On Debian or Ubuntu, as root or with sudo.
+# the CLI's live view is tested in; PostgreSQL, which the server's cluster test runs a throwaway
+# instance of (initdb + pg_ctl in a temporary folder; the service itself is not used). On Debian or
+# Ubuntu, as root or with sudo.
 # Used by CI (.ci/run) and by `pnpm tools` on a developer's machine.
 set -euo pipefail
 
+has_postgres() {
+  command -v initdb >/dev/null 2>&1 || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null
+}
 if command -v pdftotext >/dev/null 2>&1 && command -v java >/dev/null 2>&1 && [ -f /usr/share/java/epubcheck.jar ] &&
-  command -v tmux >/dev/null 2>&1; then
+  command -v tmux >/dev/null 2>&1 && has_postgres; then
   exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "Install poppler-utils (pdftotext), epubcheck and tmux with your system's package manager; this script knows apt-get only." >&2
+  echo "Install poppler-utils (pdftotext), epubcheck, tmux and postgresql with your system's package manager; this script knows apt-get only." >&2
   exit 1
 fi
 if [ "$(id -u)" = "0" ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-  echo "Run as root, or install them yourself: apt-get install -y --no-install-recommends poppler-utils epubcheck tmux" >&2
+  echo "Run as root, or install them yourself: apt-get install -y --no-install-recommends poppler-utils epubcheck tmux postgresql" >&2
   exit 1
 fi
 
@@ -31,4 +36,4 @@ retry() {
 
 export DEBIAN_FRONTEND=noninteractive
 retry $SUDO apt-get update -qq
-retry $SUDO apt-get install -y -qq --no-install-recommends poppler-utils epubcheck tmux >/dev/null
+retry $SUDO apt-get install -y -qq --no-install-recommends poppler-utils epubcheck tmux postgresql >/dev/null

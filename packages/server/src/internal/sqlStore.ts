@@ -108,6 +108,7 @@ const decodeLimitRows = Schema.decodeUnknown(Schema.Array(LimitRow))
  * transactions are already serial.
  */
 const submitLockId = 0x70647431
+const schemaLockId = 0x70647430
 
 interface FileRow {
   readonly id: string
@@ -160,9 +161,18 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
       sqlite: () => ["PRAGMA auto_vacuum = FULL", "PRAGMA synchronous = NORMAL"],
       orElse: () => []
     })
-    yield* run(
+    yield* run("set up the database", Effect.forEach(pragmas, (statement) => sql.unsafe(statement), { discard: true }))
+    // Nodes starting together on one Postgres create the tables one at a time (two concurrent
+    // CREATE TABLE IF NOT EXISTS of one table can collide in Postgres' catalog).
+    yield* transaction(
       "create tables",
-      Effect.forEach([...pragmas, ...schema(sql)], (statement) => sql.unsafe(statement), { discard: true })
+      Effect.zipRight(
+        sql.onDialectOrElse({
+          pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${schemaLockId})`),
+          orElse: () => Effect.void
+        }),
+        Effect.forEach(schema(sql), (statement) => sql.unsafe(statement), { discard: true })
+      )
     )
     const sweptAt = yield* Ref.make(0)
 
@@ -249,7 +259,7 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
           "create task",
           Effect.gen(function*() {
             yield* sql.onDialectOrElse({
-              pg: () => sql`SELECT pg_advisory_xact_lock(${submitLockId})`,
+              pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${submitLockId})`),
               orElse: () => Effect.void
             })
             let tasks = yield* taskCount

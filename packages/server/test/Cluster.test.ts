@@ -1,0 +1,152 @@
+/**
+ * Three server processes on one PostgreSQL database (the test's own, see `fixtures/postgres.ts`),
+ * with the simulated converter: any node answers any task, upload and download; conversions
+ * spread over the nodes; a node killed with SIGKILL in the middle of its conversions has them
+ * converted again by the others, and by nobody else; and the limit of tasks in flight holds across
+ * the nodes. The figures come from the database itself (who claimed, who finished, how often).
+ */
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
+import * as Crypto from "node:crypto"
+import type { Postgres } from "./fixtures/postgres.js"
+import { rows, startPostgres } from "./fixtures/postgres.js"
+import type { Started, Status } from "./processes.js"
+import { bearer, fetchSigned, kill, start, submit, submitRaw, waitFor } from "./processes.js"
+import { fakePdf, raw } from "./utils.js"
+
+const conversionMs = 2000
+const leaseMs = 3000
+const partSize = 5 * 1024 * 1024
+
+let postgres: Postgres
+beforeAll(async () => {
+  postgres = await startPostgres()
+}, 120_000)
+afterAll(() => postgres?.stop())
+
+const startNodes = (url: string, extra: Record<string, string> = {}): Promise<ReadonlyArray<Started>> =>
+  Promise.all([1, 2, 3].map((n) =>
+    start({
+      TEST_DATABASE_URL: url,
+      TEST_NODE_ID: `node-${n}`,
+      TEST_CLAIM_LEASE_MS: String(leaseMs),
+      TEST_CONVERSION_MS: String(conversionMs),
+      ...extra
+    })
+  ))
+
+/** The official client's chunked upload, spread over the nodes: init on one, a part on each, the URL from the last. */
+const uploadAcross = async (nodes: ReadonlyArray<Started>, file: Uint8Array): Promise<string> => {
+  const init = await raw(nodes[0]!.origin, {
+    method: "POST",
+    path: "/v1/uploads/init",
+    headers: { ...bearer, "content-type": "application/json" },
+    body: JSON.stringify({ file_extension: ".pdf", size: file.byteLength })
+  })
+  assert.strictEqual(init.status, 200, init.body.toString())
+  const data =
+    (init.json as { data: { upload_id: string; total_parts: number; presigned_urls: Record<string, string> } })
+      .data
+  assert.strictEqual(data.total_parts, 3)
+  for (let n = 1; n <= data.total_parts; n++) {
+    const url = new URL(data.presigned_urls[String(n)]!)
+    const put = await raw(nodes[n - 1]!.origin, {
+      method: "PUT",
+      path: `${url.pathname}${url.search}`,
+      headers: { "content-type": "application/octet-stream" },
+      body: file.subarray((n - 1) * partSize, n * partSize)
+    })
+    assert.strictEqual(put.status, 200, put.body.toString())
+  }
+  const done = await raw(nodes[2]!.origin, { path: `/v1/uploads/${data.upload_id}/url`, headers: bearer })
+  assert.strictEqual(done.status, 200, done.body.toString())
+  return (done.json as { data: { url: string } }).data.url
+}
+
+describe("three nodes on one Postgres", () => {
+  it(
+    "30 tasks over 3 nodes, node 2 killed mid-run: all complete, download byte-identical from both survivors, only node 2's tasks ran twice",
+    async () => {
+      const url = postgres.createDatabase()
+      const nodes = await startNodes(url)
+      const file = fakePdf(2 * partSize + 4096)
+      Crypto.randomFillSync(file, 16)
+      const pdfURL = await uploadAcross(nodes, file)
+
+      const formats = ["markdown", "epub"] as const
+      const tasks = await Promise.all(Array.from({ length: 30 }, async (_, i) => {
+        const format = formats[i % 2]!
+        return { format, id: await submit(nodes[i % 3]!.origin, format, pdfURL) }
+      }))
+
+      // Node 2 dies while it converts: it holds claims on tasks still processing.
+      const deadline = Date.now() + 20_000
+      while (rows(url, "SELECT 1 FROM pdt_tasks WHERE claimed_by = 'node-2' AND state = 'processing'").length === 0) {
+        if (Date.now() > deadline) assert.fail("node 2 never claimed a task")
+        await new Promise((resume) => setTimeout(resume, 50))
+      }
+      await new Promise((resume) => setTimeout(resume, conversionMs / 2))
+      await kill(nodes[1]!)
+      const inFlightAtKill = new Set(
+        rows(url, "SELECT id FROM pdt_tasks WHERE claimed_by = 'node-2' AND state = 'processing'").map(([id]) => id!)
+      )
+      assert.isAbove(inFlightAtKill.size, 0)
+
+      const survivors = [nodes[0]!, nodes[2]!]
+      for (const [i, task] of tasks.entries()) {
+        const origin = survivors[i % 2]!.origin
+        const done: Status = await waitFor(origin, task.format, task.id, (s) => s.state !== "processing", 60_000)
+        assert.strictEqual(done.state, "completed", JSON.stringify(done))
+        const [first, second] = await Promise.all(
+          survivors.map((node) => fetchSigned(node.origin, done.data!.downloadURL))
+        )
+        assert.strictEqual(first!.status, 200)
+        assert.isAbove(first!.body.byteLength, 0)
+        assert.isTrue(first!.body.equals(second!.body), `task ${task.id}: the two nodes served different bytes`)
+      }
+
+      const table = rows(url, "SELECT id, claims, finished_by FROM pdt_tasks ORDER BY seq")
+      assert.strictEqual(table.length, 30)
+      const finishers = new Map<string, number>()
+      for (const [id, claims, finishedBy] of table) {
+        // Claimed once, or twice when node 2 died holding it, and then finished by a survivor.
+        assert.strictEqual(Number(claims), inFlightAtKill.has(id!) ? 2 : 1, `task ${id} claimed ${claims} times`)
+        if (inFlightAtKill.has(id!)) assert.notStrictEqual(finishedBy, "node-2")
+        finishers.set(finishedBy!, (finishers.get(finishedBy!) ?? 0) + 1)
+      }
+      // The conversions spread: each surviving node converted some of them.
+      assert.isAbove(finishers.get("node-1") ?? 0, 0)
+      assert.isAbove(finishers.get("node-3") ?? 0, 0)
+    },
+    120_000
+  )
+
+  it(
+    "a limit of 4 tasks in flight holds across nodes: of 20 concurrent submits spread over them, exactly 4 are accepted",
+    async () => {
+      const url = postgres.createDatabase()
+      const nodes = await startNodes(url, { TEST_CONCURRENCY: "4", TEST_CONVERSION_MS: "30000" })
+      const uploaded = await raw(nodes[0]!.origin, {
+        method: "POST",
+        path: "/v1/files",
+        headers: { ...bearer, "content-type": "application/pdf" },
+        body: fakePdf(4096)
+      })
+      assert.strictEqual(uploaded.status, 201, uploaded.body.toString())
+      const upload = new URL((uploaded.json as { url: string }).url)
+      // Each node is given the upload's URL on its own address (there is no shared public URL here).
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => {
+        const origin = nodes[i % 3]!.origin
+        return submitRaw(origin, "markdown", `${origin}${upload.pathname}${upload.search}`)
+      }))
+      const statuses = answers.map((answer) => answer.status)
+      assert.strictEqual(statuses.filter((status) => status === 200).length, 4, statuses.join(" "))
+      const refused = answers.filter((answer) => answer.status === 429)
+      assert.strictEqual(refused.length, 16, statuses.join(" "))
+      for (const answer of refused) {
+        assert.strictEqual((answer.json as { reason: string }).reason, "concurrency_exceeded")
+      }
+      await Promise.all(nodes.map(kill))
+    },
+    120_000
+  )
+})
