@@ -68,7 +68,13 @@ export class StorageError
   extends Data.TaggedError("StorageError")<{ readonly operation: string; readonly cause: unknown }>
 {
   get message(): string {
-    return `The server's storage failed (${this.operation})`
+    const reasons: Array<string> = []
+    let cause: unknown = this.cause
+    while (cause instanceof Error && reasons.length < 3) {
+      if (cause.message !== "" && !reasons.includes(cause.message)) reasons.push(cause.message)
+      cause = cause.cause
+    }
+    return `The server's storage failed (${this.operation})${reasons.length === 0 ? "" : `: ${reasons.join(": ")}`}`
   }
 }
 
