@@ -25,7 +25,8 @@ await esbuild.build({
   sourcemap: "linked",
   chunkNames: "chunk-[hash]",
   // better-sqlite3 (the reference server's storage) loads a native module found beside its own files.
-  external: ["tsx", "tsx/*", "@pdf-transform/converter/ConverterLive", "better-sqlite3"],
+  // pg-native is pg's optional native binding, not installed: pg uses its JavaScript client.
+  external: ["tsx", "tsx/*", "@pdf-transform/converter/ConverterLive", "better-sqlite3", "pg-native"],
   // Some bundled CommonJS modules call require(); ES modules have none of their own.
   banner: {
     js:

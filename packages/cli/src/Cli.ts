@@ -190,6 +190,31 @@ const serveCommand = Command.make("serve", {
         "that were converting run again. --data-dir '' keeps them in memory only."
     )
   ),
+  databaseUrl: Options.redacted("database-url").pipe(
+    Options.withPseudoName("postgres://..."),
+    Options.optional,
+    Options.withDescription(
+      "A PostgreSQL database shared by several server processes (nodes) instead of --data-dir " +
+        "(default: PDF_TRANSFORM_SERVER_DATABASE_URL). Every node answers every task; each converts the " +
+        "tasks it claims; a node's tasks are converted by others if it dies. Give every node the same " +
+        "--keys and PDF_TRANSFORM_SERVER_SIGNING_KEY."
+    )
+  ),
+  publicUrl: Options.text("public-url").pipe(
+    Options.withPseudoName("URL"),
+    Options.optional,
+    Options.withDescription(
+      "The URL clients reach the server at, without /v1 (with several nodes: the load balancer's); " +
+        "upload and download URLs are built on it (default: http:// and the listening address)."
+    )
+  ),
+  nodeId: Options.text("node-id").pipe(
+    Options.withPseudoName("NAME"),
+    Options.optional,
+    Options.withDescription(
+      "This node's name in logs and in the tasks it claims (default: host name and a random suffix)."
+    )
+  ),
   verbose
 }, (flags) => Effect.flatMap(Effect.promise(() => import("./internal/commands/serve.js")), (m) => m.serve(flags))).pipe(
   Command.withDescription(examples(
@@ -197,7 +222,11 @@ const serveCommand = Command.make("serve", {
     [
       ["On port 8787 with a key made up for this run:", "pdf-transform serve"],
       ["Your own keys, any free port:", "pdf-transform serve --keys key-one,key-two --port 0"],
-      ["Simulated conversions of 2 seconds (for trying batches at scale):", "pdf-transform serve --simulate 2s"]
+      ["Simulated conversions of 2 seconds (for trying batches at scale):", "pdf-transform serve --simulate 2s"],
+      [
+        "One of several nodes on a shared PostgreSQL (same keys and signing key on each):",
+        "pdf-transform serve --host 10.0.0.5 --database-url postgres://pdt@db/pdt --public-url https://pdf.example.com --keys KEY"
+      ]
     ]
   ))
 )

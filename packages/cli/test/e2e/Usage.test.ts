@@ -64,4 +64,21 @@ describe("usage", () => {
     assert.strictEqual(keyless.code, 2)
     assert.include(keyless.stderr, "needs an API key")
   })
+
+  it("a node of a shared database refuses to start with keys or a signing key of its own", async () => {
+    const database = ["serve", "--port", "0", "--database-url", "postgres://127.0.0.1:9/pdt"]
+    const madeUpKeys = await run(database)
+    assert.strictEqual(madeUpKeys.code, 2)
+    assert.include(madeUpKeys.stderr, "--database-url needs --keys")
+    const noSigningKey = await run([...database, "--keys", "k1"])
+    assert.strictEqual(noSigningKey.code, 2)
+    assert.include(noSigningKey.stderr, "needs PDF_TRANSFORM_SERVER_SIGNING_KEY")
+    // Given both, it tries the database and says why it cannot start.
+    const unreachable = await run([...database, "--keys", "k1"], {
+      env: { PDF_TRANSFORM_SERVER_SIGNING_KEY: "a-signing-key-of-the-whole-cluster" }
+    })
+    assert.notStrictEqual(unreachable.code, 0)
+    assert.include(unreachable.stderr, "connect to the database")
+    assert.include(unreachable.stderr, "ECONNREFUSED")
+  })
 })

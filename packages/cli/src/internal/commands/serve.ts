@@ -24,8 +24,52 @@ export interface Flags {
   readonly keys: Option.Option<string>
   readonly simulate: Option.Option<Duration.Duration>
   readonly dataDir: string
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  readonly publicUrl: Option.Option<string>
+  readonly nodeId: Option.Option<string>
   readonly verbose: boolean
 }
+
+/** Where the server keeps its state: a data folder (SQLite, or memory), or a database shared by several nodes. */
+type Storage =
+  | { readonly _tag: "Folder"; readonly dataDir: string }
+  | { readonly _tag: "Shared"; readonly url: Redacted.Redacted<string> }
+
+const storageOf = (flags: Flags): Storage => {
+  const fromEnv = process.env.PDF_TRANSFORM_SERVER_DATABASE_URL
+  const url = Option.orElse(
+    flags.databaseUrl,
+    () => fromEnv === undefined || fromEnv === "" ? Option.none() : Option.some(Redacted.make(fromEnv))
+  )
+  return Option.isSome(url) ? { _tag: "Shared", url: url.value } : { _tag: "Folder", dataDir: flags.dataDir }
+}
+
+/**
+ * The options of a node of a shared database: every node must accept the same keys and sign with
+ * the same key, so the keys are given, not made up, and the signing key comes from the environment.
+ * PostgreSQL's client is loaded only here.
+ */
+const sharedOptions = (url: Redacted.Redacted<string>, generatedKeys: boolean, nodeId: Option.Option<string>) =>
+  Effect.gen(function*() {
+    if (generatedKeys) {
+      return yield* new UsageError({
+        message: "--database-url needs --keys (or PDF_TRANSFORM_SERVER_KEYS), the same on every node"
+      })
+    }
+    const signingKey = process.env.PDF_TRANSFORM_SERVER_SIGNING_KEY
+    if (signingKey === undefined || signingKey === "") {
+      return yield* new UsageError({
+        message: "--database-url needs PDF_TRANSFORM_SERVER_SIGNING_KEY, the same on every node, so that " +
+          "a URL signed by one node works on the others"
+      })
+    }
+    const PgClient = yield* Effect.promise(() => import("@effect/sql-pg/PgClient"))
+    return {
+      database: PgClient.layer({ url }),
+      signingKey: Redacted.make(signingKey),
+      ...(Option.isSome(nodeId) ? { node: { id: nodeId.value } } : {})
+    }
+  })
 
 const keysOf = (flags: Flags) =>
   Effect.gen(function*() {
@@ -74,12 +118,19 @@ const run = (flags: Flags) =>
     const converter = Option.isSome(flags.simulate) ?
       SimulatedConverter.layer({ duration: flags.simulate.value, jitter: 0.2 }) :
       (yield* LiveConverter.load)()
+    const storage = storageOf(flags)
+    const stored = storage._tag === "Shared"
+      ? yield* sharedOptions(storage.url, generated, flags.nodeId)
+      : {
+        signingKey: Option.getOrUndefined(yield* signingKeyOf(storage.dataDir)),
+        ...(storage.dataDir === "" ? {} : { dataDir: Path.resolve(storage.dataDir) })
+      }
     const server = Server.layer({
       keys: keys.map((key) => Redacted.make(key)),
       port: flags.port,
       host: flags.host,
-      signingKey: Option.getOrUndefined(yield* signingKeyOf(flags.dataDir)),
-      ...(flags.dataDir === "" ? {} : { dataDir: Path.resolve(flags.dataDir) })
+      ...(Option.isSome(flags.publicUrl) ? { publicUrl: flags.publicUrl.value } : {}),
+      ...stored
     }).pipe(
       Layer.provide(converter),
       Layer.mapError((error) => new BackendFailed({ reason: error.message }))
@@ -93,9 +144,11 @@ const run = (flags: Flags) =>
         })
         out(`pdf-transform server listening on ${baseUrl} (${engine})`)
         out(
-          flags.dataDir === ""
+          storage._tag === "Shared"
+            ? "Tasks, uploads and outputs are kept in the shared PostgreSQL database, with the other nodes'."
+            : storage.dataDir === ""
             ? "Tasks, uploads and outputs are kept in memory: a restart forgets them."
-            : `Tasks, uploads and outputs are kept in ${Path.resolve(flags.dataDir)} (they survive a restart).`
+            : `Tasks, uploads and outputs are kept in ${Path.resolve(storage.dataDir)} (they survive a restart).`
         )
         if (generated) out(`API key (made for this run; choose yours with --keys): ${keys[0]}`)
         out(`Convert through it: pdf-transform convert FILES --to markdown --base-url ${baseUrl} --api-key KEY`)
