@@ -4,9 +4,10 @@
  * worker pool. Prints one JSON line `{ baseUrl }` once listening. Started by bench/load.ts.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Converter } from "@pdf-transform/converter/Converter"
 import * as ConverterLive from "@pdf-transform/converter/ConverterLive"
-import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { Duration, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import * as PerfHooks from "node:perf_hooks"
 import * as Server from "../src/Server.js"
 import * as SimulatedConverter from "../src/SimulatedConverter.js"
@@ -56,9 +57,19 @@ const server = Server.layer({
   // The load generator drives the limits, not the limiter: it would only measure 429s.
   limits: { rate: false, quota: false, concurrency: false },
   // Short retention so the task store reaches a steady state within a round (memory is measured).
-  conversions: { retention: "20 seconds", maxConcurrent: 1000 },
-  // BENCH_DATA_DIR: the store on disk (SQLite file, write-ahead log) instead of in memory.
-  ...(process.env["BENCH_DATA_DIR"] === undefined ? {} : { dataDir: process.env["BENCH_DATA_DIR"] })
+  conversions: {
+    retention: Duration.decode((process.env["BENCH_RETENTION"] ?? "20 seconds") as Duration.DurationInput),
+    maxConcurrent: Number(process.env["BENCH_MAX_CONCURRENT"] ?? 1000)
+  },
+  // BENCH_DATA_DIR: the store on disk (SQLite file, write-ahead log) instead of in memory;
+  // BENCH_DATABASE_URL: a shared PostgreSQL database instead.
+  ...(process.env["BENCH_DATA_DIR"] === undefined ? {} : { dataDir: process.env["BENCH_DATA_DIR"] }),
+  ...(process.env["BENCH_DATABASE_URL"] === undefined
+    ? {}
+    : {
+      database: PgClient.layer({ url: Redacted.make(process.env["BENCH_DATABASE_URL"]) }),
+      ...(process.env["BENCH_NODE_ID"] === undefined ? {} : { node: { id: process.env["BENCH_NODE_ID"] } })
+    })
 }).pipe(Layer.provide(routing))
 
 const announce = Layer.effectDiscard(
