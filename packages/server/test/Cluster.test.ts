@@ -14,7 +14,8 @@ import { bearer, fetchSigned, kill, start, submit, submitRaw, waitFor } from "./
 import { fakePdf, raw } from "./utils.js"
 
 const conversionMs = 2000
-const leaseMs = 3000
+// The default lease: a shorter one is taken over from a node that is alive but starved of CPU on a loaded machine.
+const leaseMs = 10_000
 const partSize = 5 * 1024 * 1024
 
 let postgres: Postgres

@@ -6,7 +6,8 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { run, stopAll } from "../support/process.js"
+import { fileURLToPath } from "node:url"
+import { run, start, stopAll } from "../support/process.js"
 
 const temporary = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-cli-"))
 const stackTrace = /\n\s+at \S/
@@ -58,4 +59,82 @@ describe("convert on this machine", () => {
     assert.notMatch(second.stdout, /^submitted/m)
     assert.match(second.stdout, /^0 converted, 1 done before in /m)
   }, 180_000)
+
+  it(
+    "killed mid-batch and run again: the tasks the journal names are found at the embedded server, none submitted twice",
+    async () => {
+      const input = temporary()
+      const structure = fileURLToPath(new URL("../../../../corpus/structure/", import.meta.url))
+      const pdfs = Fs.readdirSync(structure).filter((name) => name.endsWith(".pdf"))
+      for (const name of pdfs) Fs.copyFileSync(Path.join(structure, name), Path.join(input, name))
+      const out = temporary()
+      const args = ["convert", input, "--to", "epub", "--out", out]
+      const journal = Path.join(out, ".pdf-transform-journal.jsonl")
+      interface Entry {
+        readonly state: string
+        readonly key: string
+        readonly name?: string
+        readonly sessionId?: string
+      }
+      const entries = (): ReadonlyArray<Entry> =>
+        Fs.existsSync(journal)
+          ? Fs.readFileSync(journal, "utf8").split("\n").filter((line) => line.startsWith("{")).map((line) =>
+            JSON.parse(line) as Entry
+          )
+          : []
+
+      const first = start(args)
+      const deadline = Date.now() + 120_000
+      // Killed once a task is known to the journal and still converting.
+      while (!entries().some((entry) => entry.state === "submitted") && Date.now() < deadline) {
+        await new Promise((resume) => setTimeout(resume, 10))
+      }
+      first.child.kill("SIGKILL")
+      await first.exited
+      const written = entries()
+      const names = new Map(written.filter((e) => e.name !== undefined).map((e) => [e.key, Path.basename(e.name!)]))
+      const submitted = new Map(
+        written.filter((e) => e.state === "submitted").map((e) => [names.get(e.key)!, e.sessionId!])
+      )
+      const settled = new Set(written.filter((e) => e.state === "completed").map((e) => names.get(e.key)!))
+      const unfinished = [...submitted].filter(([name]) => !settled.has(name))
+      assert.isAbove(unfinished.length, 0, "the kill came after every submitted task had completed")
+      assert.isTrue(Fs.existsSync(Path.join(out, ".pdf-transform-server")), "the embedded server's data is kept")
+
+      // A submit in flight at the kill has no task id in the journal: ambiguous, not sent again by default.
+      const ambiguous = [...names].filter(([key]) =>
+        written.some((e) => e.key === key && e.state === "submitting") &&
+        !written.some((e) => e.key === key && e.state !== "submitting")
+      ).map(([, name]) => name)
+
+      const second = await run(args)
+      assert.strictEqual(second.code, ambiguous.length === 0 ? 0 : 1, second.stdout + second.stderr)
+      const line = (tag: string, name: string, rest = "") =>
+        new RegExp(`^${tag}\\s+\\S*${name.replace(/\./g, "\\.")}${rest}`, "m")
+      for (const [name, sessionId] of unfinished) {
+        // The same task, found again at the restarted embedded server: not a second one.
+        assert.match(second.stdout, line("resumed", name, ` \\(task ${sessionId}\\)`))
+        assert.notMatch(second.stdout, line("submitted", name, " "))
+      }
+      for (const name of ambiguous) assert.match(second.stdout, line("ambiguous", name, ":"))
+      const books = pdfs.map((name) => Path.join(out, name.replace(/\.pdf$/, ".epub")))
+      const isBook = (book: string) =>
+        Fs.existsSync(book) && Fs.readFileSync(book).subarray(0, 2).toString("latin1") === "PK"
+      for (const book of books) {
+        const expected = !ambiguous.includes(Path.basename(book).replace(/\.epub$/, ".pdf"))
+        assert.strictEqual(isBook(book), expected, book)
+      }
+      const data = Path.join(out, ".pdf-transform-server")
+      if (ambiguous.length > 0) {
+        // Kept while a document is ambiguous; the resubmitting run settles them and removes it.
+        assert.isTrue(Fs.existsSync(data))
+        const third = await run([...args, "--resubmit-ambiguous"])
+        assert.strictEqual(third.code, 0, third.stdout + third.stderr)
+        for (const book of books) assert.isTrue(isBook(book), book)
+      }
+      // Every document settled: the embedded server's data is removed.
+      assert.isFalse(Fs.existsSync(data))
+    },
+    300_000
+  )
 })
