@@ -6,6 +6,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { assert } from "@effect/vitest"
 import { Converter } from "@pdf-transform/converter/Converter"
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
@@ -28,6 +29,8 @@ export const otherBearer = { authorization: `Bearer ${otherKey}` }
 export interface Harness {
   readonly base: string
   readonly state: InternalApp.AppState
+  /** The store's database, for tests that look at or damage what is stored. */
+  readonly sql: SqlClient.SqlClient
   readonly request: (request: RawRequest) => Effect.Effect<RawResponse>
 }
 
@@ -53,7 +56,12 @@ export const serve = (
       Effect.orDie
     )
     yield* httpServer.serve(app)
-    return { base, state, request: (request) => Effect.promise(() => raw(base, request)) }
+    return {
+      base,
+      state,
+      sql: Context.get(sql, SqlClient.SqlClient),
+      request: (request) => Effect.promise(() => raw(base, request))
+    }
   })
 
 export const json = { "content-type": "application/json" }

@@ -1,0 +1,42 @@
+/**
+ * What the server does with a stored row it cannot read (damaged by hand, written by another
+ * version): the request that meets it is answered 503 `storage_unavailable`, with a hint to retry;
+ * nothing crashes, and every other task is answered as before.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, TestClock } from "effect"
+import { poll, serve, settle, status, submitted } from "./harness.js"
+
+describe("a damaged stored row", () => {
+  it.scoped("is a 503 storage_unavailable for its own request only", () =>
+    Effect.gen(function*() {
+      const h = yield* serve()
+      const damaged = yield* submitted(h, "markdown")
+      const intact = yield* submitted(h, "markdown")
+      yield* TestClock.adjust("2 seconds")
+      yield* settle
+      assert.strictEqual((yield* status(h, "markdown", damaged)).state, "completed")
+
+      for (
+        const damage of [
+          h.sql`UPDATE pdt_tasks SET source = 'not json' WHERE id = ${damaged}`,
+          h.sql`UPDATE pdt_tasks SET source = '{"_tag":"File"}' WHERE id = ${damaged}`,
+          h.sql`UPDATE pdt_tasks SET state = 'half-done' WHERE id = ${damaged}`,
+          h.sql`UPDATE pdt_tasks SET format = 'docx' WHERE id = ${damaged}`
+        ]
+      ) {
+        yield* Effect.orDie(h.sql`UPDATE pdt_tasks SET source = '{"_tag":"File","fileId":"x"}', state = 'completed',
+          format = 'markdown' WHERE id = ${damaged}`)
+        yield* Effect.orDie(damage)
+        const answer = yield* poll(h, "markdown", damaged)
+        assert.strictEqual(answer.status, 503, answer.body.toString())
+        assert.strictEqual(answer.headers["retry-after"], "5")
+        assert.deepStrictEqual(answer.json, {
+          error: "storage_unavailable",
+          message: "The server's storage failed; retry later"
+        })
+        // Another task is read as before.
+        assert.strictEqual((yield* status(h, "markdown", intact)).state, "completed")
+      }
+    }))
+})
