@@ -4,8 +4,11 @@
  * Every process and server started here ends when the test's cleanup runs.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import * as Fs from "node:fs"
 import * as Http from "node:http"
 import type * as Net from "node:net"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
 export const bin = fileURLToPath(new URL("../../bin/pdf-transform.mjs", import.meta.url))
@@ -101,9 +104,15 @@ export const run = async (
   return { code, stdout: running.stdout(), stderr: running.stderr() }
 }
 
-/** `pdf-transform serve` on a free port with one key; answers its base URL. */
+/**
+ * `pdf-transform serve` on a free port with one key, keeping its data in a temporary folder of its
+ * own (the default, `./.pdf-transform-server`, would be the repository's, and carry tasks from one
+ * run of the tests to the next); answers its base URL.
+ */
 export const serve = async (key: string, extra: ReadonlyArray<string> = []) => {
-  const running = start(["serve", "--port", "0", "--keys", key, ...extra])
+  const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-serve-"))
+  const running = start(["serve", "--port", "0", "--keys", key, "--data-dir", dataDir, ...extra])
+  void running.exited.then(() => Fs.rmSync(dataDir, { recursive: true, force: true }))
   const [, baseUrl] = await running.waitFor(/listening on (http:\/\/\S+\/v1)/, 30_000)
   return { ...running, baseUrl: baseUrl! }
 }
