@@ -39,4 +39,22 @@ describe("a damaged stored row", () => {
         assert.strictEqual((yield* status(h, "markdown", intact)).state, "completed")
       }
     }))
+
+  it.scoped("that a claim cannot read does not stall the tasks queued behind it", () =>
+    Effect.gen(function*() {
+      const h = yield* serve({ conversions: { maxConcurrent: 1 } })
+      const first = yield* submitted(h, "markdown")
+      const damaged = yield* submitted(h, "markdown")
+      const behind = yield* submitted(h, "markdown")
+      yield* Effect.orDie(h.sql`UPDATE pdt_tasks SET source = 'not json' WHERE id = ${damaged}`)
+      // The first ends after a second; the claim that follows meets the damaged row and fails. No
+      // submit comes to wake the node: it must look again by itself and take the task behind.
+      for (let step = 0; step < 8; step++) {
+        yield* TestClock.adjust("500 millis")
+        yield* settle
+      }
+      assert.strictEqual((yield* status(h, "markdown", first)).state, "completed")
+      assert.strictEqual((yield* status(h, "markdown", behind)).state, "completed")
+      assert.strictEqual((yield* poll(h, "markdown", damaged)).status, 503)
+    }))
 })

@@ -41,12 +41,12 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
 
     const claimUntil = (now: number) => node.shared ? now + node.leaseMs : null
 
-    /** Claims tasks while slots are free; false when the queue had none to give. */
-    const fill: Effect.Effect<void> = Effect.gen(function*() {
+    /** Claims tasks while slots are free; true when the storage failed a claim (so it is tried again). */
+    const fill: Effect.Effect<boolean> = Effect.gen(function*() {
       while (running.size < slots) {
         const now = yield* Clock.currentTimeMillis
         const claimed = yield* store.claimNext({ node: node.id, until: claimUntil(now) }, now)
-        if (Option.isNone(claimed)) return
+        if (Option.isNone(claimed)) return false
         const task: Task = claimed.value
         // A lease of ours that lapsed and was claimed again by us: the conversion is still running here.
         if (running.has(task.id)) continue
@@ -60,17 +60,18 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
           )
         )
       }
+      return false
     }).pipe(
-      Effect.catchAll((error) => Effect.logError("could not claim a task", error)),
+      Effect.catchAll((error) => Effect.as(Effect.logError("could not claim a task", error), true)),
       Effect.annotateLogs({ node: node.id })
     )
 
-    // A submit here, or a conversion's end, wakes the loop; on a shared database it also looks
-    // every poll interval for tasks submitted elsewhere (or left by a node that died).
-    const wait = node.shared
-      ? Effect.race(Queue.take(wakeUps), Effect.sleep(Duration.millis(node.pollMs)))
-      : Queue.take(wakeUps)
-    yield* Effect.forkScoped(Effect.forever(Effect.zipRight(fill, wait)))
+    // A submit here, or a conversion's end, wakes the loop. It also looks every poll interval on a
+    // shared database, for tasks submitted elsewhere (or left by a node that died), and on any
+    // database after the storage failed a claim, so a task is not left waiting for the next submit.
+    const poll = Effect.race(Queue.take(wakeUps), Effect.sleep(Duration.millis(node.pollMs)))
+    const wait = (failed: boolean) => node.shared || failed ? poll : Queue.take(wakeUps)
+    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(fill, wait)))
 
     if (node.shared) {
       const renew = Effect.flatMap(
