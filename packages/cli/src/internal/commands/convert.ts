@@ -56,8 +56,18 @@ export const journalName = ".pdf-transform-journal.jsonl"
 /** The embedded server's data folder, beside the journal: kept while a later run may need it. */
 export const embeddedDataName = ".pdf-transform-server"
 
-/** The embedded server answers in milliseconds: poll it often, so small documents end quickly. */
-const embeddedPoll = { initialInterval: "250 millis", maxInterval: "2 seconds" } as const
+/**
+ * The embedded server answers a poll in a fraction of a millisecond: poll it often, so small
+ * documents end quickly. Not progress-aware: estimates save polls of a paid service, and a cold
+ * worker's first pages are slower than the rest, so an estimate read then lands a second late
+ * (the first conversion took 1.1 s or 2.5 s by where the estimate fell).
+ */
+const embeddedPoll = {
+  initialInterval: "100 millis",
+  factor: 1.25,
+  maxInterval: "500 millis",
+  progressAware: false
+} as const
 
 type Services = PdfTransformClient.PdfTransformClient | Journal.Journal
 
