@@ -43,6 +43,7 @@ const build = pathToFileURL(Path.join(packageDir, "build", "esm", "index.js")).h
  *   single <file> <repeats>   in-process engine, one document, after a warm-up run (0: cold run)
  *   pool <copies> <files...>  the worker pool (one worker per core), all documents at once
  *   worker <file>             one document, cold, through a pool of one worker (as deployed)
+ *   formats <file> <repeats>  Markdown and EPUB of one document, alternated, in process
  * The file is read into a Buffer (a Uint8Array) and given as it is. The pools' workers run at the
  * caller's priority (niceness 0), as pdftotext does: at the default +10 they would get a fraction
  * of the CPU of any other busy process, and a shared machine would measure that, not throughput.
@@ -96,7 +97,29 @@ const one = Effect.gen(function*() {
   const result = yield* converter.toMarkdown(readFileSync(file))
   return { pages: result.pages, times: [performance.now() - since.wall], ocr: result.ocrPages.length, cores: coresSince(since) }
 }).pipe(Effect.provide(ConverterLive.layer({ size: 1, niceness: 0 })))
-const result = await Effect.runPromise(mode === "pool" ? pool : mode === "worker" ? one : single)
+// Markdown and EPUB of one document alternated in one process after a warm-up of each: what the
+// EPUB path adds (figures, XHTML, the zip) over the same reading of the document.
+const formats = Effect.gen(function*() {
+  const [file, repeats] = args
+  const pdf = readFileSync(file)
+  const converter = ConverterLive.makeInProcess()
+  const warm = yield* converter.toMarkdown(pdf)
+  yield* converter.toEpub(pdf)
+  const markdown = []
+  const epub = []
+  for (let i = 0; i < Number(repeats); i++) {
+    let start = performance.now()
+    yield* converter.toMarkdown(pdf)
+    markdown.push(performance.now() - start)
+    start = performance.now()
+    yield* converter.toEpub(pdf)
+    epub.push(performance.now() - start)
+  }
+  return { pages: warm.pages, times: markdown, epub, ocr: 0, cores: 0 }
+})
+const result = await Effect.runPromise(
+  mode === "pool" ? pool : mode === "worker" ? one : mode === "formats" ? formats : single
+)
 console.log(JSON.stringify({ ...result, maxRssKb: process.resourceUsage().maxRSS }))
 `
 
@@ -220,6 +243,8 @@ const main = async () => {
   })
   if (tsc.status !== 0) throw new Error(`build failed: ${tsc.stdout}${tsc.stderr}`)
   console.log(`${Os.availableParallelism()} cores, Node ${process.version}; medians of ${repeats} runs`)
+  // BENCH_ONLY=epub: the EPUB rows alone (seconds, not minutes).
+  if (process.env["BENCH_ONLY"] === "epub") return epubRows()
   const single = new Map<string, Measure>()
   for (const file of files) {
     const theirs = pdftotext(file, repeats)
@@ -274,6 +299,42 @@ const main = async () => {
   const ratios = rows.slice(0, files.length).filter((_, i) => !ocrFiles.has(files[i]!)).map((r) => Number(r[4]))
   const mean = Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length)
   console.log(`geometric mean of the single-document ratios (text-layer files): ${mean.toFixed(2)}`)
+  epubRows()
+}
+
+const epubRows = () => {
+  // EPUB against Markdown of the same document (target: EPUB within 1.3x), on the text-layer
+  // files and on any named in BENCH_EPUB_EXTRA (paths separated by ":", e.g. an illustrated book).
+  const extra = (process.env["BENCH_EPUB_EXTRA"] ?? "").split(":").filter((path) => path !== "")
+  console.log("\nEPUB against Markdown, one document in process, medians (target: EPUB <= 1.3x Markdown)")
+  for (const file of [...textLayerFiles, ...extra]) {
+    const { markdown, epub } = formatTimes(file)
+    const ratio = epub / markdown
+    console.log(
+      `  ${Path.basename(file).padEnd(36)} Markdown ${markdown.toFixed(0).padStart(6)} ms   EPUB ${
+        epub.toFixed(0).padStart(6)
+      } ms   ${ratio.toFixed(2)}x ${ratio <= 1.3 ? "met" : "NOT met"}`
+    )
+  }
+}
+
+/** Median Markdown and EPUB times of one document, alternated in one process. */
+const formatTimes = (file: string): { readonly markdown: number; readonly epub: number } => {
+  const result = spawnSync(
+    process.execPath,
+    ["--input-type=module", "-e", childCode, "formats", file, String(repeats)],
+    {
+      cwd: packageDir,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024
+    }
+  )
+  if (result.status !== 0) throw new Error(`measurement failed: ${result.stderr}`)
+  const parsed = JSON.parse(result.stdout.trim().split("\n").pop() ?? "") as {
+    times: Array<number>
+    epub: Array<number>
+  }
+  return { markdown: median(parsed.times), epub: median(parsed.epub) }
 }
 
 main().catch((error) => {

@@ -106,14 +106,17 @@ export interface Table {
 }
 
 /**
- * An image of the page, as PNG.
+ * An image of the page: a JPEG as the PDF holds it, or the decoded pixels as PNG.
  *
  * @since 0.1.0
  * @category models
  */
 export interface Figure {
   readonly _tag: "Figure"
-  readonly png: Uint8Array
+  /** The image file's bytes, of `mediaType`. */
+  readonly data: Uint8Array
+  readonly mediaType: "image/png" | "image/jpeg"
+  /** Pixels. */
   readonly width: number
   readonly height: number
 }

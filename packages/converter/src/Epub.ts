@@ -1,6 +1,6 @@
 /**
  * Builds an EPUB 3 book from the document model: one XHTML file per chapter, nav.xhtml and a
- * toc.ncx for older readers, PNG figures, zipped with `mimetype` first and stored.
+ * toc.ncx for older readers, figures (JPEG or PNG), zipped with `mimetype` first and stored.
  *
  * @since 0.1.0
  */
@@ -99,8 +99,11 @@ ${body}
 
 interface Image {
   readonly file: string
-  readonly png: Uint8Array
+  readonly data: Uint8Array
+  readonly mediaType: Document.Figure["mediaType"]
 }
+
+const extensions: Record<Document.Figure["mediaType"], string> = { "image/png": "png", "image/jpeg": "jpg" }
 
 /** Text with its marks as XHTML: `<code>`, `<strong>`, `<em>`; the rest escaped. */
 const inlineXhtml = (text: string, marks: ReadonlyArray<Document.Mark> = []): string => {
@@ -167,8 +170,8 @@ const renderChapter = (
         )
         break
       case "Figure": {
-        const file = `images/figure-${String(images.length + 1).padStart(4, "0")}.png`
-        images.push({ file, png: block.png })
+        const file = `images/figure-${String(images.length + 1).padStart(4, "0")}.${extensions[block.mediaType]}`
+        images.push({ file, data: block.data, mediaType: block.mediaType })
         parts.push(`<figure><img src="${file}" alt="" width="${block.width}" height="${block.height}"/></figure>`)
         break
       }
@@ -267,7 +270,7 @@ export const build = (document: Document.Document, options: Options = {}): Uint8
 <navMap>${ncxPoints(tree, { value: 0 })}</navMap>
 </ncx>
 `)
-  for (const image of images) files[`OEBPS/${image.file}`] = [image.png, { level: 0 }]
+  for (const image of images) files[`OEBPS/${image.file}`] = [image.data, { level: 0 }]
   const rtl = rtlLanguages.has(language)
   files["OEBPS/content.opf"] = Fflate.strToU8(`<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid" xml:lang="${language}">
@@ -284,7 +287,7 @@ ${
     chapters.map((chapter, i) => `<item id="c${i + 1}" href="${chapter.file}" media-type="application/xhtml+xml"/>`)
       .join("\n")
   }
-${images.map((image, i) => `<item id="img${i + 1}" href="${image.file}" media-type="image/png"/>`).join("\n")}
+${images.map((image, i) => `<item id="img${i + 1}" href="${image.file}" media-type="${image.mediaType}"/>`).join("\n")}
 </manifest>
 <spine toc="ncx"${rtl ? " page-progression-direction=\"rtl\"" : ""}>
 ${chapters.map((_, i) => `<itemref idref="c${i + 1}"/>`).join("\n")}

@@ -50,7 +50,7 @@ describe("Markdown", () => {
         { _tag: "List", ordered: true, start: 3, items: [{ text: "three" }, { text: "four" }] },
         { _tag: "List", ordered: false, start: 0, items: [{ text: "dot" }] },
         { _tag: "Table", rows: [["a", "b|c"], ["1"]] },
-        { _tag: "Figure", png: new Uint8Array([1]), width: 1, height: 1 }
+        { _tag: "Figure", data: new Uint8Array([1]), mediaType: "image/png", width: 1, height: 1 }
       ]))
       assert.strictEqual(
         markdown,

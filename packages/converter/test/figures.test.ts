@@ -1,0 +1,197 @@
+/**
+ * EPUB figures: an image's own bytes are copied when they make a file a reader shows as it is (a
+ * JPEG; a Flate stream with PNG predictors, wrapped as a PNG), and decoded to PNG otherwise; every
+ * path keeps the pixels.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Fflate from "fflate"
+import {
+  concatTransformationMatrix,
+  drawObject,
+  PDFDocument,
+  PDFRawStream,
+  popGraphicsState,
+  pushGraphicsState,
+  StandardFonts
+} from "pdf-lib"
+import { ConverterLive } from "../src/index.js"
+import { readFrame } from "../src/internal/jpeg.js"
+import { encodePng } from "../src/internal/png.js"
+import { readCorpus } from "./support/corpus.js"
+
+const converter = ConverterLive.makeInProcess()
+
+/** The files of an EPUB and the media type its package gives each. */
+const unpack = (epub: Uint8Array) => {
+  const files = Fflate.unzipSync(epub)
+  const opf = new TextDecoder().decode(files["OEBPS/content.opf"]!)
+  const mediaTypes = new Map(
+    [...opf.matchAll(/<item [^>]*href="([^"]+)" media-type="([^"]+)"/g)].map((m) => [`OEBPS/${m[1]}`, m[2]!])
+  )
+  const figures = Object.keys(files).filter((name) => name.startsWith("OEBPS/images/")).sort()
+  return { files, mediaTypes, figures }
+}
+
+/** A PNG's header fields and its image data (the IDAT chunks joined). */
+const readPng = (png: Uint8Array) => {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength)
+  let at = 8
+  let header = { width: 0, height: 0, depth: 0, colourType: 0 }
+  const idat: Array<Uint8Array> = []
+  while (at < png.length) {
+    const length = view.getUint32(at)
+    const type = new TextDecoder().decode(png.subarray(at + 4, at + 8))
+    const data = png.subarray(at + 8, at + 8 + length)
+    if (type === "IHDR") {
+      header = { width: view.getUint32(at + 8), height: view.getUint32(at + 12), depth: data[8]!, colourType: data[9]! }
+    }
+    if (type === "IDAT") idat.push(data)
+    at += 12 + length
+  }
+  return { ...header, idat: Buffer.concat(idat) }
+}
+
+/** The pixels of a PNG whose rows are all unfiltered (filter byte 0), as this test writes them. */
+const unfilteredPixels = (png: ReturnType<typeof readPng>, channels: number): Uint8Array => {
+  const rows = Fflate.unzlibSync(png.idat)
+  const row = png.width * channels
+  const pixels = new Uint8Array(png.height * row)
+  for (let y = 0; y < png.height; y++) {
+    assert.strictEqual(rows[y * (row + 1)], 0, `row ${y} is unfiltered`)
+    pixels.set(rows.subarray(y * (row + 1) + 1, (y + 1) * (row + 1)), y * row)
+  }
+  return pixels
+}
+
+/** RGB pixels no two rows alike, so that a shifted row or a lost byte shows. */
+const width = 120
+const height = 80
+const rgb = new Uint8Array(width * height * 3)
+for (let y = 0; y < height; y++) {
+  for (let x = 0; x < width; x++) {
+    const i = (y * width + x) * 3
+    rgb[i] = (x * 2) & 0xFF
+    rgb[i + 1] = (y * 3) & 0xFF
+    rgb[i + 2] = (x * y) & 0xFF
+  }
+}
+/** The same pixels as a zlib stream of rows each led by filter byte 0: PNG image data, and PDF Flate data with `/Predictor 15`. */
+const predicted = (() => {
+  const rows = new Uint8Array(height * (width * 3 + 1))
+  for (let y = 0; y < height; y++) rows.set(rgb.subarray(y * width * 3, (y + 1) * width * 3), y * (width * 3 + 1) + 1)
+  return Fflate.zlibSync(rows, { level: 9 })
+})()
+const rgba = new Uint8Array(width * height * 4)
+for (let i = 0; i < width * height; i++) {
+  rgba.set(rgb.subarray(i * 3, i * 3 + 3), i * 4)
+  rgba[i * 4 + 3] = 255
+}
+
+/**
+ * A page of text with two images of the same pixels: first a Flate stream with PNG predictors
+ * (written by hand: `/DecodeParms << /Predictor 15 >>`), then the same image as pdf-lib embeds a
+ * PNG (its rows inflated and deflated again, without predictors).
+ */
+const twoImages = Effect.promise(async () => {
+  const document = await PDFDocument.create()
+  const page = document.addPage([400, 400])
+  const font = await document.embedFont(StandardFonts.Helvetica)
+  page.drawText("A page with two figures of the same pixels.", { x: 20, y: 370, size: 11, font })
+  const context = document.context
+  const stream = PDFRawStream.of(
+    context.obj({
+      Type: "XObject",
+      Subtype: "Image",
+      Width: width,
+      Height: height,
+      ColorSpace: "DeviceRGB",
+      BitsPerComponent: 8,
+      Filter: "FlateDecode",
+      DecodeParms: { Predictor: 15, Colors: 3, BitsPerComponent: 8, Columns: width }
+    }),
+    predicted
+  )
+  const name = page.node.newXObject("Predicted", context.register(stream))
+  page.pushOperators(
+    pushGraphicsState(),
+    concatTransformationMatrix(width, 0, 0, height, 20, 250),
+    drawObject(name),
+    popGraphicsState()
+  )
+  const embedded = await document.embedPng(encodePng(rgba, width, height))
+  page.drawImage(embedded, { x: 20, y: 100, width, height })
+  return document.save()
+})
+
+describe("EPUB figures", () => {
+  it.effect("a Flate image with PNG predictors is copied into a PNG; one without is decoded; both keep the pixels", () =>
+    Effect.gen(function*() {
+      const pdf = yield* twoImages
+      const { files, mediaTypes, figures } = unpack((yield* converter.toEpub(pdf)).output)
+      assert.deepStrictEqual(figures, ["OEBPS/images/figure-0001.png", "OEBPS/images/figure-0002.png"])
+      for (const figure of figures) assert.strictEqual(mediaTypes.get(figure), "image/png")
+
+      const copied = readPng(files[figures[0]!]!)
+      // The PDF's stream is the PNG's image data byte for byte: nothing was recompressed.
+      assert.deepStrictEqual(new Uint8Array(copied.idat), predicted)
+      assert.deepStrictEqual([copied.width, copied.height, copied.depth, copied.colourType], [width, height, 8, 2])
+      assert.deepStrictEqual(unfilteredPixels(copied, 3), rgb)
+
+      // No predictors: decoded and written as RGB (no alpha channel for an opaque image).
+      const decoded = readPng(files[figures[1]!]!)
+      assert.deepStrictEqual([decoded.width, decoded.height, decoded.depth, decoded.colourType], [width, height, 8, 2])
+      assert.notDeepEqual(new Uint8Array(decoded.idat), predicted)
+      assert.deepStrictEqual(unfilteredPixels(decoded, 3), rgb)
+    }))
+
+  it.effect("a JPEG is copied as it is in the PDF, as image/jpeg", () =>
+    Effect.gen(function*() {
+      const pdf = readCorpus("text/pdkids.pdf")
+      const { files, mediaTypes, figures } = unpack((yield* converter.toEpub(pdf)).output)
+      const jpegs = figures.filter((name) => name.endsWith(".jpg"))
+      // pdkids paints nine JPEGs of figure size (a tenth is 60 x 45 pixels: an ornament).
+      assert.strictEqual(jpegs.length, 9, figures.join(", "))
+      const source = Buffer.from(pdf)
+      for (const name of jpegs) {
+        const jpeg = files[name]!
+        assert.strictEqual(mediaTypes.get(name), "image/jpeg")
+        const frame = readFrame(jpeg)
+        assert.isDefined(frame)
+        assert.strictEqual(frame!.components, 3)
+        // Its bytes are in the PDF as they are (pdkids stores its JPEGs unfiltered but for DCT).
+        assert.isAbove(source.indexOf(jpeg), 0, `${name} is a copy of the PDF's stream`)
+      }
+    }))
+})
+
+describe("JPEG frame header", () => {
+  const segment = (marker: number, body: ReadonlyArray<number>) => [0xFF, marker, 0, body.length + 2, ...body]
+  const frame = (marker: number, components: number) =>
+    segment(marker, [8, 0x01, 0x2C, 0x00, 0xC8, components, ...Array(components * 3).fill(1)])
+  const jpeg = (...segments: ReadonlyArray<ReadonlyArray<number>>) =>
+    new Uint8Array([0xFF, 0xD8, ...segments.flat(), 0xFF, 0xDA, 0, 2, 0xFF, 0xD9])
+  const app0 = segment(0xE0, [0x4A, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
+
+  it("reads size, components and kind after other segments", () => {
+    assert.deepStrictEqual(readFrame(jpeg(app0, frame(0xC0, 3))), {
+      precision: 8,
+      height: 300,
+      width: 200,
+      components: 3,
+      common: true
+    })
+    assert.strictEqual(readFrame(jpeg(app0, frame(0xC2, 1)))?.common, true)
+    assert.strictEqual(readFrame(jpeg(frame(0xC2, 4)))?.components, 4)
+    // Lossless and arithmetic-coded frames are not what every reader shows.
+    assert.strictEqual(readFrame(jpeg(frame(0xC3, 3)))?.common, false)
+    assert.strictEqual(readFrame(jpeg(frame(0xC9, 3)))?.common, false)
+  })
+
+  it("answers undefined for what is not a readable JPEG", () => {
+    assert.isUndefined(readFrame(new Uint8Array([0x89, 0x50, 0x4E, 0x47])))
+    assert.isUndefined(readFrame(jpeg(app0)))
+    assert.isUndefined(readFrame(jpeg(app0, frame(0xC0, 3)).subarray(0, 24)))
+    assert.isUndefined(readFrame(new Uint8Array([0xFF, 0xD8, 0xFF, 0xE0, 0, 0])))
+  })
+})
