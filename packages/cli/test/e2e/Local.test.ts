@@ -4,12 +4,11 @@
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import { run, start, stopAll } from "../support/process.js"
+import { run, start, stopAll, temporaryFolder } from "../support/process.js"
 
-const temporary = () => Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-cli-"))
+const temporary = () => temporaryFolder("pdf-transform-cli-")
 const stackTrace = /\n\s+at \S/
 
 describe("convert on this machine", () => {

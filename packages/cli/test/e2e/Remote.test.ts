@@ -4,16 +4,15 @@
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
-import { countingProxy, repository, run, serve, start, stopAll } from "../support/process.js"
+import { countingProxy, repository, run, serve, start, stopAll, temporaryFolder } from "../support/process.js"
 
 const key = "the-right-key"
 let server: Awaited<ReturnType<typeof serve>>
 
 /** `count` distinct PDFs (one corpus file, each with its own trailing comment), in a new folder. */
 const documents = (count: number) => {
-  const folder = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-cli-in-"))
+  const folder = temporaryFolder("pdf-transform-cli-in-")
   const pdf = Fs.readFileSync(Path.join(repository, "examples/pdfs/tracemonkey.pdf"))
   for (let i = 1; i <= count; i++) {
     Fs.writeFileSync(Path.join(folder, `doc-${i}.pdf`), Buffer.concat([pdf, Buffer.from(`\n% copy ${i}\n`)]))
@@ -28,7 +27,7 @@ describe("convert through a reference server", () => {
   afterAll(stopAll)
 
   it("a wrong --api-key exits 3 with a sentence saying what to do, and converts nothing", async () => {
-    const out = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-cli-out-"))
+    const out = temporaryFolder("pdf-transform-cli-out-")
     const result = await run([
       "convert",
       documents(3),
@@ -109,7 +108,7 @@ describe("convert through a reference server", () => {
   it("--upload-base-url sends local files with the chunked upload protocol (the hosted service's)", async () => {
     const proxy = await countingProxy(server.baseUrl)
     try {
-      const out = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-cli-out-"))
+      const out = temporaryFolder("pdf-transform-cli-out-")
       const result = await run([
         "convert",
         documents(2),
@@ -135,7 +134,7 @@ describe("convert through a reference server", () => {
   }, 60_000)
 
   it("status and download follow one task by its sessionID", async () => {
-    const out = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-cli-out-"))
+    const out = temporaryFolder("pdf-transform-cli-out-")
     const converted = await run([
       "convert",
       documents(1),

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { bin, repository, serve, stopAll } from "../support/process.js"
+import { bin, repository, serve, stopAll, temporaryFolder } from "../support/process.js"
 
 const columns = 100
 const rows = 30
@@ -51,7 +51,7 @@ describe("the live view on a terminal", () => {
   })
 
   it("shows one line per running document and a total line, fitted to the width, then the summary", async () => {
-    const folder = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-tty-"))
+    const folder = temporaryFolder("pdf-transform-tty-")
     const pdf = Fs.readFileSync(Path.join(repository, "examples/pdfs/tracemonkey.pdf"))
     for (let i = 1; i <= 6; i++) {
       Fs.writeFileSync(Path.join(folder, `doc-${i}.pdf`), Buffer.concat([pdf, Buffer.from(`\n% ${i}\n`)]))

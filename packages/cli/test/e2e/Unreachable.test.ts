@@ -5,9 +5,8 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
-import * as Os from "node:os"
 import * as Path from "node:path"
-import { repository, run, stopAll } from "../support/process.js"
+import { repository, run, stopAll, temporaryFolder } from "../support/process.js"
 
 /** A port on 127.0.0.1 where nothing listens (taken from the system, then let go). */
 const deadPort = () =>
@@ -26,7 +25,7 @@ describe("convert against a service that cannot be reached", () => {
   it("a dead --base-url: exit 5 within 10 s, one sentence naming the URL, nothing converted", async () => {
     const port = await deadPort()
     const baseUrl = `http://127.0.0.1:${port}/v1`
-    const out = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-cli-out-"))
+    const out = temporaryFolder("pdf-transform-cli-out-")
     const started = Date.now()
     const result = await run([
       "convert",

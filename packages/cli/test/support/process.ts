@@ -152,9 +152,20 @@ export const countingProxy = async (target: string) => {
   }
 }
 
-/** Ends every process this module started that is still running. */
+const folders = new Set<string>()
+
+/** A new empty folder under the system's temporary folder, removed by `stopAll`. */
+export const temporaryFolder = (prefix: string): string => {
+  const folder = Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))
+  folders.add(folder)
+  return folder
+}
+
+/** Ends every process this module started that is still running, then removes the temporary folders. */
 export const stopAll = async (): Promise<void> => {
   const running = [...children]
   for (const [child] of running) child.kill("SIGKILL")
   await Promise.all(running.map(([, exited]) => exited))
+  for (const folder of folders) Fs.rmSync(folder, { recursive: true, force: true })
+  folders.clear()
 }
