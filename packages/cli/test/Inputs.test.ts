@@ -2,22 +2,14 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Inputs from "../src/internal/inputs.js"
+import { stopAll, temporaryFolder } from "./support/process.js"
 
-const folders: Array<string> = []
-const temporary = (prefix: string) => {
-  const folder = Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))
-  folders.push(folder)
-  return folder
-}
-afterAll(() => {
-  for (const folder of folders) Fs.rmSync(folder, { recursive: true, force: true })
-})
+afterAll(stopAll)
 
 const tree = () => {
-  const root = temporary("pdf-transform-inputs-")
+  const root = temporaryFolder("pdf-transform-inputs-")
   for (const file of ["b.pdf", "a.PDF", "notes.txt", "sub/c.pdf", ".hidden/d.pdf", "sub/.e.pdf", "dir.pdf/f.pdf"]) {
     Fs.mkdirSync(Path.dirname(Path.join(root, file)), { recursive: true })
     Fs.writeFileSync(Path.join(root, file), "%PDF-1.4\n")
@@ -53,7 +45,7 @@ describe("the command line's sources", () => {
 
   it.effect("a missing path, an empty folder or another scheme is a usage error naming it", () =>
     Effect.gen(function*() {
-      const empty = temporary("pdf-transform-empty-")
+      const empty = temporaryFolder("pdf-transform-empty-")
       const messages = yield* Effect.forEach(
         ["/no/such/thing.pdf", empty, "ftp://example.org/a.pdf"],
         (argument) => Effect.flip(Inputs.collect([argument], "markdown")).pipe(Effect.map((error) => error.message))

@@ -1,5 +1,4 @@
 /** PNG encoding of grey, RGB or RGBA pixels (for EPUB figures), and box-filter downscaling to bound their size. */
-import * as Fflate from "fflate"
 import * as Zlib from "node:zlib"
 
 const chunk = (type: string, data: Uint8Array): Uint8Array => {
@@ -25,7 +24,7 @@ export const encodePng = (pixels: Uint8Array, width: number, height: number, cha
   const row = width * channels
   const rows = new Uint8Array(height * (row + 1))
   for (let y = 0; y < height; y++) rows.set(pixels.subarray(y * row, (y + 1) * row), y * (row + 1) + 1)
-  return pngAround(Fflate.zlibSync(rows, { level: 6 }), width, height, channels)
+  return pngAround(Zlib.deflateSync(rows, { level: 6 }), width, height, channels)
 }
 
 /**
