@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { poll, serve, settle, status, submitted } from "./harness.js"
+import { bearer, pathOf, poll, serve, settle, status, submitted, upload } from "./harness.js"
 
 describe("a damaged stored row", () => {
   it.scoped("is a 503 storage_unavailable for its own request only", () =>
@@ -56,5 +56,17 @@ describe("a damaged stored row", () => {
       assert.strictEqual((yield* status(h, "markdown", first)).state, "completed")
       assert.strictEqual((yield* status(h, "markdown", behind)).state, "completed")
       assert.strictEqual((yield* poll(h, "markdown", damaged)).status, 503)
+    }))
+
+  it.scoped("a file row of an unknown kind is a 503 for its own download, other files unaffected", () =>
+    Effect.gen(function*() {
+      const h = yield* serve()
+      const damaged = yield* upload(h)
+      const intact = yield* upload(h)
+      const id = pathOf(damaged).split("/")[3]!.split("?")[0]!
+      yield* Effect.orDie(h.sql`UPDATE pdt_files SET kind = 'folder' WHERE id = ${id}`)
+      const broken = yield* h.request({ method: "GET", path: pathOf(damaged), headers: bearer })
+      assert.strictEqual(broken.status, 503, broken.body.toString())
+      assert.strictEqual((yield* h.request({ method: "GET", path: pathOf(intact), headers: bearer })).status, 200)
     }))
 })

@@ -7,137 +7,17 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Format } from "@pdf-transform/core/Contract"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ParseError } from "effect/ParseResult"
 import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
 import type { KeyState } from "./limiter.js"
-import type { FileEntry, NewTask, Store, StoreLimits, Task } from "./store.js"
-import { StorageError, TaskSource, TaskState } from "./store.js"
+import * as Tables from "./sqlTables.js"
+import type { FileEntry, NewTask, Store, StoreLimits } from "./store.js"
+import { StorageError } from "./store.js"
 
 /** Expired entries are looked for at most this often. */
 const sweepIntervalMs = 5_000
-
-const schema = (sql: SqlClient.SqlClient) => {
-  const blob = sql.onDialectOrElse({ pg: () => "BYTEA", orElse: () => "BLOB" })
-  const seq = sql.onDialectOrElse({
-    pg: () => "BIGSERIAL PRIMARY KEY",
-    orElse: () => "INTEGER PRIMARY KEY AUTOINCREMENT"
-  })
-  return [
-    `CREATE TABLE IF NOT EXISTS pdt_tasks (
-      seq ${seq},
-      id TEXT NOT NULL UNIQUE,
-      format TEXT NOT NULL,
-      owner TEXT NOT NULL,
-      filename TEXT,
-      created_at BIGINT NOT NULL,
-      state TEXT NOT NULL,
-      progress INTEGER NOT NULL,
-      error TEXT,
-      expires_at BIGINT,
-      source TEXT NOT NULL,
-      request TEXT NOT NULL,
-      output ${blob},
-      output_bytes BIGINT NOT NULL DEFAULT 0,
-      claimed_by TEXT,
-      claim_until BIGINT,
-      claims INTEGER NOT NULL DEFAULT 0,
-      finished_by TEXT
-    )`,
-    "CREATE INDEX IF NOT EXISTS pdt_tasks_owner_state ON pdt_tasks (owner, state)",
-    "CREATE INDEX IF NOT EXISTS pdt_tasks_state_seq ON pdt_tasks (state, seq)",
-    "CREATE INDEX IF NOT EXISTS pdt_tasks_expires ON pdt_tasks (expires_at)",
-    `CREATE TABLE IF NOT EXISTS pdt_files (
-      id TEXT PRIMARY KEY,
-      kind TEXT NOT NULL,
-      owner TEXT NOT NULL,
-      size BIGINT NOT NULL,
-      part_size BIGINT NOT NULL,
-      total_parts INTEGER NOT NULL,
-      created_at BIGINT NOT NULL,
-      expires_at BIGINT NOT NULL
-    )`,
-    "CREATE INDEX IF NOT EXISTS pdt_files_expires ON pdt_files (expires_at)",
-    `CREATE TABLE IF NOT EXISTS pdt_parts (
-      file_id TEXT NOT NULL,
-      part INTEGER NOT NULL,
-      bytes ${blob} NOT NULL,
-      PRIMARY KEY (file_id, part)
-    )`,
-    `CREATE TABLE IF NOT EXISTS pdt_limits (
-      key_id TEXT PRIMARY KEY,
-      tokens DOUBLE PRECISION NOT NULL,
-      refilled_at BIGINT NOT NULL,
-      window_start BIGINT NOT NULL,
-      used BIGINT NOT NULL
-    )`
-  ]
-}
-
-/** A row of `pdt_tasks` as read back: Postgres answers BIGINT columns as strings. */
-const Millis = Schema.Union(Schema.Number, Schema.NumberFromString)
-const TaskRow = Schema.Struct({
-  id: Schema.String,
-  format: Format,
-  owner: Schema.String,
-  filename: Schema.NullOr(Schema.String),
-  created_at: Millis,
-  state: TaskState,
-  progress: Schema.Number,
-  error: Schema.NullOr(Schema.String),
-  expires_at: Schema.NullOr(Millis),
-  source: Schema.parseJson(TaskSource),
-  request: Schema.String
-})
-const decodeTaskRows = Schema.decodeUnknown(Schema.Array(TaskRow))
-
-const LimitRow = Schema.Struct({
-  tokens: Schema.Union(Schema.Number, Schema.NumberFromString),
-  refilled_at: Millis,
-  window_start: Millis,
-  used: Millis
-})
-const decodeLimitRows = Schema.decodeUnknown(Schema.Array(LimitRow))
-
-/**
- * Submits on Postgres take this transaction-scoped advisory lock first: the room check, the
- * in-flight count and the limiter state are read and written by one node at a time. SQLite
- * transactions are already serial.
- */
-const submitLockId = 0x70647431
-const schemaLockId = 0x70647430
-
-interface FileRow {
-  readonly id: string
-  readonly kind: string
-  readonly owner: string
-  readonly size: number | string
-  readonly part_size: number | string
-  readonly total_parts: number
-  readonly created_at: number | string
-  readonly expires_at: number | string
-}
-
-const taskColumns = "id, format, owner, filename, created_at, state, progress, error, expires_at, source, request"
-
-const toTask = (row: typeof TaskRow.Type): Task => ({
-  id: row.id,
-  format: row.format,
-  owner: row.owner,
-  filename: row.filename ?? undefined,
-  createdAt: row.created_at,
-  state: row.state,
-  progress: row.progress,
-  error: row.error ?? undefined,
-  expiresAt: row.expires_at ?? Number.POSITIVE_INFINITY,
-  source: row.source,
-  request: row.request
-})
-
-const count = (rows: ReadonlyArray<{ readonly n: number | string | null }>): number => Number(rows[0]?.n ?? 0)
 
 export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
@@ -148,7 +28,7 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
     ): Effect.Effect<A, StorageError> => Effect.mapError(effect, (cause) => new StorageError({ operation, cause }))
     /** Tasks as stored, checked: a row this code did not write is a storage failure, not a crash. */
     const tasks = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
-      Effect.map(Effect.flatMap(query, decodeTaskRows), (rows) => rows.map(toTask))
+      Effect.map(Effect.flatMap(query, Tables.decodeTaskRows), (rows) => rows.map(Tables.toTask))
     const transaction = <A>(
       operation: string,
       effect: Effect.Effect<A, SqlError | ParseError>
@@ -168,15 +48,15 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
       "create tables",
       Effect.zipRight(
         sql.onDialectOrElse({
-          pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${schemaLockId})`),
+          pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${Tables.schemaLockId})`),
           orElse: () => Effect.void
         }),
-        Effect.forEach(schema(sql), (statement) => sql.unsafe(statement), { discard: true })
+        Effect.forEach(Tables.tables(sql), (statement) => sql.unsafe(statement), { discard: true })
       )
     )
     const sweptAt = yield* Ref.make(0)
 
-    const taskCount = Effect.map(sql<{ n: number }>`SELECT COUNT(*) AS n FROM pdt_tasks`, count)
+    const taskCount = Effect.map(sql<{ n: number }>`SELECT COUNT(*) AS n FROM pdt_tasks`, Tables.count)
 
     const dropExpiredTasks = (now: number) =>
       sql`DELETE FROM pdt_tasks WHERE expires_at IS NOT NULL AND expires_at <= ${now}`
@@ -259,7 +139,7 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
           "create task",
           Effect.gen(function*() {
             yield* sql.onDialectOrElse({
-              pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${submitLockId})`),
+              pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${Tables.submitLockId})`),
               orElse: () => Effect.void
             })
             // Two counts on indexes (a scan of the table would read every output on the way).
@@ -278,7 +158,7 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
             if (tasks >= limits.maxTasks) return { _tag: "Full" } as const
             const stored = yield* Effect.flatMap(
               sql`SELECT tokens, refilled_at, window_start, used FROM pdt_limits WHERE key_id = ${task.owner}`,
-              decodeLimitRows
+              Tables.decodeLimitRows
             )
             const kept = stored[0]
             const { decision, state } = admit(
@@ -327,7 +207,7 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
         run(
           "read task",
           Effect.map(
-            tasks(sql`SELECT ${sql.literal(taskColumns)} FROM pdt_tasks
+            tasks(sql`SELECT ${sql.literal(Tables.taskColumns)} FROM pdt_tasks
               WHERE id = ${id} AND (expires_at IS NULL OR expires_at > ${now})`),
             (rows) => Option.fromNullable(rows[0])
           )
@@ -346,7 +226,7 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
               sql.literal(sql.onDialectOrElse({ pg: () => "FOR UPDATE SKIP LOCKED", orElse: () => "" }))
             }
               ) AND state = 'processing'
-              RETURNING ${sql.literal(taskColumns)}`),
+              RETURNING ${sql.literal(Tables.taskColumns)}`),
             (rows) => Option.fromNullable(rows[0])
           )
         ),
@@ -415,26 +295,18 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
         run(
           "read upload",
           Effect.gen(function*() {
-            const rows = yield* sql<FileRow>`SELECT * FROM pdt_files WHERE id = ${id} AND expires_at > ${now}`
+            const rows = yield* Effect.flatMap(
+              sql`SELECT * FROM pdt_files WHERE id = ${id} AND expires_at > ${now}`,
+              Tables.decodeFileRows
+            )
             const row = rows[0]
             if (row === undefined) return Option.none<FileEntry>()
-            const kind = row.kind === "upload" ? "upload" : "file"
             // A file has every part (an upload becomes a file once its parts are all there): one query less per submit.
-            const received = kind === "file"
+            const received = row.kind === "file"
               ? Array.from({ length: row.total_parts }, (_, i) => i + 1)
               : (yield* sql<{ part: number }>`SELECT part FROM pdt_parts WHERE file_id = ${id} ORDER BY part`)
                 .map((part) => part.part)
-            return Option.some<FileEntry>({
-              kind,
-              id: row.id,
-              owner: row.owner,
-              size: Number(row.size),
-              partSize: Number(row.part_size),
-              totalParts: row.total_parts,
-              received,
-              createdAt: Number(row.created_at),
-              expiresAt: Number(row.expires_at)
-            })
+            return Option.some(Tables.toEntry(row, received))
           })
         ),
       putPart: (id, part, bytes) =>
