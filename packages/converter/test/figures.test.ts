@@ -145,6 +145,21 @@ describe("EPUB figures", () => {
       assert.deepStrictEqual(unfilteredPixels(decoded, 3), rgb)
     }))
 
+  it.effect("the same inside a form XObject: a copy that fails its check is decoded at its place in the form", () =>
+    Effect.gen(function*() {
+      const inner = yield* twoImages
+      const pdf = yield* Effect.promise(async () => {
+        const document = await PDFDocument.create()
+        const [form] = await document.embedPdf(inner)
+        document.addPage([400, 400]).drawPage(form!, { x: 0, y: 0 })
+        return document.save()
+      })
+      const { files, figures } = unpack((yield* converter.toEpub(pdf)).output)
+      assert.deepStrictEqual(figures, ["OEBPS/images/figure-0001.png", "OEBPS/images/figure-0002.png"])
+      assert.deepStrictEqual(new Uint8Array(readPng(files[figures[0]!]!).idat), predicted)
+      for (const figure of figures) assert.deepStrictEqual(unfilteredPixels(readPng(files[figure]!), 3), rgb)
+    }))
+
   it.effect("a JPEG is copied as it is in the PDF, as image/jpeg", () =>
     Effect.gen(function*() {
       const pdf = readCorpus("text/pdkids.pdf")

@@ -3,14 +3,13 @@
  * EPUB figures, their bytes: copied from the PDF where they make a JPEG or PNG file as they are,
  * decoded to PNG otherwise.
  */
-import * as Zlib from "node:zlib"
 import type * as Document from "../Document.js"
-import { readFrame } from "./jpeg.js"
+import { copied } from "./copiedImages.js"
 import type { PlacedFigure } from "./layout.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import type { Channels } from "./png.js"
-import { downscale, encodePng, pngAround } from "./png.js"
+import { downscale, encodePng } from "./png.js"
 
 const imageObject = 3
 const formObject = 5
@@ -22,105 +21,9 @@ const maxFigurePixels = 1400
  * An image's own bytes are copied up to this size on its longer side: they are already compressed
  * (an EPUB gets no larger than the PDF's own image); larger ones are decoded and scaled down.
  */
-const maxCopiedPixels = 2 * maxFigurePixels
+const copiedSize = { min: minFigurePixels, max: 2 * maxFigurePixels }
 /** Form XObjects nested deeper than this are not searched for images. */
 const maxFormDepth = 8
-/** PDFium's colour spaces an image file shows as they are: grey and RGB (device, calibrated or ICC-based). */
-const copiableColourSpaces = new Set([1, 2, 4, 5, 7])
-
-const ascii = new TextDecoder("latin1")
-
-/** The name of an image's only filter (`DCTDecode` for a JPEG), or `undefined` when it has none or several. */
-const onlyFilter = (m: Pdfium, object: number): string | undefined => {
-  if (m.FPDFImageObj_GetImageFilterCount(object) !== 1) return undefined
-  const length = m.FPDFImageObj_GetImageFilter(object, 0, 0, 0)
-  if (length <= 1 || length > 64) return undefined
-  return P.withBuffer(m, length, (buffer) => {
-    m.FPDFImageObj_GetImageFilter(object, 0, buffer, length)
-    return ascii.decode(m.pdfium.HEAPU8.subarray(buffer, buffer + length - 1))
-  })
-}
-
-interface ImageMetadata {
-  readonly width: number
-  readonly height: number
-  readonly bitsPerPixel: number
-  readonly colourSpace: number
-}
-
-/** What PDFium reads of an image on `page` (`FPDF_IMAGEOBJ_METADATA`), or `undefined`. */
-const metadata = (m: Pdfium, object: number, page: number): ImageMetadata | undefined =>
-  P.withBuffer(m, 28, (out) => {
-    if (!m.FPDFImageObj_GetImageMetadata(object, page, out)) return undefined
-    const [width, height] = P.ints(m, out, 2)
-    return { width: width!, height: height!, bitsPerPixel: P.int(m, out + 16), colourSpace: P.int(m, out + 20) }
-  })
-
-/** The image's stream as the PDF holds it (still compressed). */
-const rawData = (m: Pdfium, object: number): Uint8Array | undefined => {
-  const size = m.FPDFImageObj_GetImageDataRaw(object, 0, 0)
-  if (size <= 0) return undefined
-  return P.withBuffer(m, size, (buffer) =>
-    m.FPDFImageObj_GetImageDataRaw(object, buffer, size) === size
-      ? m.pdfium.HEAPU8.slice(buffer, buffer + size)
-      : undefined)
-}
-
-/** A JPEG (DCTDecode) as it is, when its own header says a reader can show it: 8-bit grey or RGB. */
-const copiedJpeg = (data: Uint8Array): Document.Figure | undefined => {
-  const frame = readFrame(data)
-  if (frame === undefined || !frame.common || frame.precision !== 8) return undefined
-  if (frame.components !== 1 && frame.components !== 3) return undefined
-  return { _tag: "Figure", data, mediaType: "image/jpeg", width: frame.width, height: frame.height }
-}
-
-/**
- * A FlateDecode image whose rows carry PNG predictors (`/Predictor` 10-15, which PDF producers
- * write for screenshots and diagrams): its stream is a PNG's image data as it stands, so the PNG
- * is built around it, with no byte recompressed. The stream is inflated once, to check that it
- * holds one filter byte and the pixels for every row.
- */
-const copiedFlate = (data: Uint8Array, image: ImageMetadata): Document.Figure | undefined => {
-  const channels = image.bitsPerPixel / 8
-  if (channels !== 1 && channels !== 3) return undefined
-  const row = 1 + image.width * channels
-  const expected = image.height * row
-  let rows: Uint8Array
-  try {
-    // Node's zlib, several times faster than fflate's; it stops one byte past the size expected.
-    rows = Zlib.inflateSync(data, { maxOutputLength: expected + 1 })
-  } catch {
-    // Not a stream of that size that zlib reads whole (PDFium is more lenient): decoded instead.
-    return undefined
-  }
-  if (rows.length !== expected) return undefined
-  for (let at = 0; at < rows.length; at += row) if (rows[at]! > 4) return undefined
-  return {
-    _tag: "Figure",
-    data: pngAround(data, image.width, image.height, channels),
-    mediaType: "image/png",
-    width: image.width,
-    height: image.height
-  }
-}
-
-/**
- * An image as its own compressed bytes, when they make a file a reader can show: a JPEG, or a
- * Flate stream with PNG predictors wrapped as a PNG. `"too small"` for an image under the figure
- * size; `undefined` when it must be decoded instead (another filter or several, CMYK, Lab,
- * indexed colours, another depth, too large).
- */
-const copied = (m: Pdfium, object: number, page: number): Document.Figure | "too small" | undefined => {
-  const filter = onlyFilter(m, object)
-  if (filter !== "DCTDecode" && filter !== "FlateDecode") return undefined
-  const image = metadata(m, object, page)
-  if (image === undefined || !copiableColourSpaces.has(image.colourSpace)) return undefined
-  if (image.width < minFigurePixels || image.height < minFigurePixels) return "too small"
-  if (Math.max(image.width, image.height) > maxCopiedPixels) return undefined
-  const data = rawData(m, object)
-  if (data === undefined) return undefined
-  return filter === "DCTDecode" ? copiedJpeg(data) : copiedFlate(data, image)
-}
 
 /**
  * An image object's decoded pixels (FPDFImageObj_GetBitmap: grey, BGR, BGRx or BGRA) as a PNG
@@ -165,16 +68,21 @@ const decodedFigure = (m: Pdfium, object: number): Document.Figure | undefined =
   }
 }
 
-/** An image object as an EPUB figure: its own bytes when they can be copied, the decoded pixels as PNG otherwise. */
-const toFigure = (m: Pdfium, object: number, page: number): Document.Figure | undefined => {
-  const figure = copied(m, object, page)
-  if (figure === "too small") return undefined
-  return figure ?? decodedFigure(m, object)
+/**
+ * A figure copied from a Flate stream whose check has not answered yet: if it answers `false`,
+ * the image at `path` is decoded from the page instead (`decodedAt`).
+ */
+export interface FigureCheck {
+  readonly placed: PlacedFigure
+  /** The image object's index on the page, then in each form it is nested in. */
+  readonly path: ReadonlyArray<number>
+  readonly valid: Promise<boolean>
 }
 
 /**
  * The images of a loaded page: the largest share of the page one covers and, when `withPixels`,
- * each as a figure placed in top-down page coordinates.
+ * each as a figure placed in top-down page coordinates: its own bytes when they can be copied
+ * (some still to be checked: `checks`), its decoded pixels as PNG otherwise.
  */
 export const pageFigures = (
   m: Pdfium,
@@ -182,16 +90,21 @@ export const pageFigures = (
   width: number,
   height: number,
   withPixels: boolean
-): { readonly figures: Array<PlacedFigure>; readonly imageCoverage: number } =>
+): {
+  readonly figures: Array<PlacedFigure>
+  readonly imageCoverage: number
+  readonly checks: Array<FigureCheck>
+} =>
   P.withBuffer(m, 16, (out) => {
     const figures: Array<PlacedFigure> = []
+    const checks: Array<FigureCheck> = []
     let imageCoverage = 0
-    const visit = (count: number, get: (index: number) => number, depth: number) => {
+    const visit = (count: number, get: (index: number) => number, path: ReadonlyArray<number>) => {
       for (let i = 0; i < count; i++) {
         const object = get(i)
         const type = m.FPDFPageObj_GetType(object)
-        if (type === formObject && depth < maxFormDepth) {
-          visit(m.FPDFFormObj_CountObjects(object), (j) => m.FPDFFormObj_GetObject(object, j), depth + 1)
+        if (type === formObject && path.length < maxFormDepth) {
+          visit(m.FPDFFormObj_CountObjects(object), (j) => m.FPDFFormObj_GetObject(object, j), [...path, i])
         }
         if (type !== imageObject || !m.FPDFPageObj_GetBounds(object, out, out + 4, out + 8, out + 12)) continue
         const [left, bottom, right, top] = P.floats(m, out, 4)
@@ -202,10 +115,22 @@ export const pageFigures = (
           imageCoverage = Math.max(imageCoverage, (visibleWidth * visibleHeight) / (width * height))
         }
         if (!withPixels) continue
-        const figure = toFigure(m, object, page)
-        if (figure !== undefined) figures.push({ figure, ...box })
+        const copy = copied(m, object, page, copiedSize)
+        if (copy === "too small") continue
+        const figure = copy?.figure ?? decodedFigure(m, object)
+        if (figure === undefined) continue
+        const placed = { figure, ...box }
+        figures.push(placed)
+        if (copy?.valid !== undefined) checks.push({ placed, path: [...path, i], valid: copy.valid })
       }
     }
-    visit(m.FPDFPage_CountObjects(page), (i) => m.FPDFPage_GetObject(page, i), 0)
-    return { figures, imageCoverage }
+    visit(m.FPDFPage_CountObjects(page), (i) => m.FPDFPage_GetObject(page, i), [])
+    return { figures, imageCoverage, checks }
   })
+
+/** The image object at `path` on a loaded page (see `FigureCheck`) decoded as a PNG figure. */
+export const decodedAt = (m: Pdfium, page: number, path: ReadonlyArray<number>): Document.Figure | undefined => {
+  let object = m.FPDFPage_GetObject(page, path[0]!)
+  for (const index of path.slice(1)) object = m.FPDFFormObj_GetObject(object, index)
+  return object === 0 ? undefined : decodedFigure(m, object)
+}

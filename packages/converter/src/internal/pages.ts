@@ -95,7 +95,17 @@ export const readPages = (
           : isJunkTextLayer(content.items, content.unmapped)
           ? "junk"
           : undefined
-        pages.push(reason === undefined ? orderPage({ page: n, ...content }) : yield* recognise(n, content, reason))
+        // Copied figures are checked off this thread while the next pages are read; the page is
+        // ordered once they have answered.
+        const settled = Effect.map(Pdf.settleFigures(open, n, content), (settled) => {
+          if (settled.failed !== undefined) warnings.push(settled.failed)
+          return settled.content
+        })
+        if (reason !== undefined) pages.push(yield* recognise(n, yield* settled, reason))
+        else if (content.checks.length === 0) pages.push(orderPage({ page: n, ...content }))
+        else {pages.push(
+            yield* Effect.forkIn(Effect.map(settled, (settled) => orderPage({ page: n, ...settled })), scope)
+          )}
       }
       open.refresh()
       yield* options.onProgress({ pagesDone: n, pagesTotal: open.pages })

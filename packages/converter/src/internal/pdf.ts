@@ -7,7 +7,8 @@ import * as Either from "effect/Either"
 import type * as Scope from "effect/Scope"
 import { PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
 import { shapeBullets } from "./bullets.js"
-import { pageFigures } from "./figures.js"
+import type { FigureCheck } from "./figures.js"
+import { decodedAt, pageFigures } from "./figures.js"
 import type { OutlineEntry, PlacedFigure, TextItem } from "./layout.js"
 import { pageText } from "./pageText.js"
 import type { Pdfium } from "./pdfium.js"
@@ -181,6 +182,8 @@ export interface PageContent {
   readonly height: number
   readonly items: Array<TextItem>
   readonly figures: Array<PlacedFigure>
+  /** Copied figures whose check has not answered yet (see `settleFigures`). */
+  readonly checks: ReadonlyArray<FigureCheck>
   /** Share of the page area covered by images. */
   readonly imageCoverage: number
   /** Characters whose font has no usable Unicode mapping (PDFium's own verdict). */
@@ -225,9 +228,40 @@ export const readPage = (
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
     const images = options.figures || empty
       ? pageFigures(m, page, width, height, options.figures)
-      : { figures: [], imageCoverage: 0 }
+      : { figures: [], imageCoverage: 0, checks: [] }
     return { width, height, items: text.items, unmapped: text.unmapped, ...images }
   })
+
+/**
+ * The page's figures once the checks of its copied ones have answered: a copy that failed is
+ * replaced by the image decoded from the page again (the document is still open), or dropped with
+ * a warning if the page cannot be loaded any more.
+ */
+export const settleFigures = (
+  open: OpenDocument,
+  pageNumber: number,
+  content: PageContent
+): Effect.Effect<{ readonly content: PageContent; readonly failed: PdfPageFailed | undefined }> =>
+  content.checks.length === 0
+    ? Effect.succeed({ content, failed: undefined })
+    : Effect.map(Effect.promise(() => Promise.all(content.checks.map((check) => check.valid))), (valid) => {
+      const failed = content.checks.filter((_, i) => !valid[i])
+      if (failed.length === 0) return { content: { ...content, checks: [] }, failed: undefined }
+      const decoded = withPage(
+        open,
+        pageNumber,
+        (page) => failed.map((check) => decodedAt(open.module, page, check.path))
+      )
+      const replacements = new Map(
+        failed.map((check, i) => [check.placed, Either.isRight(decoded) ? decoded.right[i] : undefined])
+      )
+      const figures = content.figures.flatMap((placed) => {
+        if (!replacements.has(placed)) return [placed]
+        const figure = replacements.get(placed)
+        return figure === undefined ? [] : [{ ...placed, figure }]
+      })
+      return { content: { ...content, figures, checks: [] }, failed: Either.isLeft(decoded) ? decoded.left : undefined }
+    })
 
 /** Dots per inch for OCR: tesseract reads best at about 300. */
 const ocrDpi = 300
