@@ -16,6 +16,7 @@ import {
   StandardFonts
 } from "pdf-lib"
 import { ConverterLive } from "../src/index.js"
+import { predictedRows } from "../src/internal/copiedImages.js"
 import { readFrame } from "../src/internal/jpeg.js"
 import { encodePng } from "../src/internal/png.js"
 import { readCorpus } from "./support/corpus.js"
@@ -209,4 +210,39 @@ describe("JPEG frame header", () => {
     assert.isUndefined(readFrame(jpeg(app0, frame(0xC0, 3)).subarray(0, 24)))
     assert.isUndefined(readFrame(new Uint8Array([0xFF, 0xD8, 0xFF, 0xE0, 0, 0])))
   })
+})
+
+describe("the check of a copied Flate stream", () => {
+  const rowLength = width * 3 + 1
+  const check = (data: Uint8Array, rows = height) => Effect.promise(() => predictedRows(data, rowLength, rows))
+  const rowsOf = (filter: (row: number) => number) => {
+    const rows = Fflate.unzlibSync(predicted)
+    for (let y = 0; y < height; y++) rows[y * rowLength] = filter(y)
+    return rows
+  }
+
+  it.effect("passes rows that each start with a filter byte, and nothing else", () =>
+    Effect.gen(function*() {
+      assert.isTrue(yield* check(predicted))
+      assert.isTrue(yield* check(Fflate.zlibSync(rowsOf((y) => y % 5))))
+      // A row led by 5 (no PNG filter), one row too many or too few, a stream cut short, not zlib.
+      assert.isFalse(yield* check(Fflate.zlibSync(rowsOf((y) => (y === height - 1 ? 5 : 0)))))
+      assert.isFalse(yield* check(predicted, height - 1))
+      assert.isFalse(yield* check(predicted, height + 1))
+      assert.isFalse(yield* check(predicted.subarray(0, predicted.length >> 1)))
+      assert.isFalse(yield* check(rgb))
+    }))
+  it.effect("reads row starts across the chunks zlib hands back (a quarter megabyte each)", () =>
+    Effect.gen(function*() {
+      // 600 rows of 1,001 bytes: 600 KB in three chunks, whose edges fall inside rows.
+      const long = 1001
+      const rows = new Uint8Array(600 * long)
+      for (let i = 0; i < rows.length; i++) rows[i] = i % long === 0 ? (i / long) % 5 : (i * 7) & 0xFF
+      const checkLong = (bytes: Uint8Array) => Effect.promise(() => predictedRows(Fflate.zlibSync(bytes), long, 600))
+      assert.isTrue(yield* checkLong(rows))
+      const late = rows.slice()
+      // The start of row 400, in the second chunk: a byte no PNG filter has.
+      late[400 * long] = 9
+      assert.isFalse(yield* checkLong(late))
+    }))
 })

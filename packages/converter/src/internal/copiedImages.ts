@@ -70,9 +70,9 @@ const copiedJpeg = (data: Uint8Array): Document.Figure | undefined => {
 
 /**
  * Whether `data` inflates to exactly `rows` rows of `rowLength` bytes, each led by a PNG filter
- * byte (0 to 4). Inflated on libuv's threads a megabyte at a time, so the conversion reads the
- * next pages meanwhile and no whole image is held; a stream zlib cannot read is `false` (the
- * image is then decoded by PDFium, which is more lenient).
+ * byte (0 to 4). Inflated on libuv's threads a quarter megabyte at a time, so the conversion
+ * reads the next pages meanwhile and no whole image is held; a stream zlib cannot read is `false`
+ * (the image is then decoded by PDFium, which is more lenient).
  */
 export const predictedRows = (data: Uint8Array, rowLength: number, rows: number): Promise<boolean> =>
   new Promise((resolve) => {
