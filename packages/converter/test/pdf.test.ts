@@ -1,8 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { PDFDocument, StandardFonts } from "pdf-lib"
+import * as Zlib from "node:zlib"
+import { PDFDocument, rgb, StandardFonts } from "pdf-lib"
 import * as Engine from "../src/internal/engine.js"
 import * as Pdf from "../src/internal/pdf.js"
+import { pngSize } from "./support/scans.js"
 
 /** A document of `pages` pages, each saying its own number, in a font of its own every 10 pages. */
 const numberedPages = (pages: number) =>
@@ -58,5 +60,49 @@ describe("PDFium access", () => {
         )
       }),
     60_000
+  )
+
+  it.effect(
+    "a page is rendered for OCR as a grey PNG at 300 dpi, pixel for pixel, whatever the size of the page before it",
+    () =>
+      Effect.gen(function*() {
+        // A large page first, then a small one: the row buffer kept from the first must not show
+        // through the second.
+        const pdf = yield* Effect.promise(async () => {
+          const document = await PDFDocument.create()
+          document.addPage([600, 800]).drawRectangle({ x: 0, y: 0, width: 600, height: 800, color: rgb(0, 0, 0) })
+          // Black on the left half, mid grey on the right half.
+          const page = document.addPage([72, 36])
+          page.drawRectangle({ x: 0, y: 0, width: 36, height: 36, color: rgb(0, 0, 0) })
+          page.drawRectangle({ x: 36, y: 0, width: 36, height: 36, color: rgb(0.5, 0.5, 0.5) })
+          return document.save()
+        })
+        const [large, small] = yield* Effect.scoped(Effect.flatMap(
+          Pdf.open(pdf, undefined),
+          (open) => Effect.all([Pdf.render(open, 1), Pdf.render(open, 2)])
+        ))
+        const decode = (png: Uint8Array) => {
+          assert.deepStrictEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10])
+          const [width, height] = pngSize(png)
+          // 8-bit grey, then the image data chunk after the header chunk (8 + 25 bytes).
+          assert.deepStrictEqual([png[24], png[25]], [8, 0])
+          const length = new DataView(png.buffer, png.byteOffset + 33, 4).getUint32(0)
+          const idat = png.subarray(41, 41 + length)
+          return { width, height, rows: Zlib.inflateSync(idat) }
+        }
+        assert.strictEqual(large.scale, 300 / 72)
+        const first = decode(large.image)
+        assert.deepStrictEqual([first.width, first.height], [2500, 3334])
+        const { height, rows, width } = decode(small.image)
+        assert.deepStrictEqual([width, height], [300, 150])
+        assert.strictEqual(rows.length, (width + 1) * height)
+        for (let y = 0; y < height; y++) {
+          const row = rows.subarray(y * (width + 1), (y + 1) * (width + 1))
+          // Filter byte 0, then the pixels; the edge between the halves may be antialiased.
+          assert.strictEqual(row[0], 0)
+          assert.isTrue(row.subarray(1, 145).every((grey) => grey === 0), `row ${y}: black on the left`)
+          assert.isTrue(row.subarray(157).every((grey) => Math.abs(grey - 128) <= 2), `row ${y}: grey on the right`)
+        }
+      })
   )
 })
