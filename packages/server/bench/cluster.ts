@@ -13,15 +13,16 @@
  */
 import * as ChildProcess from "node:child_process"
 import * as Crypto from "node:crypto"
-import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
 import { startPostgres } from "../test/fixtures/postgres.js"
+import { serverEntry } from "./bundle.js"
 import { Connection } from "./connection.js"
+
+/** The server as users run it, bundled (bench/bundle.ts). */
+const entry = await serverEntry()
 
 const tasks = Number(process.env["BENCH_TASKS"] ?? 48)
 const slots = Number(process.env["BENCH_SLOTS"] ?? 4)
 const conversionSeconds = 3
-const here = Path.dirname(fileURLToPath(import.meta.url))
 
 interface Node {
   readonly child: ChildProcess.ChildProcess
@@ -31,7 +32,7 @@ interface Node {
 
 const startNode = (databaseUrl: string, key: string, id: string) =>
   new Promise<Node>((resolve, reject) => {
-    const child = ChildProcess.spawn(process.execPath, ["--import", "tsx", Path.join(here, "server.ts")], {
+    const child = ChildProcess.spawn(process.execPath, entry, {
       env: {
         ...process.env,
         BENCH_KEY: key,

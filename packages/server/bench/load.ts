@@ -9,6 +9,8 @@
  *
  * Simulated tasks take 3 s +- BENCH_JITTER (default 0.5, i.e. 1.5-4.5 s); BENCH_JITTER=0 makes them
  * all equal, so the 200 tasks submitted together end together every ~3 s (a thundering herd).
+ * The server runs bundled, with the converter's JavaScript build, as `pdf-transform serve` does
+ * (bench/bundle.ts; BENCH_SOURCES=1 runs the TypeScript sources with tsx instead).
  * BENCH_SERVER_STATS=1 has the server print its own event-loop delay every 10 s;
  * BENCH_SERVER_FLAGS passes Node flags to it (e.g. "--trace-gc"); BENCH_PROFILE=1 writes its CPU
  * profile to /tmp/prof.
@@ -18,9 +20,8 @@
 import * as ChildProcess from "node:child_process"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
-import * as Path from "node:path"
 import * as PerfHooks from "node:perf_hooks"
-import { fileURLToPath } from "node:url"
+import { serverEntry } from "./bundle.js"
 import { Connection } from "./connection.js"
 
 const pollers = Number(process.env["BENCH_POLLERS"] ?? 200)
@@ -30,7 +31,6 @@ const pollIntervalMs = Number(process.env["BENCH_POLL_INTERVAL_MS"] ?? 100)
 const live = process.env["BENCH_LIVE"] !== "0"
 const simulatedJitter = Number(process.env["BENCH_JITTER"] ?? 0.5)
 const key = Crypto.randomBytes(16).toString("hex")
-const here = Path.dirname(fileURLToPath(import.meta.url))
 const corpus = new URL("../../../corpus/text/", import.meta.url)
 
 let host = ""
@@ -216,9 +216,7 @@ const main = async () => {
     [
       ...(process.env["BENCH_PROFILE"] === "1" ? ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] : []),
       ...(process.env["BENCH_SERVER_FLAGS"] ?? "").split(" ").filter((flag) => flag !== ""),
-      "--import",
-      "tsx",
-      Path.join(here, "server.ts")
+      ...(await serverEntry())
     ],
     {
       env: { ...process.env, BENCH_KEY: key, BENCH_LIVE: live ? "1" : "0", BENCH_JITTER: String(simulatedJitter) },

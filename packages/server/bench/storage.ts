@@ -17,14 +17,16 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
 import { startPostgres } from "../test/fixtures/postgres.js"
+import { serverEntry } from "./bundle.js"
 import { Connection } from "./connection.js"
+
+/** The server as users run it, bundled (bench/bundle.ts). */
+const entry = await serverEntry()
 
 const submits = Number(process.env["BENCH_SUBMITS"] ?? 3000)
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 10)
 const connections = 32
-const here = Path.dirname(fileURLToPath(import.meta.url))
 
 interface Row {
   readonly store: string
@@ -42,9 +44,7 @@ const startServer = (env: Record<string, string>, key: string) =>
     (resolve, reject) => {
       const child = ChildProcess.spawn(process.execPath, [
         ...(process.env["BENCH_SERVER_FLAGS"] ?? "").split(" ").filter((flag) => flag !== ""),
-        "--import",
-        "tsx",
-        Path.join(here, "server.ts")
+        ...entry
       ], {
         env: {
           ...process.env,
