@@ -190,6 +190,15 @@ const serveCommand = Command.make("serve", {
         "that were converting run again. --data-dir '' keeps them in memory only."
     )
   ),
+  blobDir: Options.text("blob-dir").pipe(
+    Options.withPseudoName("FOLDER"),
+    Options.optional,
+    Options.withDescription(
+      "A folder for the bytes of outputs and uploads, instead of the database (default: " +
+        "PDF_TRANSFORM_SERVER_BLOB_DIR, else in the database). With --database-url, the same folder on " +
+        "every node (a volume they all mount)."
+    )
+  ),
   databaseUrl: Options.redacted("database-url").pipe(
     Options.withPseudoName("postgres://..."),
     Options.optional,

@@ -91,6 +91,15 @@ export interface AppOptions {
    * tasks again. The nodes' clocks must agree to well within the lease (NTP).
    */
   readonly database?: Layer.Layer<SqlClient.SqlClient, unknown> | undefined
+  /**
+   * A folder for the bytes of outputs and uploads, instead of the database's rows: `outputs/<task
+   * id>` and `files/<file id>/<part>`, each written whole (temporary file, fsync, rename). With a
+   * shared `database`, give every node the same folder (a volume they all mount). The database
+   * stays small and the bytes can go on cheaper storage. Rows written before it was given keep
+   * their bytes; a server started without it cannot read what was written with it (503). Blobs a
+   * crash left without a row are removed at start once an hour old. Default: in the rows.
+   */
+  readonly blobDir?: string | undefined
   /** This process as a node of a shared `database`. */
   readonly node?: {
     /** Its name in logs and in the tasks it claims (default: the host name and a random suffix). */

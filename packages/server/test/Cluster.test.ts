@@ -7,6 +7,9 @@
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import * as Crypto from "node:crypto"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import type { Postgres } from "./fixtures/postgres.js"
 import { rows, startPostgres } from "./fixtures/postgres.js"
 import type { Started, Status } from "./processes.js"
@@ -22,7 +25,12 @@ let postgres: Postgres
 beforeAll(async () => {
   postgres = await startPostgres()
 }, 120_000)
-afterAll(() => postgres?.stop())
+/** Blob directories made by the tests, removed at the end whatever happened. */
+const folders: Array<string> = []
+afterAll(() => {
+  postgres?.stop()
+  for (const folder of folders) Fs.rmSync(folder, { recursive: true, force: true })
+})
 
 const startNodes = (url: string, extra: Record<string, string> = {}): Promise<ReadonlyArray<Started>> =>
   Promise.all([1, 2, 3].map((n) =>
@@ -64,11 +72,16 @@ const uploadAcross = async (nodes: ReadonlyArray<Started>, file: Uint8Array): Pr
 }
 
 describe("three nodes on one Postgres", () => {
-  it(
-    "30 tasks over 3 nodes, node 2 killed mid-run: all complete, download byte-identical from both survivors, only node 2's tasks ran twice",
-    async () => {
+  it.each([
+    { bytes: "in the database's rows", blobs: false },
+    { bytes: "in a blob directory they share", blobs: true }
+  ])(
+    "30 tasks over 3 nodes, node 2 killed mid-run: all complete, download byte-identical from both survivors, only node 2's tasks ran twice; bytes $bytes",
+    async ({ blobs }) => {
       const url = postgres.createDatabase()
-      const nodes = await startNodes(url)
+      const blobDir = blobs ? Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-cluster-blobs-")) : undefined
+      if (blobDir !== undefined) folders.push(blobDir)
+      const nodes = await startNodes(url, blobDir === undefined ? {} : { TEST_BLOB_DIR: blobDir })
       const file = fakePdf(2 * partSize + 4096)
       Crypto.randomFillSync(file, 16)
       const pdfURL = await uploadAcross(nodes, file)
@@ -117,6 +130,11 @@ describe("three nodes on one Postgres", () => {
       // The conversions spread: each surviving node converted some of them.
       assert.isAbove(finishers.get("node-1") ?? 0, 0)
       assert.isAbove(finishers.get("node-3") ?? 0, 0)
+      if (blobDir !== undefined) {
+        // One file per output, none half-written, and no bytes in the rows.
+        assert.strictEqual(Fs.readdirSync(Path.join(blobDir, "outputs")).length, 30)
+        assert.deepStrictEqual(rows(url, "SELECT COUNT(*) FROM pdt_tasks WHERE output IS NOT NULL"), [["0"]])
+      }
     },
     120_000
   )

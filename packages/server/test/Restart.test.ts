@@ -14,15 +14,23 @@ import type { Status } from "./processes.js"
 import { fakePdf, raw } from "./utils.js"
 
 const conversionMs = 1500
-const started = (dataDir: string) => start({ TEST_DATA_DIR: dataDir, TEST_CONVERSION_MS: String(conversionMs) })
 
-describe("restart on a data directory", () => {
+describe.each([
+  { bytes: "in the database's rows", blobs: false },
+  { bytes: "in a blob directory", blobs: true }
+])("restart on a data directory, bytes $bytes", ({ blobs }) => {
   it(
     "SIGKILL mid-conversion: the task answers and completes after a restart; outputs and uploads still download",
     async () => {
       const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-restart-"))
+      const started = () =>
+        start({
+          TEST_DATA_DIR: dataDir,
+          ...(blobs ? { TEST_BLOB_DIR: Path.join(dataDir, "blobs") } : {}),
+          TEST_CONVERSION_MS: String(conversionMs)
+        })
       try {
-        const first = await started(dataDir)
+        const first = await started()
         const pdf = fakePdf(4096)
         Crypto.randomFillSync(pdf, 16)
         const uploaded = await raw(first.origin, {
@@ -46,7 +54,7 @@ describe("restart on a data directory", () => {
         await waitFor(first.origin, "epub", killed, (s) => s.state === "processing" && s.progress > 0, 20_000)
         await kill(first)
 
-        const second = await started(dataDir)
+        const second = await started()
         const after = await status(second.origin, "epub", killed)
         assert.strictEqual(after.status, 200, `the task is unknown after the restart: ${after.body.toString()}`)
         assert.strictEqual((after.json as Status).state, "processing")
@@ -73,6 +81,9 @@ describe("restart on a data directory", () => {
           "completed"
         )
         await kill(second)
+        // With a blob directory, the bytes were files there, and the rows held none of them.
+        const outputs = Path.join(dataDir, "blobs", "outputs")
+        assert.strictEqual(Fs.existsSync(outputs) && Fs.readdirSync(outputs).length === 3, blobs)
       } finally {
         Fs.rmSync(dataDir, { recursive: true, force: true })
       }

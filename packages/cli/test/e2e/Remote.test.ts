@@ -9,6 +9,8 @@ import { countingProxy, repository, run, serve, start, stopAll, temporaryFolder 
 
 const key = "the-right-key"
 let server: Awaited<ReturnType<typeof serve>>
+/** The server's `--blob-dir`: the bytes of its outputs and uploads are files there. */
+let blobs: string
 
 /** `count` distinct PDFs (one corpus file, each with its own trailing comment), in a new folder. */
 const documents = (count: number) => {
@@ -22,7 +24,8 @@ const documents = (count: number) => {
 
 describe("convert through a reference server", () => {
   beforeAll(async () => {
-    server = await serve(key, ["--simulate", "2s"])
+    blobs = temporaryFolder("pdf-transform-cli-blobs-")
+    server = await serve(key, ["--simulate", "2s", "--blob-dir", blobs])
   }, 60_000)
   afterAll(stopAll)
 
@@ -128,6 +131,10 @@ describe("convert through a reference server", () => {
       assert.deepStrictEqual(proxy.paths().filter((path) => path.endsWith("/files")), [])
       assert.strictEqual(proxy.paths().filter((path) => path.endsWith("/uploads/init")).length, 2)
       assert.strictEqual(proxy.submits(), 2)
+      // The server kept the uploaded bytes in its --blob-dir, a folder per upload.
+      const uploads = proxy.paths().flatMap((path) => /\/uploads\/([^/]+)\/url$/.exec(path)?.[1] ?? [])
+      assert.strictEqual(uploads.length, 2)
+      for (const id of uploads) assert.isTrue(Fs.existsSync(Path.join(blobs, "files", id, "1")), id)
     } finally {
       await proxy.close()
     }

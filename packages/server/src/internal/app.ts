@@ -13,6 +13,7 @@ import * as Contract from "@pdf-transform/core/Contract"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
+import * as BlobDirectory from "./blobDirectory.js"
 import type { AppContext } from "./context.js"
 import { makeContext } from "./context.js"
 import * as Dispatcher from "./dispatcher.js"
@@ -64,12 +65,13 @@ export const makeApp = (
   ConverterModule.Converter | Scope.Scope | SqlClient.SqlClient
 > =>
   Effect.gen(function*() {
+    const blobs = options.blobDir === undefined ? undefined : yield* BlobDirectory.make(options.blobDir)
     const store = yield* SqlStore.make({
       maxTasks: options.maxTasks,
       maxOutputBytes: options.maxStoredOutputBytes,
       maxFiles: options.uploads.maxFiles,
       maxFileBytes: options.uploads.maxTotalBytes
-    })
+    }, blobs)
     const context = yield* makeContext(options, store)
     yield* Dispatcher.start(context)
     const routed = yield* HttpRouter.toHttpApp(router(context))

@@ -72,6 +72,8 @@ export interface ResolvedOptions {
   readonly publicUrl: URL
   readonly signingKey: Uint8Array
   readonly limiter: LimiterConfig
+  /** Where outputs and uploaded bytes are kept as files, instead of in the database's rows. */
+  readonly blobDir: string | undefined
   /** This process as one node of the server: its name, and how it shares the database's tasks. */
   readonly node: {
     readonly id: string
@@ -159,6 +161,7 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
     keys: options.keys,
     publicUrl: new URL(publicUrlText),
     signingKey,
+    blobDir: options.blobDir,
     limiter: {
       rate: rate === undefined
         ? undefined

@@ -4,6 +4,8 @@
  * server can run them again; outputs live in the task's row; uploads keep one row per part, and a
  * finished upload is read by concatenating its parts, so nothing is copied when it completes.
  * Every check-then-write (room for a task, room for a file, the end of a task) is one transaction.
+ * With a blob directory, the bytes of outputs and parts are files there instead (`blobDirectory.ts`):
+ * written before the row that names them commits, removed after the row that named them is gone.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -11,6 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ParseError } from "effect/ParseResult"
 import * as Ref from "effect/Ref"
+import type { BlobDirectory } from "./blobDirectory.js"
 import type { KeyState } from "./limiter.js"
 import * as Tables from "./sqlTables.js"
 import type { FileEntry, NewTask, Store, StoreLimits } from "./store.js"
@@ -19,7 +22,20 @@ import { StorageError } from "./store.js"
 /** Expired entries are looked for at most this often. */
 const sweepIntervalMs = 5_000
 
-export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, SqlClient.SqlClient> =>
+/** What a part's row holds when its bytes are in the blob directory (an output's row holds NULL). */
+const inBlobDirectory = new Uint8Array(0)
+
+/** A row whose bytes are in a blob directory, read by a server that was not given one. */
+const blobDirectoryMissing = (operation: string) =>
+  new StorageError({
+    operation,
+    cause: new Error("the bytes are in a blob directory, and this server was started without one")
+  })
+
+export const make = (
+  limits: StoreLimits,
+  blobs?: BlobDirectory
+): Effect.Effect<Store, StorageError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const run = <A>(
@@ -29,10 +45,32 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
     /** Tasks as stored, checked: a row this code did not write is a storage failure, not a crash. */
     const tasks = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
       Effect.map(Effect.flatMap(query, Tables.decodeTaskRows), (rows) => rows.map(Tables.toTask))
+    /**
+     * Ids of the tasks and files whose rows a transaction dropped, for their blobs to be removed
+     * once it has committed (never before: a rolled-back drop keeps its rows, and they need their bytes).
+     */
+    interface Dropped {
+      readonly tasks: Array<string>
+      readonly files: Array<string>
+    }
+    // The transaction has committed (a task created, an end recorded): a file that cannot be
+    // removed must not fail it. It is left without a row, and removed at the next start.
+    const removeBlobs = (dropped: Dropped) =>
+      blobs === undefined || (dropped.tasks.length === 0 && dropped.files.length === 0)
+        ? Effect.void
+        : Effect.zipRight(blobs.removeOutputs(dropped.tasks), blobs.removeFiles(dropped.files)).pipe(
+          Effect.catchAll((error) =>
+            Effect.logWarning("files of dropped tasks or uploads left for the next start", error)
+          )
+        )
     const transaction = <A>(
       operation: string,
-      effect: Effect.Effect<A, SqlError | ParseError>
-    ): Effect.Effect<A, StorageError> => run(operation, sql.withTransaction(effect))
+      effect: (dropped: Dropped) => Effect.Effect<A, SqlError | ParseError>
+    ): Effect.Effect<A, StorageError> =>
+      Effect.suspend(() => {
+        const dropped: Dropped = { tasks: [], files: [] }
+        return Effect.tap(run(operation, sql.withTransaction(effect(dropped))), () => removeBlobs(dropped))
+      })
 
     // SQLite: freed pages go back to the file system at each commit (a new database only: it must
     // precede the first table), and with the write-ahead log a commit survives a killed process
@@ -46,40 +84,66 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
     // CREATE TABLE IF NOT EXISTS of one table can collide in Postgres' catalog).
     yield* transaction(
       "create tables",
-      Effect.zipRight(
-        sql.onDialectOrElse({
-          pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${Tables.schemaLockId})`),
-          orElse: () => Effect.void
-        }),
-        Effect.forEach(Tables.tables(sql), (statement) => sql.unsafe(statement), { discard: true })
-      )
+      () =>
+        Effect.zipRight(
+          sql.onDialectOrElse({
+            pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${Tables.schemaLockId})`),
+            orElse: () => Effect.void
+          }),
+          Effect.forEach(Tables.tables(sql), (statement) => sql.unsafe(statement), { discard: true })
+        )
     )
     const sweptAt = yield* Ref.make(0)
+    if (blobs !== undefined) {
+      // What a crash left between a blob and its row (written, or dropped, on one side only).
+      const known = (table: "pdt_tasks" | "pdt_files") => (ids: ReadonlyArray<string>) =>
+        ids.length === 0 ? Effect.succeed(new Set<string>()) : run(
+          "find the rows of blobs",
+          Effect.map(
+            sql<{ id: string }>`SELECT id FROM ${sql(table)} WHERE ${sql.in("id", ids)}`,
+            (rows) => new Set(rows.map((row) => row.id))
+          )
+        )
+      // Compared with the files' times, which are the wall clock's.
+      const removed = yield* blobs.removeOrphans(
+        { tasks: known("pdt_tasks"), files: known("pdt_files") },
+        Date.now()
+      )
+      if (removed > 0) yield* Effect.logInfo(`removed ${removed} blobs of ${blobs.root} that no row names`)
+    }
 
     const taskCount = Effect.map(sql<{ n: number }>`SELECT COUNT(*) AS n FROM pdt_tasks`, Tables.count)
 
-    const dropExpiredTasks = (now: number) =>
-      sql`DELETE FROM pdt_tasks WHERE expires_at IS NOT NULL AND expires_at <= ${now}`
+    const dropExpiredTasks = (now: number, dropped: Dropped) =>
+      Effect.map(
+        sql<{ id: string }>`DELETE FROM pdt_tasks WHERE expires_at IS NOT NULL AND expires_at <= ${now} RETURNING id`,
+        (rows) => dropped.tasks.push(...rows.map((row) => row.id))
+      )
 
-    const dropExpiredFiles = (now: number) =>
+    const dropExpiredFiles = (now: number, dropped: Dropped) =>
       Effect.zipRight(
         sql`DELETE FROM pdt_parts WHERE file_id IN (SELECT id FROM pdt_files WHERE expires_at <= ${now})`,
-        sql`DELETE FROM pdt_files WHERE expires_at <= ${now}`
+        Effect.map(
+          sql<{ id: string }>`DELETE FROM pdt_files WHERE expires_at <= ${now} RETURNING id`,
+          (rows) => dropped.files.push(...rows.map((row) => row.id))
+        )
       )
 
     /** Drops the oldest finished tasks (never `keep`) until `tooMuch` says enough. */
     const evictFinished = (
       tooMuch: (dropped: { readonly count: number; readonly bytes: number }) => boolean,
-      keep: string
+      keep: string,
+      dropped: Dropped
     ) =>
       Effect.gen(function*() {
-        const finished = yield* sql<{ seq: number | string; output_bytes: number | string }>`
-          SELECT seq, output_bytes FROM pdt_tasks WHERE state <> 'processing' AND id <> ${keep} ORDER BY seq`
+        const finished = yield* sql<{ seq: number | string; id: string; output_bytes: number | string }>`
+          SELECT seq, id, output_bytes FROM pdt_tasks WHERE state <> 'processing' AND id <> ${keep} ORDER BY seq`
         const drop: Array<number | string> = []
         let bytes = 0
         for (const row of finished) {
           if (!tooMuch({ count: drop.length, bytes })) break
           drop.push(row.seq)
+          dropped.tasks.push(row.id)
           bytes += Number(row.output_bytes)
         }
         if (drop.length > 0) yield* sql`DELETE FROM pdt_tasks WHERE ${sql.in("seq", drop)}`
@@ -92,12 +156,12 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
     )
 
     /** Whether `bytes` more fit, after dropping expired entries if they do not at first. */
-    const roomForFile = (bytes: number, now: number) =>
+    const roomForFile = (bytes: number, now: number, dropped: Dropped) =>
       Effect.gen(function*() {
         const fits = (usage: { readonly files: number; readonly bytes: number }) =>
           usage.files < limits.maxFiles && usage.bytes + bytes <= limits.maxFileBytes
         if (fits(yield* fileUsage)) return true
-        yield* dropExpiredFiles(now)
+        yield* dropExpiredFiles(now, dropped)
         return fits(yield* fileUsage)
       })
 
@@ -110,23 +174,24 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
     ) =>
       transaction(
         operation,
-        Effect.gen(function*() {
-          if (!(yield* roomForFile(entry.size, now))) return false
-          yield* sql`INSERT INTO pdt_files ${
-            sql.insert({
-              id: entry.id,
-              kind: entry.kind,
-              owner: entry.owner,
-              size: entry.size,
-              part_size: entry.partSize,
-              total_parts: entry.totalParts,
-              created_at: entry.createdAt,
-              expires_at: entry.expiresAt
-            })
-          }`
-          yield* andThen
-          return true
-        })
+        (dropped) =>
+          Effect.gen(function*() {
+            if (!(yield* roomForFile(entry.size, now, dropped))) return false
+            yield* sql`INSERT INTO pdt_files ${
+              sql.insert({
+                id: entry.id,
+                kind: entry.kind,
+                owner: entry.owner,
+                size: entry.size,
+                part_size: entry.partSize,
+                total_parts: entry.totalParts,
+                created_at: entry.createdAt,
+                expires_at: entry.expiresAt
+              })
+            }`
+            yield* andThen
+            return true
+          })
       )
 
     const store: Store = {
@@ -137,71 +202,72 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
       ) =>
         transaction(
           "create task",
-          Effect.gen(function*() {
-            yield* sql.onDialectOrElse({
-              pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${Tables.submitLockId})`),
-              orElse: () => Effect.void
-            })
-            // Two counts on indexes (a scan of the table would read every output on the way).
-            const counts = yield* sql<{ n: number | string; mine: number | string }>`
+          (dropped) =>
+            Effect.gen(function*() {
+              yield* sql.onDialectOrElse({
+                pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${Tables.submitLockId})`),
+                orElse: () => Effect.void
+              })
+              // Two counts on indexes (a scan of the table would read every output on the way).
+              const counts = yield* sql<{ n: number | string; mine: number | string }>`
               SELECT (SELECT COUNT(*) FROM pdt_tasks) AS n,
                 (SELECT COUNT(*) FROM pdt_tasks WHERE owner = ${task.owner} AND state = 'processing') AS mine`
-            let tasks = Number(counts[0]?.n ?? 0)
-            const inFlight = Number(counts[0]?.mine ?? 0)
-            if (tasks >= limits.maxTasks) {
-              yield* dropExpiredTasks(now)
-              tasks = yield* taskCount
-              const excess = tasks - limits.maxTasks + 1
-              if (excess > 0) yield* evictFinished(({ count }) => count < excess, task.id)
-              tasks = yield* taskCount
-            }
-            if (tasks >= limits.maxTasks) return { _tag: "Full" } as const
-            const stored = yield* Effect.flatMap(
-              sql`SELECT tokens, refilled_at, window_start, used FROM pdt_limits WHERE key_id = ${task.owner}`,
-              Tables.decodeLimitRows
-            )
-            const kept = stored[0]
-            const { decision, state } = admit(
-              inFlight,
-              kept === undefined ? undefined : {
-                tokens: kept.tokens,
-                refilledAt: kept.refilled_at,
-                windowStart: kept.window_start,
-                used: kept.used
+              let tasks = Number(counts[0]?.n ?? 0)
+              const inFlight = Number(counts[0]?.mine ?? 0)
+              if (tasks >= limits.maxTasks) {
+                yield* dropExpiredTasks(now, dropped)
+                tasks = yield* taskCount
+                const excess = tasks - limits.maxTasks + 1
+                if (excess > 0) yield* evictFinished(({ count }) => count < excess, task.id, dropped)
+                tasks = yield* taskCount
               }
-            )
-            const row = {
-              tokens: state.tokens,
-              refilled_at: state.refilledAt,
-              window_start: state.windowStart,
-              used: state.used
-            }
-            if (kept === undefined) {
-              yield* sql`INSERT INTO pdt_limits ${sql.insert({ key_id: task.owner, ...row })}`
-            } else if (
-              kept.tokens !== row.tokens || kept.refilled_at !== row.refilled_at ||
-              kept.window_start !== row.window_start || kept.used !== row.used
-            ) {
-              yield* sql`UPDATE pdt_limits SET ${sql.update(row)} WHERE key_id = ${task.owner}`
-            }
-            if (decision._tag === "Rejected") return decision
-            yield* sql`INSERT INTO pdt_tasks ${
-              sql.insert({
-                id: task.id,
-                format: task.format,
-                owner: task.owner,
-                filename: task.filename ?? null,
-                created_at: task.createdAt,
-                state: "processing",
-                progress: 0,
-                error: null,
-                expires_at: null,
-                source: JSON.stringify(task.source),
-                request: task.request
-              })
-            }`
-            return decision
-          })
+              if (tasks >= limits.maxTasks) return { _tag: "Full" } as const
+              const stored = yield* Effect.flatMap(
+                sql`SELECT tokens, refilled_at, window_start, used FROM pdt_limits WHERE key_id = ${task.owner}`,
+                Tables.decodeLimitRows
+              )
+              const kept = stored[0]
+              const { decision, state } = admit(
+                inFlight,
+                kept === undefined ? undefined : {
+                  tokens: kept.tokens,
+                  refilledAt: kept.refilled_at,
+                  windowStart: kept.window_start,
+                  used: kept.used
+                }
+              )
+              const row = {
+                tokens: state.tokens,
+                refilled_at: state.refilledAt,
+                window_start: state.windowStart,
+                used: state.used
+              }
+              if (kept === undefined) {
+                yield* sql`INSERT INTO pdt_limits ${sql.insert({ key_id: task.owner, ...row })}`
+              } else if (
+                kept.tokens !== row.tokens || kept.refilled_at !== row.refilled_at ||
+                kept.window_start !== row.window_start || kept.used !== row.used
+              ) {
+                yield* sql`UPDATE pdt_limits SET ${sql.update(row)} WHERE key_id = ${task.owner}`
+              }
+              if (decision._tag === "Rejected") return decision
+              yield* sql`INSERT INTO pdt_tasks ${
+                sql.insert({
+                  id: task.id,
+                  format: task.format,
+                  owner: task.owner,
+                  filename: task.filename ?? null,
+                  created_at: task.createdAt,
+                  state: "processing",
+                  progress: 0,
+                  error: null,
+                  expires_at: null,
+                  source: JSON.stringify(task.source),
+                  request: task.request
+                })
+              }`
+              return decision
+            })
         ),
       task: (id, now) =>
         run(
@@ -250,46 +316,72 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
             WHERE id = ${id} AND state = 'processing' AND progress < ${progress}`
         ),
       finishTask: (id, outcome, expiresAt, node) =>
-        transaction(
-          "finish task",
-          Effect.gen(function*() {
-            if ("output" in outcome) {
-              yield* sql`UPDATE pdt_tasks SET state = 'completed', progress = 100, output = ${outcome.output},
+        Effect.zipRight(
+          // The output's file first: a completed row always has its bytes. If the task had ended
+          // already (a conversion run twice), this rewrites the same output whole.
+          blobs === undefined || !("output" in outcome) ? Effect.void : blobs.writeOutput(id, outcome.output),
+          transaction(
+            "finish task",
+            (dropped) =>
+              Effect.gen(function*() {
+                if ("output" in outcome) {
+                  const stored = blobs === undefined ? outcome.output : null
+                  yield* sql`UPDATE pdt_tasks SET state = 'completed', progress = 100, output = ${stored},
                 output_bytes = ${outcome.output.byteLength}, expires_at = ${expiresAt},
                 finished_by = ${node}
                 WHERE id = ${id} AND state = 'processing'`
-              const total = Number(
-                (yield* sql<{ bytes: number | string | null }>`
+                  const total = Number(
+                    (yield* sql<{ bytes: number | string | null }>`
                   SELECT COALESCE(SUM(output_bytes), 0) AS bytes FROM pdt_tasks`)[0]?.bytes ?? 0
-              )
-              if (total > limits.maxOutputBytes) {
-                yield* evictFinished(({ bytes }) => total - bytes > limits.maxOutputBytes, id)
-              }
-            } else {
-              yield* sql`UPDATE pdt_tasks SET state = 'failed', error = ${outcome.error}, expires_at = ${expiresAt},
+                  )
+                  if (total > limits.maxOutputBytes) {
+                    yield* evictFinished(({ bytes }) => total - bytes > limits.maxOutputBytes, id, dropped)
+                  }
+                } else {
+                  yield* sql`UPDATE pdt_tasks SET state = 'failed', error = ${outcome.error}, expires_at = ${expiresAt},
                 finished_by = ${node}
                 WHERE id = ${id} AND state = 'processing'`
-            }
-          })
+                }
+              })
+          )
         ),
       output: (id, now) =>
-        run(
-          "read output",
-          Effect.map(
+        Effect.flatMap(
+          run(
+            "read output",
             sql<{ output: Uint8Array | null }>`SELECT output FROM pdt_tasks
-              WHERE id = ${id} AND state = 'completed' AND expires_at > ${now}`,
-            (rows) => Option.fromNullable(rows[0]?.output ?? undefined)
-          )
+              WHERE id = ${id} AND state = 'completed' AND expires_at > ${now}`
+          ),
+          (rows): Effect.Effect<Option.Option<Uint8Array>, StorageError> => {
+            const row = rows[0]
+            if (row === undefined) return Effect.succeed(Option.none())
+            // Rows written before a blob directory was given keep their bytes.
+            if (row.output !== null) return Effect.succeed(Option.some(row.output))
+            if (blobs === undefined) return Effect.fail(blobDirectoryMissing("read output"))
+            return Effect.map(blobs.readOutput(id), Option.some)
+          }
         ),
       taskCount: run("count tasks", taskCount),
 
-      addFile: (file, bytes, now) =>
-        insertEntry(
+      addFile: (file, bytes, now) => {
+        const insert = insertEntry(
           "store file",
           { ...file, kind: "file", size: bytes.byteLength, partSize: bytes.byteLength, totalParts: 1 },
           now,
-          sql`INSERT INTO pdt_parts ${sql.insert({ file_id: file.id, part: 1, bytes })}`
-        ),
+          sql`INSERT INTO pdt_parts ${
+            sql.insert({ file_id: file.id, part: 1, bytes: blobs === undefined ? bytes : inBlobDirectory })
+          }`
+        )
+        if (blobs === undefined) return insert
+        // The bytes first; taken back when there is no room for the file (or its row cannot be written).
+        return Effect.zipRight(
+          blobs.writePart(file.id, 1, bytes),
+          Effect.tap(
+            Effect.tapError(insert, () => Effect.ignore(blobs.removeFiles([file.id]))),
+            (stored) => stored ? Effect.void : blobs.removeFiles([file.id])
+          )
+        )
+      },
       startUpload: (upload, now) => insertEntry("start upload", { ...upload, kind: "upload" }, now, Effect.void),
       entry: (id, now) =>
         run(
@@ -310,10 +402,15 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
           })
         ),
       putPart: (id, part, bytes) =>
-        run(
-          "store part",
-          sql`INSERT INTO pdt_parts ${sql.insert({ file_id: id, part, bytes })}
+        Effect.zipRight(
+          blobs === undefined ? Effect.void : blobs.writePart(id, part, bytes),
+          run(
+            "store part",
+            sql`INSERT INTO pdt_parts ${
+              sql.insert({ file_id: id, part, bytes: blobs === undefined ? bytes : inBlobDirectory })
+            }
             ON CONFLICT (file_id, part) DO UPDATE SET bytes = excluded.bytes`
+          )
         ),
       completeUpload: (id, expiresAt) =>
         run(
@@ -321,17 +418,28 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
           sql`UPDATE pdt_files SET kind = 'file', expires_at = ${expiresAt} WHERE id = ${id} AND kind = 'upload'`
         ),
       fileBytes: (id, now) =>
-        run(
-          "read file",
-          Effect.map(
-            sql<{ bytes: Uint8Array }>`SELECT p.bytes FROM pdt_parts p JOIN pdt_files f ON f.id = p.file_id
-              WHERE f.id = ${id} AND f.kind = 'file' AND f.expires_at > ${now} ORDER BY p.part`,
+        Effect.flatMap(
+          run(
+            "read file",
+            sql<{ part: number; bytes: Uint8Array; size: number | string }>`SELECT p.part, p.bytes, f.size
+              FROM pdt_parts p JOIN pdt_files f ON f.id = p.file_id
+              WHERE f.id = ${id} AND f.kind = 'file' AND f.expires_at > ${now} ORDER BY p.part`
+          ),
+          (parts): Effect.Effect<Option.Option<Uint8Array>, StorageError> => {
             // A stored file has at least one part: no rows means no such file.
-            (parts) =>
-              parts.length === 0
-                ? Option.none()
-                : Option.some<Uint8Array>(Buffer.concat(parts.map((part) => part.bytes)))
-          )
+            if (parts.length === 0) return Effect.succeed(Option.none())
+            // A part with no bytes in its row (of a file that has some) is in the blob directory.
+            const read = Effect.forEach(parts, ({ bytes, part, size }) =>
+              bytes.byteLength > 0 || Number(size) === 0
+                ? Effect.succeed(bytes)
+                : blobs === undefined
+                ? Effect.fail(blobDirectoryMissing("read file"))
+                : blobs.readPart(id, part))
+            return Effect.map(
+              read,
+              (chunks) => Option.some<Uint8Array>(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
+            )
+          }
         ),
       fileUsage: run("read upload usage", fileUsage),
       sweepIfDue: (now) =>
@@ -341,7 +449,8 @@ export const make = (limits: StoreLimits): Effect.Effect<Store, StorageError, Sq
             due ?
               transaction(
                 "drop expired entries",
-                Effect.asVoid(Effect.zipRight(dropExpiredTasks(now), dropExpiredFiles(now)))
+                (dropped) =>
+                  Effect.asVoid(Effect.zipRight(dropExpiredTasks(now, dropped), dropExpiredFiles(now, dropped)))
               ) :
               Effect.void
         )

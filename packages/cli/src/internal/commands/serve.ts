@@ -24,6 +24,7 @@ export interface Flags {
   readonly keys: Option.Option<string>
   readonly simulate: Option.Option<Duration.Duration>
   readonly dataDir: string
+  readonly blobDir: Option.Option<string>
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly publicUrl: Option.Option<string>
   readonly nodeId: Option.Option<string>
@@ -125,8 +126,13 @@ const run = (flags: Flags) =>
         signingKey: Option.getOrUndefined(yield* signingKeyOf(storage.dataDir)),
         ...(storage.dataDir === "" ? {} : { dataDir: Path.resolve(storage.dataDir) })
       }
+    const blobDir = Option.orElse(flags.blobDir, () => {
+      const fromEnv = process.env.PDF_TRANSFORM_SERVER_BLOB_DIR
+      return fromEnv === undefined || fromEnv === "" ? Option.none() : Option.some(fromEnv)
+    })
     const server = Server.layer({
       keys: keys.map((key) => Redacted.make(key)),
+      ...(Option.isSome(blobDir) ? { blobDir: Path.resolve(blobDir.value) } : {}),
       port: flags.port,
       host: flags.host,
       ...(Option.isSome(flags.publicUrl) ? { publicUrl: flags.publicUrl.value } : {}),
@@ -150,6 +156,7 @@ const run = (flags: Flags) =>
             ? "Tasks, uploads and outputs are kept in memory: a restart forgets them."
             : `Tasks, uploads and outputs are kept in ${Path.resolve(storage.dataDir)} (they survive a restart).`
         )
+        if (Option.isSome(blobDir)) out(`The bytes of outputs and uploads are files in ${Path.resolve(blobDir.value)}.`)
         if (generated) out(`API key (made for this run; choose yours with --keys): ${keys[0]}`)
         out(`Convert through it: pdf-transform convert FILES --to markdown --base-url ${baseUrl} --api-key KEY`)
         out("Ctrl-C stops it.")
