@@ -133,7 +133,8 @@ export const structure = (markdown: string): Structure => {
   }
   blocks(Lexer.lex(markdown, { gfm: true }), 0)
   const words = text.join("\n").normalize("NFKC").toLowerCase().split(/[^\p{L}\p{N}]+/u)
-  out.words.push(...words.filter((word) => word !== ""))
+  // One at a time: a long manual has more words than a call may take arguments.
+  for (const word of words) if (word !== "") out.words.push(word)
   return out
 }
 
@@ -160,7 +161,11 @@ export interface Score {
 
 export interface Comparison {
   readonly codeLines: Score
+  /** Of the lines the candidate puts in code blocks, those the reference has as code (marking everything code must not pass). */
+  readonly codeLinePrecision: Score
   readonly inlineCode: Score
+  /** Of the candidate's inline code spans, those the reference has. */
+  readonly inlineCodePrecision: Score
   readonly emphasis: Score
   readonly listItems: Score
   /** Of the list items found, those at the reference's nesting depth. */
@@ -214,7 +219,9 @@ export const compare = (reference: Structure, candidate: Structure): Comparison 
   const listHits = found(itemKeys(reference.listItems), itemKeys(candidate.listItems))
   return {
     codeLines: score(reference.codeLines, candidate.codeLines),
+    codeLinePrecision: score(candidate.codeLines, reference.codeLines),
     inlineCode: score(reference.inlineCode, candidate.inlineCode),
+    inlineCodePrecision: score(candidate.inlineCode, reference.inlineCode),
     emphasis: score(reference.emphasis, candidate.emphasis),
     listItems: { hits: listHits, total: referenceItems.length },
     listDepth: { hits: found(depthKeys(referenceItems), depthKeys(candidate.listItems)), total: listHits },
