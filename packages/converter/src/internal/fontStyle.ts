@@ -12,9 +12,10 @@ const fixedPitchFlag = 1
 const italicFlag = 64
 const forceBoldFlag = 1 << 18
 
+/** `txtt`, `t1xtt`, `t1xbtt`, `tcxtt`: the typewriter faces of txfonts and newtx (Sphinx's LaTeX uses them). */
 const monoName =
-  /mono|courier|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|ectt|txtt|andale|lucidaconsole|\btt\d/i
-const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx/i
+  /mono|courier|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|ectt|t(?:1|c)?xb?tt|andale|lucidaconsole|\btt\d/i
+const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx|t(?:1|c)?xbtt/i
 const italicName = /italic|oblique|cmti|cmsl|cmitt|slanted|kursiv/i
 
 /** The `Style` bits a font's name tells (a subset prefix "ABCDEF+" ignored). */
