@@ -4,14 +4,25 @@ import { Style } from "../src/internal/layout/model.js"
 
 describe("a font's style from its name", () => {
   it("the typewriter faces of TeX's font families are code; their bold ones strong too", () => {
-    for (const name of ["ABCDEF+CMTT10", "BZUJDV+t1xtt", "YBLMOJ+tcxtt", "USYJKU+t1xtt-Slant_167", "txtt", "LMMono10-Regular"]) {
+    for (
+      const name of [
+        "ABCDEF+CMTT10",
+        "BZUJDV+t1xtt",
+        "YBLMOJ+tcxtt",
+        "USYJKU+t1xtt-Slant_167",
+        "txtt",
+        "LMMono10-Regular"
+      ]
+    ) {
       assert.strictEqual(nameStyle(name) & Style.code, Style.code, name)
     }
     assert.strictEqual(nameStyle("MPGAWB+t1xbtt"), Style.code | Style.strong)
   })
 
   it("text faces are not code, whatever letters their names share with one", () => {
-    for (const name of ["XTTSDX+TeXGyreTermes-Regular", "LTEDIX+TeXGyreHeros-Bold", "Matt-Regular", "CMR10", "DejaVuSerif"]) {
+    for (
+      const name of ["XTTSDX+TeXGyreTermes-Regular", "LTEDIX+TeXGyreHeros-Bold", "Matt-Regular", "CMR10", "DejaVuSerif"]
+    ) {
       assert.strictEqual(nameStyle(name) & Style.code, 0, name)
     }
   })

@@ -170,6 +170,29 @@ describe("layout rules", () => {
       ])
     }))
 
+  it.effect("a bullet set apart from its text at a tab stop (a word processor's list) starts an item", () =>
+    Effect.sync(() => {
+      // The bullet's right edge is 17 pt from its text: wider than a column gap at 12 pt, but a tab.
+      const bullet = (text: string, y: number) => [item("\u2022", 84, y, 12), item(text, 108, y, 12)]
+      const blocks = contentBlocks(layout([page([
+        ...bodyLines(["Options are:"], 72, 70, 12),
+        ...bullet("the first option", 84),
+        ...bullet("the second option, whose text wraps", 100),
+        item("onto a second line", 108, 114, 12),
+        ...bodyLines(["After the list, a paragraph."], 72, 140, 12)
+      ])]))
+      assert.deepStrictEqual(blocks, [
+        { _tag: "Paragraph", text: "Options are:" },
+        {
+          _tag: "List",
+          ordered: false,
+          start: 0,
+          items: [{ text: "the first option" }, { text: "the second option, whose text wraps onto a second line" }]
+        },
+        { _tag: "Paragraph", text: "After the list, a paragraph." }
+      ])
+    }))
+
   it.effect("a paragraph's first-line indent after a list is not a wrapped line of its last item", () =>
     Effect.sync(() => {
       const blocks = contentBlocks(layout([page([

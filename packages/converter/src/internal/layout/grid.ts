@@ -6,7 +6,7 @@
  */
 import type { Band, Piece } from "./gridRows.js"
 import { bandOf, headed, isBold, mergeHeaderBands, tableRows } from "./gridRows.js"
-import { isMono } from "./lines.js"
+import { isMono, markerOnly } from "./lines.js"
 import type { Row } from "./lines.js"
 import type { Mark } from "./model.js"
 
@@ -57,9 +57,6 @@ const addToBands = (bands: ReadonlyArray<Band>, pieces: ReadonlyArray<Piece>): A
   }
   return merged
 }
-
-/** A list marker alone: a bullet, "1." or "a)". */
-const markerOnly = /^(?:[\u2022\u25E6\u25AA\u2013\u2014*+-]|\d{1,3}[.)]|[a-z][.)])$/
 
 /**
  * Whether the run looks like a table and not like something else cut into bands: two or more

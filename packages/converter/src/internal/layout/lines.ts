@@ -12,6 +12,15 @@ export interface Row {
 
 /** Gaps wider than this many font sizes separate columns or table cells, not words. */
 const segmentGap = 1.2
+
+/** A list marker alone: a bullet, "1." or "a)" (a list's hanging indent, not a table's column). */
+export const markerOnly = /^(?:[\u2022\u25E6\u25AA\u2013\u2014*+-]|\d{1,3}[.)]|[a-z][.)])$/
+
+/** A bullet alone: a word processor sets its item's text at a tab stop past it. */
+const bulletOnly = /^[\u2022\u25E6\u25AA\u25CF\u25CB\u25A0\u25A1\u2013\u2014\u2043\u2219*+-]$/u
+
+/** How far (font sizes) the text of an item may stand from its bullet: a tab stop, not a column. */
+const maxBulletGap = 3
 /** Gaps wider than this many font sizes are word spaces. */
 const spaceGap = 0.12
 
@@ -199,10 +208,9 @@ export const segmentRow = (row: Row): ReadonlyArray<Line> => {
   let end = -Infinity
   for (const item of sorted) {
     const gap = item.x - end
-    if (
-      current.length > 0 && gap > segmentGap * Math.max(item.size, current[0]!.size) &&
-      !alignedCode(current, item)
-    ) {
+    const size = Math.max(item.size, current[0]?.size ?? 0)
+    const afterBullet = current.length === 1 && bulletOnly.test(current[0]!.text.trim()) && gap < maxBulletGap * size
+    if (current.length > 0 && gap > segmentGap * size && !alignedCode(current, item) && !afterBullet) {
       segments.push(makeLine(current))
       current = []
       end = -Infinity
