@@ -149,6 +149,29 @@ describe("structure kept in Markdown", () => {
       assert.include(markdown, "| Option | Type | Default |\n| --- | --- | --- |\n| dot | boolean | false |")
     }))
 
+  it.effect("terms in the code face over an indented definition are code spans; a listing over text at its margin is code", () =>
+    Effect.gen(function*() {
+      const pdf = yield* makePdf((page, fonts) => {
+        const line = (runs: ReadonlyArray<Run>, y: number, x = left) => drawLine(page, fonts, runs, y, x)
+        line([["The formulae below specify models.", "body"]], 100)
+        // texinfo's @table @code: two terms at the margin, their definition indented under them.
+        line([["y ~ x", "code"]], 128)
+        line([["y ~ 1 + x", "code"]], 142)
+        line([["Both imply the same simple linear regression.", "body"]], 156, left + 36)
+        line([["y ~ 0 + x", "code"]], 184)
+        line([["Regression through the origin.", "body"]], 198, left + 36)
+        // An example: a listing indented from the margin, then text at the margin.
+        line([["fit <- lm(y ~ x)", "code"]], 240, left + 24)
+        line([["Then the fit is summarised.", "body"]], 254)
+      })
+      const markdown = Markdown.render(yield* read(pdf))
+      assert.include(
+        markdown,
+        "`y ~ x`\n\n`y ~ 1 + x`\n\nBoth imply the same simple linear regression.\n\n`y ~ 0 + x`\n\nRegression through the origin."
+      )
+      assert.include(markdown, "```\nfit <- lm(y ~ x)\n```\n\nThen the fit is summarised.")
+    }))
+
   it.effect("a hyphen at a line end is removed inside a word, kept before a capital, in code never touched", () =>
     Effect.gen(function*() {
       const markdown = Markdown.render(yield* read(yield* makePdf(drawAll)))

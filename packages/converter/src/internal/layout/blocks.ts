@@ -157,7 +157,13 @@ class PageBlocks {
     ) {
       return this.codeLine(line)
     }
-    if (this.code !== undefined) this.flush()
+    if (this.code !== undefined) {
+      // Terms in the code face over an indented definition are text with code spans, not a listing.
+      const terms = this.code.termsBefore(line)
+      if (terms !== undefined) this.code = undefined
+      this.flush()
+      for (const term of terms ?? []) this.blocks.push(paragraphOf(trimRich(richLine(term))))
+    }
     const marker = listMarker(line.text)
     const startsItem = marker !== undefined &&
       (!marker.ordered || this.list !== undefined || this.paragraph === undefined || breaks ||

@@ -9,6 +9,11 @@ import type { Line } from "./model.js"
 /** A gap over this many line pitches ends the block (the next listing, or text between). */
 const maxGapPitches = 2.6
 
+/** Terms of one definition, at most (a term and its alternative spellings). */
+const maxTerms = 3
+/** How far (font sizes) a definition is indented past its terms, at least. */
+const minDefinitionIndent = 1.5
+
 export class CodeBuilder {
   private readonly lines: Array<Line> = []
   /** The smallest distance between two of its baselines: one line pitch. */
@@ -26,6 +31,22 @@ export class CodeBuilder {
     this.pitch = Math.min(this.pitch ?? dy, dy)
     this.lines.push(line)
     return true
+  }
+
+  /**
+   * The block's lines when they are the terms of a definition list and `next` starts the
+   * definition: at most `maxTerms` lines flush at one margin, and `next`, set in the text face,
+   * directly below and indented past them (texinfo's `@table @code`, DocBook's variable lists,
+   * an option list). A listing is followed by text at its own margin or further left.
+   */
+  termsBefore(next: Line): ReadonlyArray<Line> | undefined {
+    const first = this.lines[0]!
+    const last = this.lines[this.lines.length - 1]!
+    if (this.lines.length > maxTerms || next.charWidth !== undefined) return undefined
+    if (this.lines.some((line) => Math.abs(line.x0 - first.x0) > 0.5 * line.size)) return undefined
+    const dy = next.y - last.y
+    if (dy <= 0 || dy > 2 * next.size || next.x0 < first.x0 + minDefinitionIndent * next.size) return undefined
+    return this.lines
   }
 
   build(): Document.Code {
