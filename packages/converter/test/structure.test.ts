@@ -172,6 +172,18 @@ describe("structure kept in Markdown", () => {
       assert.include(markdown, "```\nfit <- lm(y ~ x)\n```\n\nThen the fit is summarised.")
     }))
 
+  it.effect("curly quotes in a listing are the quotes one types; in running text they stay curly", () =>
+    Effect.gen(function*() {
+      const pdf = yield* makePdf((page, fonts) => {
+        drawLine(page, fonts, [["Type \u201Cthis\u201D and it\u2019s done:", "body"]], 100)
+        drawLine(page, fonts, [["echo \u201CHello!\u201D", "code"]], 128, left + 24)
+        drawLine(page, fonts, [["grep \u2018x\u2019 file", "code"]], 141, left + 24)
+      })
+      const markdown = Markdown.render(yield* read(pdf))
+      assert.include(markdown, "Type \u201Cthis\u201D and it\u2019s done:")
+      assert.include(markdown, "```\necho \"Hello!\"\ngrep 'x' file\n```")
+    }))
+
   it.effect("a hyphen at a line end is removed inside a word, kept before a capital, in code never touched", () =>
     Effect.gen(function*() {
       const markdown = Markdown.render(yield* read(yield* makePdf(drawAll)))

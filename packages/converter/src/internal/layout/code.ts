@@ -14,6 +14,12 @@ const maxTerms = 3
 /** How far (font sizes) a definition is indented past its terms, at least. */
 const minDefinitionIndent = 1.5
 
+/**
+ * A listing's quotes as typed: TeX engines set the ASCII quotes of a typewriter face as curly
+ * ones in the text layer (DBLaTeX with XeTeX does), and `echo ”Hello!”` is not a command one can run.
+ */
+const straightQuotes = (text: string): string => text.replace(/[\u201C\u201D]/g, "\"").replace(/[\u2018\u2019]/g, "'")
+
 export class CodeBuilder {
   private readonly lines: Array<Line> = []
   /** The smallest distance between two of its baselines: one line pitch. */
@@ -59,7 +65,7 @@ export class CodeBuilder {
         for (let i = 0; i < blank; i++) out.push("")
       }
       const width = line.charWidth ?? line.size * 0.6
-      out.push(" ".repeat(Math.max(0, Math.round((line.x0 - left) / width))) + line.text)
+      out.push(" ".repeat(Math.max(0, Math.round((line.x0 - left) / width))) + straightQuotes(line.text))
       previous = line
     }
     return { _tag: "Code", text: out.join("\n") }
