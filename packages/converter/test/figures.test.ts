@@ -4,7 +4,7 @@
  * path keeps the pixels.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import * as Fflate from "fflate"
 import {
   concatTransformationMatrix,
@@ -18,7 +18,9 @@ import {
 import { ConverterLive } from "../src/index.js"
 import { predictedRows } from "../src/internal/copiedImages.js"
 import { readFrame } from "../src/internal/jpeg.js"
+import * as Pdf from "../src/internal/pdf.js"
 import { encodePng } from "../src/internal/png.js"
+import { rowsIn } from "../src/internal/streamDictionaries.js"
 import { readCorpus } from "./support/corpus.js"
 
 const converter = ConverterLive.makeInProcess()
@@ -92,43 +94,83 @@ for (let i = 0; i < width * height; i++) {
 /**
  * A page of text with two images of the same pixels: first a Flate stream with PNG predictors
  * (written by hand: `/DecodeParms << /Predictor 15 >>`), then the same image as pdf-lib embeds a
- * PNG (its rows inflated and deflated again, without predictors).
+ * PNG (its rows inflated and deflated again, without predictors). `byReference`: both streams'
+ * `/DecodeParms` are indirect objects, which the dictionary lookup does not follow, so whether
+ * their rows carry predictors is found by inflating them (the second is then written by hand too,
+ * without predictors, `/Predictor 1`).
  */
-const twoImages = Effect.promise(async () => {
-  const document = await PDFDocument.create()
-  const page = document.addPage([400, 400])
-  const font = await document.embedFont(StandardFonts.Helvetica)
-  page.drawText("A page with two figures of the same pixels.", { x: 20, y: 370, size: 11, font })
-  const context = document.context
-  const stream = PDFRawStream.of(
-    context.obj({
-      Type: "XObject",
-      Subtype: "Image",
-      Width: width,
-      Height: height,
-      ColorSpace: "DeviceRGB",
-      BitsPerComponent: 8,
-      Filter: "FlateDecode",
-      DecodeParms: { Predictor: 15, Colors: 3, BitsPerComponent: 8, Columns: width }
-    }),
-    predicted
-  )
-  const name = page.node.newXObject("Predicted", context.register(stream))
-  page.pushOperators(
-    pushGraphicsState(),
-    concatTransformationMatrix(width, 0, 0, height, 20, 250),
-    drawObject(name),
-    popGraphicsState()
-  )
-  const embedded = await document.embedPng(encodePng(rgba, width, height))
-  page.drawImage(embedded, { x: 20, y: 100, width, height })
-  return document.save()
-})
+const twoImages = (byReference = false) =>
+  Effect.promise(async () => {
+    const document = await PDFDocument.create()
+    const page = document.addPage([400, 400])
+    const font = await document.embedFont(StandardFonts.Helvetica)
+    page.drawText("A page with two figures of the same pixels.", { x: 20, y: 370, size: 11, font })
+    const context = document.context
+    const stream = PDFRawStream.of(
+      context.obj({
+        Type: "XObject",
+        Subtype: "Image",
+        Width: width,
+        Height: height,
+        ColorSpace: "DeviceRGB",
+        BitsPerComponent: 8,
+        Filter: "FlateDecode",
+        DecodeParms: byReference
+          ? context.register(context.obj({ Predictor: 15, Colors: 3, BitsPerComponent: 8, Columns: width }))
+          : { Predictor: 15, Colors: 3, BitsPerComponent: 8, Columns: width }
+      }),
+      predicted
+    )
+    const name = page.node.newXObject("Predicted", context.register(stream))
+    page.pushOperators(
+      pushGraphicsState(),
+      concatTransformationMatrix(width, 0, 0, height, 20, 250),
+      drawObject(name),
+      popGraphicsState()
+    )
+    if (byReference) {
+      const plain = PDFRawStream.of(
+        context.obj({
+          Type: "XObject",
+          Subtype: "Image",
+          Width: width,
+          Height: height,
+          ColorSpace: "DeviceRGB",
+          BitsPerComponent: 8,
+          Filter: "FlateDecode",
+          DecodeParms: context.register(context.obj({ Predictor: 1 }))
+        }),
+        Fflate.zlibSync(rgb)
+      )
+      const plainName = page.node.newXObject("Plain", context.register(plain))
+      page.pushOperators(
+        pushGraphicsState(),
+        concatTransformationMatrix(width, 0, 0, height, 20, 100),
+        drawObject(plainName),
+        popGraphicsState()
+      )
+    } else {
+      const embedded = await document.embedPng(encodePng(rgba, width, height))
+      page.drawImage(embedded, { x: 20, y: 100, width, height })
+    }
+    return document.save()
+  })
+
+/** How many of a PDF's first page's figures wait for the check of their rows. */
+const checksOnFirstPage = (pdf: Uint8Array) =>
+  Effect.scoped(Effect.gen(function*() {
+    const open = yield* Pdf.open(pdf, undefined)
+    const page = Pdf.readPage(open, 1, { figures: true })
+    assert.isTrue(Either.isRight(page))
+    return Either.isRight(page) ? page.right.checks.length : -1
+  }))
 
 describe("EPUB figures", () => {
   it.effect("a Flate image with PNG predictors is copied into a PNG; one without is decoded; both keep the pixels", () =>
     Effect.gen(function*() {
-      const pdf = yield* twoImages
+      const pdf = yield* twoImages()
+      // Their dictionaries, found in the file, say which has predictors: nothing to inflate.
+      assert.strictEqual(yield* checksOnFirstPage(pdf), 0)
       const { files, mediaTypes, figures } = unpack((yield* converter.toEpub(pdf)).output)
       assert.deepStrictEqual(figures, ["OEBPS/images/figure-0001.png", "OEBPS/images/figure-0002.png"])
       for (const figure of figures) assert.strictEqual(mediaTypes.get(figure), "image/png")
@@ -146,9 +188,19 @@ describe("EPUB figures", () => {
       assert.deepStrictEqual(unfilteredPixels(decoded, 3), rgb)
     }))
 
+  it.effect("parameters the lookup does not follow: the rows are checked; a copy that passes is kept", () =>
+    Effect.gen(function*() {
+      const pdf = yield* twoImages(true)
+      assert.strictEqual(yield* checksOnFirstPage(pdf), 2)
+      const { files, figures } = unpack((yield* converter.toEpub(pdf)).output)
+      assert.deepStrictEqual(figures, ["OEBPS/images/figure-0001.png", "OEBPS/images/figure-0002.png"])
+      assert.deepStrictEqual(new Uint8Array(readPng(files[figures[0]!]!).idat), predicted)
+      for (const figure of figures) assert.deepStrictEqual(unfilteredPixels(readPng(files[figure]!), 3), rgb)
+    }))
+
   it.effect("the same inside a form XObject: a copy that fails its check is decoded at its place in the form", () =>
     Effect.gen(function*() {
-      const inner = yield* twoImages
+      const inner = yield* twoImages(true)
       const pdf = yield* Effect.promise(async () => {
         const document = await PDFDocument.create()
         const [form] = await document.embedPdf(inner)
@@ -245,4 +297,25 @@ describe("the check of a copied Flate stream", () => {
       late[400 * long] = 9
       assert.isFalse(yield* checkLong(late))
     }))
+})
+
+describe("an image's stream dictionary", () => {
+  it("says whether its rows carry PNG predictors, and how they are laid out", () => {
+    assert.deepStrictEqual(
+      rowsIn("<< /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns 120 >> >>"),
+      { _tag: "Predicted", columns: 120, colors: 3, bitsPerComponent: 8 }
+    )
+    // One filter's parameters in an array; Colors and BitsPerComponent by their defaults.
+    assert.deepStrictEqual(rowsIn("<</Filter[/FlateDecode]/DecodeParms[<</Predictor 12/Columns 64>>]>>"), {
+      _tag: "Predicted",
+      columns: 64,
+      colors: 1,
+      bitsPerComponent: 8
+    })
+    assert.deepStrictEqual(rowsIn("<< /Filter /FlateDecode /Width 10 >>"), { _tag: "Plain" })
+    assert.deepStrictEqual(rowsIn("<< /Filter /FlateDecode /DecodeParms << /Predictor 1 >> >>"), { _tag: "Plain" })
+    // Parameters elsewhere, or a TIFF predictor: not told here.
+    assert.isUndefined(rowsIn("<< /Filter /FlateDecode /DecodeParms 12 0 R >>"))
+    assert.isUndefined(rowsIn("<< /Filter /FlateDecode /DecodeParms << /Predictor 2 /Columns 9 >> >>"))
+  })
 })

@@ -9,6 +9,7 @@ import { readFrame } from "./jpeg.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import { pngAround } from "./png.js"
+import type { Rows, StreamDictionaries } from "./streamDictionaries.js"
 
 /**
  * A copied figure, and for a Flate stream the check that its rows do carry PNG predictors: until
@@ -98,13 +99,21 @@ export const predictedRows = (data: Uint8Array, rowLength: number, rows: number)
 
 /**
  * A FlateDecode image whose rows may carry PNG predictors (`/Predictor` 10-15, which PDF
- * producers write for screenshots and diagrams; PDFium does not say): then its stream is a PNG's
- * image data as it stands, and the PNG is built around it, with no byte recompressed. Whether it
- * does is known once `valid` settles.
+ * producers write for screenshots and diagrams): then its stream is a PNG's image data as it
+ * stands, and the PNG is built around it, with no byte recompressed. PDFium does not give the
+ * parameters; the stream's dictionary, found in the file (`rows`), says; when it cannot be found
+ * (an encrypted file, parameters in another object), inflating the stream tells, once `valid` settles.
  */
-const copiedFlate = (data: Uint8Array, image: ImageMetadata): Copy | undefined => {
+const copiedFlate = (data: Uint8Array, image: ImageMetadata, rows: Rows | undefined): Copy | undefined => {
   const channels = image.bitsPerPixel / 8
   if (channels !== 1 && channels !== 3) return undefined
+  // Its dictionary says: rows without predictors are decoded; rows with them, as this image's
+  // pixels are laid out, are copied with nothing to check.
+  if (rows?._tag === "Plain") return undefined
+  const said = rows?._tag === "Predicted"
+  if (said && (rows.columns !== image.width || rows.colors !== channels || rows.bitsPerComponent !== 8)) {
+    return undefined
+  }
   return {
     figure: {
       _tag: "Figure",
@@ -113,7 +122,7 @@ const copiedFlate = (data: Uint8Array, image: ImageMetadata): Copy | undefined =
       width: image.width,
       height: image.height
     },
-    valid: predictedRows(data, 1 + image.width * channels, image.height)
+    valid: said ? undefined : predictedRows(data, 1 + image.width * channels, image.height)
   }
 }
 
@@ -127,7 +136,8 @@ export const copied = (
   m: Pdfium,
   object: number,
   page: number,
-  size: { readonly min: number; readonly max: number }
+  size: { readonly min: number; readonly max: number },
+  dictionaries: StreamDictionaries
 ): Copy | "too small" | undefined => {
   const filter = onlyFilter(m, object)
   if (filter !== "DCTDecode" && filter !== "FlateDecode") return undefined
@@ -137,7 +147,7 @@ export const copied = (
   if (Math.max(image.width, image.height) > size.max) return undefined
   const data = rawData(m, object)
   if (data === undefined) return undefined
-  if (filter === "FlateDecode") return copiedFlate(data, image)
+  if (filter === "FlateDecode") return copiedFlate(data, image, dictionaries.rowsOf(data))
   const jpeg = copiedJpeg(data)
   return jpeg === undefined ? undefined : { figure: jpeg, valid: undefined }
 }

@@ -10,6 +10,7 @@ import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import type { Channels } from "./png.js"
 import { downscale, encodePng } from "./png.js"
+import type { StreamDictionaries } from "./streamDictionaries.js"
 
 const imageObject = 3
 const formObject = 5
@@ -80,8 +81,8 @@ export interface FigureCheck {
 }
 
 /**
- * The images of a loaded page: the largest share of the page one covers and, when `withPixels`,
- * each as a figure placed in top-down page coordinates: its own bytes when they can be copied
+ * The images of a loaded page: the largest share of the page one covers and, when the document's
+ * `dictionaries` are given, each as a figure placed in top-down page coordinates: its own bytes when they can be copied
  * (some still to be checked: `checks`), its decoded pixels as PNG otherwise.
  */
 export const pageFigures = (
@@ -89,7 +90,8 @@ export const pageFigures = (
   page: number,
   width: number,
   height: number,
-  withPixels: boolean
+  /** Given (the figures are wanted): what the document's stream dictionaries say of an image's rows. */
+  dictionaries: StreamDictionaries | undefined
 ): {
   readonly figures: Array<PlacedFigure>
   readonly imageCoverage: number
@@ -114,8 +116,8 @@ export const pageFigures = (
         if (visibleWidth > 0 && visibleHeight > 0) {
           imageCoverage = Math.max(imageCoverage, (visibleWidth * visibleHeight) / (width * height))
         }
-        if (!withPixels) continue
-        const copy = copied(m, object, page, copiedSize)
+        if (dictionaries === undefined) continue
+        const copy = copied(m, object, page, copiedSize, dictionaries)
         if (copy === "too small") continue
         const figure = copy?.figure ?? decodedFigure(m, object)
         if (figure === undefined) continue

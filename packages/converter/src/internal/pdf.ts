@@ -15,6 +15,7 @@ import { pageText } from "./pageText.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import { pngAround } from "./png.js"
+import * as StreamDictionaries from "./streamDictionaries.js"
 
 /** FPDF_GetLastError's codes. */
 const reasons: Record<number, string> = {
@@ -46,7 +47,9 @@ export class OpenDocument {
     readonly module: Pdfium,
     readonly pages: number,
     private handle: number,
-    private readonly reopen: () => number
+    private readonly reopen: () => number,
+    /** The dictionaries of its streams, read from its bytes (PDFium does not give an image's parameters). */
+    readonly dictionaries: StreamDictionaries.StreamDictionaries
   ) {
     this.heapAtOpen = module.pdfium.HEAPU8.length
   }
@@ -98,7 +101,15 @@ export const open = (
             Effect.suspend((): Effect.Effect<OpenDocument, PdfPasswordRequired | PdfInvalid> => {
               const document = load()
               if (document !== 0) {
-                return Effect.succeed(new OpenDocument(module, module.FPDF_GetPageCount(document), document, load))
+                return Effect.succeed(
+                  new OpenDocument(
+                    module,
+                    module.FPDF_GetPageCount(document),
+                    document,
+                    load,
+                    StreamDictionaries.make(bytes)
+                  )
+                )
               }
               const code = module.FPDF_GetLastError()
               return code === passwordError
@@ -229,7 +240,7 @@ export const readPage = (
     text.items.push(...shapeBullets(m, page, height, text.items))
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
     const images = options.figures || empty
-      ? pageFigures(m, page, width, height, options.figures)
+      ? pageFigures(m, page, width, height, options.figures ? open.dictionaries : undefined)
       : { figures: [], imageCoverage: 0, checks: [] }
     return { width, height, items: text.items, unmapped: text.unmapped, ...images }
   })
