@@ -278,6 +278,8 @@ export const settleFigures = (
 
 /** Dots per inch for OCR: tesseract reads best at about 300. */
 const ocrDpi = 300
+/** Rows of a page drawn at once for OCR (see `render`). */
+const bandRows = 256
 /** Caps the rendering so a poster-sized page does not take gigabytes. */
 const maxOcrPixels = 4200
 
@@ -311,23 +313,29 @@ export const render = (open: OpenDocument, pageNumber: number): Either.Either<Re
     const pixels = (points: number) => Math.max(1, Math.ceil(points * scale - 1e-6))
     const w = pixels(width)
     const h = pixels(height)
-    const bitmap = m.FPDFBitmap_Create(w, h, 0)
+    // In bands: a 300 dpi page is a 33 MB BGRx bitmap whole, and PDFium's memory never shrinks
+    // back; a band of rows is a thirteenth of that. Each band is the page drawn at its offset and
+    // clipped to the band: the pixels of the whole page drawn at once but for a few at band edges,
+    // a few levels apart (antialiasing and resampling cut there), which OCR does not notice.
+    const band = Math.min(h, bandRows)
+    const bitmap = m.FPDFBitmap_Create(w, band, 0)
     try {
-      m.FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xFFFFFFFF)
-      // FPDF_ANNOT: form fields and stamps are part of what a reader sees.
-      m.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, 0x01)
-      const stride = m.FPDFBitmap_GetStride(bitmap)
-      const bgrx = m.pdfium.HEAPU8.subarray(
-        m.FPDFBitmap_GetBuffer(bitmap),
-        m.FPDFBitmap_GetBuffer(bitmap) + stride * h
-      )
       const size = (w + 1) * h
       if (rows.length < size) rows = new Uint8Array(size)
-      for (let y = 0, o = 0; y < h; y++) {
-        rows[o++] = 0
-        for (let x = 0, i = y * stride; x < w; x++, i += 4, o++) {
-          // BGRx to luma (ITU-R BT.601 weights, integer arithmetic).
-          rows[o] = (bgrx[i]! * 29 + bgrx[i + 1]! * 150 + bgrx[i + 2]! * 77) >> 8
+      const stride = m.FPDFBitmap_GetStride(bitmap)
+      for (let top = 0, o = 0; top < h; top += band) {
+        m.FPDFBitmap_FillRect(bitmap, 0, 0, w, band, 0xFFFFFFFF)
+        // FPDF_ANNOT: form fields and stamps are part of what a reader sees.
+        m.FPDF_RenderPageBitmap(bitmap, page, 0, -top, w, h, 0, 0x01)
+        // Read after drawing: the module's memory may have grown (and its views moved) meanwhile.
+        const start = m.FPDFBitmap_GetBuffer(bitmap)
+        const bgrx = m.pdfium.HEAPU8.subarray(start, start + stride * band)
+        for (let y = 0; y < Math.min(band, h - top); y++) {
+          rows[o++] = 0
+          for (let x = 0, i = y * stride; x < w; x++, i += 4, o++) {
+            // BGRx to luma (ITU-R BT.601 weights, integer arithmetic).
+            rows[o] = (bgrx[i]! * 29 + bgrx[i + 1]! * 150 + bgrx[i + 2]! * 77) >> 8
+          }
         }
       }
       return { image: pngAround(Zlib.deflateSync(rows.subarray(0, size), { level: 1 }), w, h, 1), scale }
