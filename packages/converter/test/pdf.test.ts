@@ -93,6 +93,11 @@ describe("PDFium access", () => {
         assert.strictEqual(large.scale, 300 / 72)
         const first = decode(large.image)
         assert.deepStrictEqual([first.width, first.height], [2500, 3334])
+        // Drawn in bands of rows: every row of the black page is black, none left blank between bands.
+        const blank = Array.from({ length: first.height }, (_, y) => y).filter((y) =>
+          !first.rows.subarray(y * (first.width + 1) + 1, (y + 1) * (first.width + 1)).every((grey) => grey === 0)
+        )
+        assert.deepStrictEqual(blank, [])
         const { height, rows, width } = decode(small.image)
         assert.deepStrictEqual([width, height], [300, 150])
         assert.strictEqual(rows.length, (width + 1) * height)
