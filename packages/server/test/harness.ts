@@ -37,18 +37,23 @@ export interface Harness {
 export const serve = (
   options: Partial<AppOptions> = {},
   converter: ConverterModule.Service = SimulatedConverter.make({ duration: "1 second", progressSteps: 4 }),
-  internal: { readonly resolve?: Resolve } = {}
+  internal: {
+    readonly resolve?: Resolve
+    /** This node's claims as on a database shared with other nodes: leases, renewed, polled for. */
+    readonly shared?: boolean
+  } = {}
 ): Effect.Effect<Harness, never, Scope.Scope> =>
   Effect.gen(function*() {
     const context = yield* Layer.build(NodeHttpServer.layerTest).pipe(Effect.orDie)
     const httpServer = Context.get(context, HttpServer.HttpServer)
     const address = httpServer.address
     const base = address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}` : "http://127.0.0.1"
-    const resolved = InternalOptions.resolve({
+    const given = InternalOptions.resolve({
       keys: [Redacted.make(key), Redacted.make(otherKey)],
       publicUrl: base,
       ...options
     }, internal)
+    const resolved = internal.shared === true ? { ...given, node: { ...given.node, shared: true } } : given
     const sql = yield* Layer.build(SqliteClient.layer({ filename: ":memory:" })).pipe(Effect.orDie)
     const { app, state } = yield* InternalApp.makeApp(resolved).pipe(
       Effect.provideService(Converter, converter),

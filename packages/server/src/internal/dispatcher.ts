@@ -8,10 +8,13 @@
  * database a claim is a lease, renewed every third of its length while the node lives; when a
  * node dies its leases lapse and other nodes claim its tasks. A conversion run twice ends once
  * (the store ignores a second end), and a node that stops cleanly releases its claims at once.
+ * A node that finds at a renewal that it no longer holds a task's claim (it was paused past its
+ * lease, and another node took the task) stops converting it, and its slot takes another task.
  */
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as FiberSet from "effect/FiberSet"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
@@ -27,7 +30,8 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
     const { store, options, wakeUps } = context
     const node = options.node
     const slots = options.maxConcurrentConversions
-    const running = new Set<string>()
+    /** The tasks converting here, with when each was claimed and its conversion's fiber. */
+    const running = new Map<string, { readonly claimedAt: number; fiber?: Fiber.RuntimeFiber<void> }>()
 
     // Added before the fibers' set, so it runs after they are interrupted.
     yield* Effect.addFinalizer(() =>
@@ -50,8 +54,9 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
         const task: Task = claimed.value
         // A lease of ours that lapsed and was claimed again by us: the conversion is still running here.
         if (running.has(task.id)) continue
-        running.add(task.id)
-        yield* FiberSet.run(
+        const entry: { readonly claimedAt: number; fiber?: Fiber.RuntimeFiber<void> } = { claimedAt: now }
+        running.set(task.id, entry)
+        entry.fiber = yield* FiberSet.run(
           conversions,
           runConversion(context, task).pipe(
             Effect.ensuring(
@@ -74,13 +79,19 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
     yield* Effect.forkScoped(Effect.forever(Effect.flatMap(fill, wait)))
 
     if (node.shared) {
-      const renew = Effect.flatMap(
-        Clock.currentTimeMillis,
-        (now) =>
-          Effect.catchAll(
-            store.renewClaims(node.id, now + node.leaseMs),
-            (error) => Effect.logError("claims not renewed", error)
-          )
+      const renew = Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const held = yield* store.renewClaims(node.id, now + node.leaseMs)
+        // Claimed before this renewal and not renewed: the claim is someone else's now (a task
+        // claimed meanwhile may not be in the answer yet, and one that has just ended is not).
+        const lost = [...running].filter(([id, entry]) => entry.claimedAt < now && !held.has(id))
+        for (const [id, entry] of lost) {
+          yield* Effect.logWarning("claim lost to another node: conversion stopped", { task: id })
+          if (entry.fiber !== undefined) yield* Fiber.interrupt(entry.fiber)
+        }
+      }).pipe(
+        Effect.catchAll((error) => Effect.logError("claims not renewed", error)),
+        Effect.annotateLogs({ node: node.id })
       )
       yield* Effect.forkScoped(Effect.schedule(renew, Schedule.spaced(Duration.millis(node.leaseMs / 3))))
       // Expiry runs on every node (deleting what has expired is idempotent), not only on requests.

@@ -299,7 +299,11 @@ export const make = (
       renewClaims: (node, until) =>
         run(
           "renew claims",
-          sql`UPDATE pdt_tasks SET claim_until = ${until} WHERE claimed_by = ${node} AND state = 'processing'`
+          Effect.map(
+            sql<{ id: string }>`UPDATE pdt_tasks SET claim_until = ${until}
+              WHERE claimed_by = ${node} AND state = 'processing' RETURNING id`,
+            (rows) => new Set(rows.map((row) => row.id))
+          )
         ),
       releaseClaims: (node) =>
         run(

@@ -104,8 +104,8 @@ export interface Store {
    * lapsed before `now`) for `claim.node`: the queue every node takes its conversions from.
    */
   readonly claimNext: (claim: Claim, now: number) => Effect.Effect<Option.Option<Task>, StorageError>
-  /** Extends every claim `node` holds on a processing task to `until`. */
-  readonly renewClaims: (node: string, until: number) => Effect.Effect<void, StorageError>
+  /** Extends every claim `node` holds on a processing task to `until`; answers the tasks it still holds. */
+  readonly renewClaims: (node: string, until: number) => Effect.Effect<ReadonlySet<string>, StorageError>
   /** Lets go of the claims `node` holds (every claim when `undefined`), so any node may take those tasks at once. */
   readonly releaseClaims: (node: string | undefined) => Effect.Effect<void, StorageError>
   /** Raises a processing task's progress (never backwards). */
