@@ -181,4 +181,18 @@ describe("a blob directory", () => {
       assert.deepStrictEqual(Fs.readdirSync(Path.join(dir, "outputs")), ["young-task"])
       assert.deepStrictEqual(Fs.readdirSync(Path.join(dir, "files")), [])
     }))
+
+  it.scoped("rows whose bytes are files, read by a server started without the folder, are a 503 each", () =>
+    Effect.gen(function*() {
+      const h = yield* serve({}, digestConverter)
+      const pdfUrl = yield* upload(h, bearer, random(500))
+      const task = yield* converted(h, pdfUrl)
+      assert.strictEqual((yield* h.request({ path: task.download })).status, 200)
+      // What a server with a blob directory writes: no output in the task's row, no bytes in the part's.
+      yield* Effect.orDie(h.sql`UPDATE pdt_tasks SET output = NULL WHERE id = ${task.id}`)
+      yield* Effect.orDie(h.sql`UPDATE pdt_parts SET bytes = ${new Uint8Array(0)} WHERE file_id = ${fileIdOf(pdfUrl)}`)
+      const output = yield* h.request({ path: task.download })
+      assert.strictEqual(output.status, 503, output.body.toString())
+      assert.strictEqual((yield* h.request({ path: pathOf(pdfUrl), headers: bearer })).status, 503)
+    }))
 })

@@ -15,22 +15,13 @@ import type { ParseError } from "effect/ParseResult"
 import * as Ref from "effect/Ref"
 import type { BlobDirectory } from "./blobDirectory.js"
 import type { KeyState } from "./limiter.js"
+import * as Bytes from "./sqlBytes.js"
 import * as Tables from "./sqlTables.js"
 import type { FileEntry, NewTask, Store, StoreLimits } from "./store.js"
 import { StorageError } from "./store.js"
 
 /** Expired entries are looked for at most this often. */
 const sweepIntervalMs = 5_000
-
-/** What a part's row holds when its bytes are in the blob directory (an output's row holds NULL). */
-const inBlobDirectory = new Uint8Array(0)
-
-/** A row whose bytes are in a blob directory, read by a server that was not given one. */
-const blobDirectoryMissing = (operation: string) =>
-  new StorageError({
-    operation,
-    cause: new Error("the bytes are in a blob directory, and this server was started without one")
-  })
 
 export const make = (
   limits: StoreLimits,
@@ -45,31 +36,14 @@ export const make = (
     /** Tasks as stored, checked: a row this code did not write is a storage failure, not a crash. */
     const tasks = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
       Effect.map(Effect.flatMap(query, Tables.decodeTaskRows), (rows) => rows.map(Tables.toTask))
-    /**
-     * Ids of the tasks and files whose rows a transaction dropped, for their blobs to be removed
-     * once it has committed (never before: a rolled-back drop keeps its rows, and they need their bytes).
-     */
-    interface Dropped {
-      readonly tasks: Array<string>
-      readonly files: Array<string>
-    }
-    // The transaction has committed (a task created, an end recorded): a file that cannot be
-    // removed must not fail it. It is left without a row, and removed at the next start.
-    const removeBlobs = (dropped: Dropped) =>
-      blobs === undefined || (dropped.tasks.length === 0 && dropped.files.length === 0)
-        ? Effect.void
-        : Effect.zipRight(blobs.removeOutputs(dropped.tasks), blobs.removeFiles(dropped.files)).pipe(
-          Effect.catchAll((error) =>
-            Effect.logWarning("files of dropped tasks or uploads left for the next start", error)
-          )
-        )
+    const bytes = blobs === undefined ? Bytes.inRows : Bytes.inFolder(blobs, sql)
     const transaction = <A>(
       operation: string,
-      effect: (dropped: Dropped) => Effect.Effect<A, SqlError | ParseError>
+      effect: (dropped: Bytes.Dropped) => Effect.Effect<A, SqlError | ParseError>
     ): Effect.Effect<A, StorageError> =>
       Effect.suspend(() => {
-        const dropped: Dropped = { tasks: [], files: [] }
-        return Effect.tap(run(operation, sql.withTransaction(effect(dropped))), () => removeBlobs(dropped))
+        const dropped: Bytes.Dropped = { tasks: [], files: [] }
+        return Effect.tap(run(operation, sql.withTransaction(effect(dropped))), () => bytes.removeDropped(dropped))
       })
 
     // SQLite: freed pages go back to the file system at each commit (a new database only: it must
@@ -94,33 +68,18 @@ export const make = (
         )
     )
     const sweptAt = yield* Ref.make(0)
-    if (blobs !== undefined) {
-      // What a crash left between a blob and its row (written, or dropped, on one side only).
-      const known = (table: "pdt_tasks" | "pdt_files") => (ids: ReadonlyArray<string>) =>
-        ids.length === 0 ? Effect.succeed(new Set<string>()) : run(
-          "find the rows of blobs",
-          Effect.map(
-            sql<{ id: string }>`SELECT id FROM ${sql(table)} WHERE ${sql.in("id", ids)}`,
-            (rows) => new Set(rows.map((row) => row.id))
-          )
-        )
-      // Compared with the files' times, which are the wall clock's.
-      const removed = yield* blobs.removeOrphans(
-        { tasks: known("pdt_tasks"), files: known("pdt_files") },
-        Date.now()
-      )
-      if (removed > 0) yield* Effect.logInfo(`removed ${removed} blobs of ${blobs.root} that no row names`)
-    }
+    // What a crash left between a file and its row (written, or dropped, on one side only).
+    yield* bytes.removeOrphans
 
     const taskCount = Effect.map(sql<{ n: number }>`SELECT COUNT(*) AS n FROM pdt_tasks`, Tables.count)
 
-    const dropExpiredTasks = (now: number, dropped: Dropped) =>
+    const dropExpiredTasks = (now: number, dropped: Bytes.Dropped) =>
       Effect.map(
         sql<{ id: string }>`DELETE FROM pdt_tasks WHERE expires_at IS NOT NULL AND expires_at <= ${now} RETURNING id`,
         (rows) => dropped.tasks.push(...rows.map((row) => row.id))
       )
 
-    const dropExpiredFiles = (now: number, dropped: Dropped) =>
+    const dropExpiredFiles = (now: number, dropped: Bytes.Dropped) =>
       Effect.zipRight(
         sql`DELETE FROM pdt_parts WHERE file_id IN (SELECT id FROM pdt_files WHERE expires_at <= ${now})`,
         Effect.map(
@@ -133,7 +92,7 @@ export const make = (
     const evictFinished = (
       tooMuch: (dropped: { readonly count: number; readonly bytes: number }) => boolean,
       keep: string,
-      dropped: Dropped
+      dropped: Bytes.Dropped
     ) =>
       Effect.gen(function*() {
         const finished = yield* sql<{ seq: number | string; id: string; output_bytes: number | string }>`
@@ -156,7 +115,7 @@ export const make = (
     )
 
     /** Whether `bytes` more fit, after dropping expired entries if they do not at first. */
-    const roomForFile = (bytes: number, now: number, dropped: Dropped) =>
+    const roomForFile = (bytes: number, now: number, dropped: Bytes.Dropped) =>
       Effect.gen(function*() {
         const fits = (usage: { readonly files: number; readonly bytes: number }) =>
           usage.files < limits.maxFiles && usage.bytes + bytes <= limits.maxFileBytes
@@ -323,13 +282,13 @@ export const make = (
         Effect.zipRight(
           // The output's file first: a completed row always has its bytes. If the task had ended
           // already (a conversion run twice), this rewrites the same output whole.
-          blobs === undefined || !("output" in outcome) ? Effect.void : blobs.writeOutput(id, outcome.output),
+          "output" in outcome ? bytes.writeOutput(id, outcome.output) : Effect.void,
           transaction(
             "finish task",
             (dropped) =>
               Effect.gen(function*() {
                 if ("output" in outcome) {
-                  const stored = blobs === undefined ? outcome.output : null
+                  const stored = bytes.outputColumn(outcome.output)
                   yield* sql`UPDATE pdt_tasks SET state = 'completed', progress = 100, output = ${stored},
                 output_bytes = ${outcome.output.byteLength}, expires_at = ${expiresAt},
                 finished_by = ${node}
@@ -356,33 +315,28 @@ export const make = (
             sql<{ output: Uint8Array | null }>`SELECT output FROM pdt_tasks
               WHERE id = ${id} AND state = 'completed' AND expires_at > ${now}`
           ),
-          (rows): Effect.Effect<Option.Option<Uint8Array>, StorageError> => {
+          (rows) => {
             const row = rows[0]
-            if (row === undefined) return Effect.succeed(Option.none())
-            // Rows written before a blob directory was given keep their bytes.
-            if (row.output !== null) return Effect.succeed(Option.some(row.output))
-            if (blobs === undefined) return Effect.fail(blobDirectoryMissing("read output"))
-            return Effect.map(blobs.readOutput(id), Option.some)
+            return row === undefined
+              ? Effect.succeed(Option.none<Uint8Array>())
+              : Effect.map(bytes.readOutput(id, row.output), Option.some)
           }
         ),
       taskCount: run("count tasks", taskCount),
 
-      addFile: (file, bytes, now) => {
+      addFile: (file, data, now) => {
         const insert = insertEntry(
           "store file",
-          { ...file, kind: "file", size: bytes.byteLength, partSize: bytes.byteLength, totalParts: 1 },
+          { ...file, kind: "file", size: data.byteLength, partSize: data.byteLength, totalParts: 1 },
           now,
-          sql`INSERT INTO pdt_parts ${
-            sql.insert({ file_id: file.id, part: 1, bytes: blobs === undefined ? bytes : inBlobDirectory })
-          }`
+          sql`INSERT INTO pdt_parts ${sql.insert({ file_id: file.id, part: 1, bytes: bytes.partColumn(data) })}`
         )
-        if (blobs === undefined) return insert
         // The bytes first; taken back when there is no room for the file (or its row cannot be written).
         return Effect.zipRight(
-          blobs.writePart(file.id, 1, bytes),
+          bytes.writePart(file.id, 1, data),
           Effect.tap(
-            Effect.tapError(insert, () => Effect.ignore(blobs.removeFiles([file.id]))),
-            (stored) => stored ? Effect.void : blobs.removeFiles([file.id])
+            Effect.tapError(insert, () => Effect.ignore(bytes.discardFile(file.id))),
+            (stored) => stored ? Effect.void : bytes.discardFile(file.id)
           )
         )
       },
@@ -405,14 +359,12 @@ export const make = (
             return Option.some(Tables.toEntry(row, received))
           })
         ),
-      putPart: (id, part, bytes) =>
+      putPart: (id, part, data) =>
         Effect.zipRight(
-          blobs === undefined ? Effect.void : blobs.writePart(id, part, bytes),
+          bytes.writePart(id, part, data),
           run(
             "store part",
-            sql`INSERT INTO pdt_parts ${
-              sql.insert({ file_id: id, part, bytes: blobs === undefined ? bytes : inBlobDirectory })
-            }
+            sql`INSERT INTO pdt_parts ${sql.insert({ file_id: id, part, bytes: bytes.partColumn(data) })}
             ON CONFLICT (file_id, part) DO UPDATE SET bytes = excluded.bytes`
           )
         ),
@@ -429,21 +381,14 @@ export const make = (
               FROM pdt_parts p JOIN pdt_files f ON f.id = p.file_id
               WHERE f.id = ${id} AND f.kind = 'file' AND f.expires_at > ${now} ORDER BY p.part`
           ),
-          (parts): Effect.Effect<Option.Option<Uint8Array>, StorageError> => {
+          (parts) =>
             // A stored file has at least one part: no rows means no such file.
-            if (parts.length === 0) return Effect.succeed(Option.none())
-            // A part with no bytes in its row (of a file that has some) is in the blob directory.
-            const read = Effect.forEach(parts, ({ bytes, part, size }) =>
-              bytes.byteLength > 0 || Number(size) === 0
-                ? Effect.succeed(bytes)
-                : blobs === undefined
-                ? Effect.fail(blobDirectoryMissing("read file"))
-                : blobs.readPart(id, part))
-            return Effect.map(
-              read,
-              (chunks) => Option.some<Uint8Array>(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
-            )
-          }
+            parts.length === 0
+              ? Effect.succeed(Option.none<Uint8Array>())
+              : Effect.map(
+                Effect.forEach(parts, (row) => bytes.readPart(id, row.part, row.bytes, Number(row.size))),
+                Bytes.joined
+              )
         ),
       fileUsage: run("read upload usage", fileUsage),
       sweepIfDue: (now) =>
