@@ -109,12 +109,11 @@ export const make = (root: string): Effect.Effect<BlobDirectory, StorageError> =
     ) =>
       Effect.gen(function*() {
         const names = yield* attempt(`list ${folder}`, () => namesIn(folder))
-        // Temporary files of a write that never finished are orphans too, once old enough.
-        const ids = names.filter((name) => safeId.test(name))
         let removed = 0
         for (let start = 0; start < names.length; start += 500) {
           const batch = names.slice(start, start + 500)
-          const kept = yield* known(batch.filter((name) => ids.includes(name)))
+          // Temporary files of a write that never finished name no row: orphans too, once old enough.
+          const kept = yield* known(batch.filter((name) => safeId.test(name)))
           for (const name of batch) {
             if (kept.has(name)) continue
             const path = Path.join(folder, name)

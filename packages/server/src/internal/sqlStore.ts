@@ -46,27 +46,7 @@ export const make = (
         return Effect.tap(run(operation, sql.withTransaction(effect(dropped))), () => bytes.removeDropped(dropped))
       })
 
-    // SQLite: freed pages go back to the file system at each commit (a new database only: it must
-    // precede the first table), and with the write-ahead log a commit survives a killed process
-    // without an fsync of its own (a power loss may take the last commits back).
-    const pragmas = sql.onDialectOrElse({
-      sqlite: () => ["PRAGMA auto_vacuum = FULL", "PRAGMA synchronous = NORMAL"],
-      orElse: () => []
-    })
-    yield* run("set up the database", Effect.forEach(pragmas, (statement) => sql.unsafe(statement), { discard: true }))
-    // Nodes starting together on one Postgres create the tables one at a time (two concurrent
-    // CREATE TABLE IF NOT EXISTS of one table can collide in Postgres' catalog).
-    yield* transaction(
-      "create tables",
-      () =>
-        Effect.zipRight(
-          sql.onDialectOrElse({
-            pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${Tables.schemaLockId})`),
-            orElse: () => Effect.void
-          }),
-          Effect.forEach(Tables.tables(sql), (statement) => sql.unsafe(statement), { discard: true })
-        )
-    )
+    yield* run("set up the database", Tables.setUp(sql))
     const sweptAt = yield* Ref.make(0)
     // What a crash left between a file and its row (written, or dropped, on one side only).
     yield* bytes.removeOrphans
@@ -76,7 +56,10 @@ export const make = (
     const dropExpiredTasks = (now: number, dropped: Bytes.Dropped) =>
       Effect.map(
         sql<{ id: string }>`DELETE FROM pdt_tasks WHERE expires_at IS NOT NULL AND expires_at <= ${now} RETURNING id`,
-        (rows) => dropped.tasks.push(...rows.map((row) => row.id))
+        // One at a time: a sweep after a long stop may drop more rows than a call takes arguments.
+        (rows) => {
+          for (const row of rows) dropped.tasks.push(row.id)
+        }
       )
 
     const dropExpiredFiles = (now: number, dropped: Bytes.Dropped) =>
@@ -84,7 +67,9 @@ export const make = (
         sql`DELETE FROM pdt_parts WHERE file_id IN (SELECT id FROM pdt_files WHERE expires_at <= ${now})`,
         Effect.map(
           sql<{ id: string }>`DELETE FROM pdt_files WHERE expires_at <= ${now} RETURNING id`,
-          (rows) => dropped.files.push(...rows.map((row) => row.id))
+          (rows) => {
+            for (const row of rows) dropped.files.push(row.id)
+          }
         )
       )
 

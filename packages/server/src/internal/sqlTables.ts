@@ -4,7 +4,9 @@
  * storage failure, not a cast.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Format } from "@pdf-transform/core/Contract"
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { FileEntry, Task } from "./store.js"
 import { TaskSource, TaskState } from "./store.js"
@@ -143,6 +145,28 @@ export const toTask = (row: typeof TaskRow.Type): Task => ({
   source: row.source,
   request: row.request
 })
+
+/**
+ * Sets the database up and creates the tables where they are missing. SQLite: freed pages go back
+ * to the file system at each commit (a new database only: it must precede the first table), and
+ * with the write-ahead log a commit survives a killed process without an fsync of its own (a power
+ * loss may take the last commits back). Postgres: nodes starting together create the tables one at
+ * a time (two concurrent CREATE TABLE IF NOT EXISTS of one table can collide in its catalog).
+ */
+export const setUp = (sql: SqlClient.SqlClient): Effect.Effect<void, SqlError> =>
+  Effect.zipRight(
+    sql.onDialectOrElse({
+      sqlite: () => Effect.asVoid(Effect.zipRight(sql`PRAGMA auto_vacuum = FULL`, sql`PRAGMA synchronous = NORMAL`)),
+      orElse: () => Effect.void
+    }),
+    sql.withTransaction(Effect.zipRight(
+      sql.onDialectOrElse({
+        pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${schemaLockId})`),
+        orElse: () => Effect.void
+      }),
+      Effect.forEach(tables(sql), (statement) => sql.unsafe(statement), { discard: true })
+    ))
+  ).pipe(Effect.asVoid)
 
 /** The `n` of a `COUNT(*) AS n` row (Postgres answers a string). */
 export const count = (rows: ReadonlyArray<{ readonly n: number | string | null }>): number => Number(rows[0]?.n ?? 0)
