@@ -46,7 +46,7 @@ export const pdfOf = (root: string, manual: DebianManual): Buffer => {
 }
 
 /** `html` without the element `tag` that opens at `start`, up to its own closing tag (they nest). */
-export const withoutElement = (html: string, start: number, tag = "div"): string => {
+const withoutElement = (html: string, start: number, tag = "div"): string => {
   const pattern = new RegExp(`<(/?)${tag}\\b[^>]*>`, "gi")
   pattern.lastIndex = start
   let depth = 0

@@ -106,30 +106,9 @@ const twoImages = (byReference = false) =>
     const font = await document.embedFont(StandardFonts.Helvetica)
     page.drawText("A page with two figures of the same pixels.", { x: 20, y: 370, size: 11, font })
     const context = document.context
-    const stream = PDFRawStream.of(
-      context.obj({
-        Type: "XObject",
-        Subtype: "Image",
-        Width: width,
-        Height: height,
-        ColorSpace: "DeviceRGB",
-        BitsPerComponent: 8,
-        Filter: "FlateDecode",
-        DecodeParms: byReference
-          ? context.register(context.obj({ Predictor: 15, Colors: 3, BitsPerComponent: 8, Columns: width }))
-          : { Predictor: 15, Colors: 3, BitsPerComponent: 8, Columns: width }
-      }),
-      predicted
-    )
-    const name = page.node.newXObject("Predicted", context.register(stream))
-    page.pushOperators(
-      pushGraphicsState(),
-      concatTransformationMatrix(width, 0, 0, height, 20, 250),
-      drawObject(name),
-      popGraphicsState()
-    )
-    if (byReference) {
-      const plain = PDFRawStream.of(
+    /** Draws a hand-written RGB Flate image of `data` at `y`, with these parameters (by reference when asked). */
+    const drawFlate = (name: string, data: Uint8Array, parameters: Record<string, number>, y: number) => {
+      const stream = PDFRawStream.of(
         context.obj({
           Type: "XObject",
           Subtype: "Image",
@@ -138,18 +117,21 @@ const twoImages = (byReference = false) =>
           ColorSpace: "DeviceRGB",
           BitsPerComponent: 8,
           Filter: "FlateDecode",
-          DecodeParms: context.register(context.obj({ Predictor: 1 }))
+          DecodeParms: byReference ? context.register(context.obj(parameters)) : parameters
         }),
-        Fflate.zlibSync(rgb)
+        data
       )
-      const plainName = page.node.newXObject("Plain", context.register(plain))
+      const xObject = page.node.newXObject(name, context.register(stream))
       page.pushOperators(
         pushGraphicsState(),
-        concatTransformationMatrix(width, 0, 0, height, 20, 100),
-        drawObject(plainName),
+        concatTransformationMatrix(width, 0, 0, height, 20, y),
+        drawObject(xObject),
         popGraphicsState()
       )
-    } else {
+    }
+    drawFlate("Predicted", predicted, { Predictor: 15, Colors: 3, BitsPerComponent: 8, Columns: width }, 250)
+    if (byReference) drawFlate("Plain", Fflate.zlibSync(rgb), { Predictor: 1 }, 100)
+    else {
       const embedded = await document.embedPng(encodePng(rgba, width, height))
       page.drawImage(embedded, { x: 20, y: 100, width, height })
     }

@@ -1,7 +1,7 @@
 /** Positioned text items -> lines: items on one baseline, cut where a gap is wider than a word space. */
 import type { Line, Mark, TextItem } from "./model.js"
 import { Style } from "./model.js"
-import { letterCount, normalizeText } from "./text.js"
+import { bulletCharacters, letterCount, normalizeText } from "./text.js"
 
 /** Items on one baseline. */
 export interface Row {
@@ -14,10 +14,10 @@ export interface Row {
 const segmentGap = 1.2
 
 /** A list marker alone: a bullet, "1." or "a)" (a list's hanging indent, not a table's column). */
-export const markerOnly = /^(?:[\u2022\u25E6\u25AA\u2013\u2014*+-]|\d{1,3}[.)]|[a-z][.)])$/
+export const markerOnly = new RegExp(`^(?:[${bulletCharacters}]|\\d{1,3}[.)]|[a-z][.)])$`, "u")
 
 /** A bullet alone: a word processor sets its item's text at a tab stop past it. */
-const bulletOnly = /^[\u2022\u25E6\u25AA\u25CF\u25CB\u25A0\u25A1\u2013\u2014\u2043\u2219*+-]$/u
+const bulletOnly = new RegExp(`^[${bulletCharacters}]$`, "u")
 
 /** How far (font sizes) the text of an item may stand from its bullet: a tab stop, not a column. */
 const maxBulletGap = 3

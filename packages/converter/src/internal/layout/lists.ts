@@ -7,9 +7,9 @@ import type * as Document from "../../Document.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, shiftMarks, trimRich } from "./inline.js"
 import type { Line } from "./model.js"
-import { endsSentence } from "./text.js"
+import { bulletCharacters, endsSentence } from "./text.js"
 
-const bulletMarker = /^([•◦▪▫●○■□►▸‣⁃∙·*–—-])\s+(?=\S)/u
+const bulletMarker = new RegExp(`^([${bulletCharacters}])\\s+(?=\\S)`, "u")
 const orderedMarker = /^(\(?(\d{1,3}|[a-z])[.)])\s+(?=\S)/u
 
 /** A list marker found at the start of a line, the text after it, and where that text starts. */

@@ -108,3 +108,6 @@ export const letterCount = (text: string): number => {
   }
   return count
 }
+
+/** The characters a list item's bullet is set in (a regular expression class's contents). */
+export const bulletCharacters = "•◦▪▫●○■□►▸‣⁃∙·*–—-"
