@@ -2,6 +2,7 @@
 // never a TS loader), and starting the bench server in its own process.
 import { build } from "esbuild"
 import { spawn } from "node:child_process"
+import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -9,6 +10,20 @@ const here = Path.dirname(fileURLToPath(import.meta.url))
 
 /** Where the bundles go. */
 export const out = Path.join(here, "..", ".bench-out")
+
+/**
+ * better-sqlite3 (the server's storage) is a native module that finds its binary beside its own
+ * files: it stays outside the bundle, loaded from where its importer (@effect/sql-sqlite-node) resolves it.
+ */
+const nativeOutside = {
+  name: "native-outside",
+  setup: (build) => {
+    build.onResolve({ filter: /^better-sqlite3$/ }, (args) => ({
+      path: createRequire(Path.join(args.resolveDir, "importer.js")).resolve("better-sqlite3"),
+      external: true
+    }))
+  }
+}
 
 /** Bundles `bench/<name>.ts` to `.bench-out/<name>.mjs`. */
 export const bundle = (name) =>
@@ -20,6 +35,9 @@ export const bundle = (name) =>
     target: "node20",
     outfile: Path.join(out, `${name}.mjs`),
     logLevel: "warning",
+    // pg-native is pg's optional native binding, not installed: pg uses its JavaScript client.
+    external: ["pg-native"],
+    plugins: [nativeOutside],
     banner: {
       js:
         "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);"

@@ -156,9 +156,11 @@ export const layerMemory: Layer.Layer<Journal> = Layer.sync(Journal, () => makeM
 
 /**
  * A journal in a file of JSON lines, append-only. Entries appended together (by many jobs at the
- * same moment) are written and fsync'd together, so durability costs one `fsync` per batch of
- * entries rather than one per entry. The file and its folder are created when missing. One batch
- * at a time per file.
+ * same moment) are fsync'd together, so durability costs one `fsync` per batch of entries rather
+ * than one per entry. On Node's file system each line is written synchronously when it is appended
+ * (a short write to the page cache, where a killed process cannot lose it); only the fsyncs go
+ * through the thread pool. The file and its folder are created when missing. One batch at a time
+ * per file.
  *
  * @since 0.1.0
  * @category constructors

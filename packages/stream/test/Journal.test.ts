@@ -1,13 +1,15 @@
 /**
  * The file journal: entries survive a reopen, a job's state is its last word, entries appended
  * together are written together, unreadable lines are reported (never dropped, never fatal), and
- * a failed write is an error for every later append.
+ * a failed write is an error for every later append. On a real disk a line is in the file the moment
+ * it is appended, without a round trip through the thread pool.
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { assert, describe, it } from "@effect/vitest"
 import { Contract } from "@pdf-transform/core"
 import { Deferred, Effect, Either, Fiber, Layer, Option } from "effect"
+import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -164,5 +166,37 @@ describe("file journal", () => {
       assert.deepStrictEqual(second.problems, [])
       assert.strictEqual(Fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "").length, 600)
       Fs.rmSync(dir, { recursive: true, force: true })
+    }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, NodePath.layer))))
+
+  it.effect("on a real disk: a line is in the file when append is called, even while every thread-pool thread is busy", () =>
+    Effect.gen(function*() {
+      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "journal-"))
+      const file = Path.join(dir, "journal.jsonl")
+      const pipe = Path.join(dir, "pool")
+      ChildProcess.execFileSync("mkfifo", [pipe])
+      const fifo = Fs.openSync(pipe, Fs.constants.O_RDWR)
+      const threads = Number(process.env["UV_THREADPOOL_SIZE"] ?? 4)
+      yield* Effect.scoped(Effect.gen(function*() {
+        const journal = yield* Journal.makeFile(file)
+        // Every thread of libuv's pool held by a read of an empty pipe, until the pipe is written.
+        const held = Array.from(
+          { length: threads },
+          () => new Promise<void>((resolve) => Fs.read(fifo, Buffer.alloc(1), 0, 1, null, () => resolve()))
+        )
+        const release = Effect.promise(() => {
+          Fs.writeSync(fifo, Buffer.alloc(threads))
+          return Promise.all(held)
+        })
+        const append = yield* Effect.fork(journal.append({ state: "submitted", key: "k", sessionId: sid("s") }))
+        // Until the append waits for its fsync (which needs a thread of the pool).
+        while ((yield* Fiber.status(append))._tag !== "Suspended") yield* Effect.yieldNow()
+        const text = Fs.readFileSync(file, "utf8")
+        yield* release
+        yield* Fiber.join(append)
+        assert.match(text, /"state":"submitted"/, "the line waited for the thread pool")
+      })).pipe(Effect.ensuring(Effect.sync(() => {
+        Fs.closeSync(fifo)
+        Fs.rmSync(dir, { recursive: true, force: true })
+      })))
     }).pipe(Effect.provide(Layer.merge(NodeFileSystem.layer, NodePath.layer))))
 })

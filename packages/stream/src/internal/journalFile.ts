@@ -1,8 +1,13 @@
 /**
- * The file journal: JSON lines appended to one file, fsync'd before `append` answers. A writer
- * fiber writes every entry waiting at that moment in one call, at once; a syncer fiber makes every
- * line written meanwhile durable with one fsync (group commit), so a thousand jobs answering
- * together cost one fsync, not a thousand, and no line waits for an fsync in progress to be written.
+ * The file journal: JSON lines appended to one file, fsync'd before `append` answers. A line is
+ * written as soon as it is appended; a syncer fiber makes every line written meanwhile durable with
+ * one fsync (group commit), so a thousand jobs answering together cost one fsync, not a thousand,
+ * and no line waits for an fsync in progress to be written.
+ *
+ * On Node's file system a line is written synchronously by the appending fiber (`directWrite.ts`):
+ * it is in the file the moment `append` is called, which keeps the crash window of a `submitted`
+ * entry to the submit's own round trip. On any other FileSystem a writer fiber writes every line
+ * waiting at that moment in one call.
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
@@ -14,6 +19,7 @@ import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import { JournalFailed } from "../BatchError.js"
 import type * as Journal from "../Journal.js"
+import * as DirectWrite from "./directWrite.js"
 import { syncDirectory } from "./files.js"
 import { recover, toLine } from "./journalEntry.js"
 
@@ -46,10 +52,11 @@ export const make = (
     // A line cut short by a crash gets its newline first, so the next entry starts a line of its own.
     let prefix = text.length > 0 && !text.endsWith("\n") ? "\n" : ""
 
-    // Two steps, each with its own fiber: lines are written as soon as they come (a write in the
-    // page cache survives a killed process), and made durable by an fsync shared by every line
-    // written meanwhile. A line never waits for an fsync in progress to be written: the crash window
-    // of a `submitted` entry is one write, not a write behind the group's fsync.
+    // Two steps: lines are written as soon as they come (a write in the page cache survives a
+    // killed process), and made durable by an fsync shared by every line written meanwhile. A line
+    // never waits for an fsync in progress to be written: the crash window of a `submitted` entry
+    // is one write, not a write behind the group's fsync.
+    const direct = DirectWrite.forFile(handle, paths.resolve(path))
     const toWrite = yield* Effect.acquireRelease(Queue.unbounded<Pending>(), Queue.shutdown)
     const toSync = yield* Effect.acquireRelease(Queue.unbounded<Pending>(), Queue.shutdown)
     const broken = yield* Ref.make<JournalFailed | undefined>(undefined)
@@ -61,24 +68,39 @@ export const make = (
         Effect.forEach(batch, (pending) => Deferred.fail(pending.written, error), { discard: true })
       )
 
-    const writeBatch = (batch: ReadonlyArray<Pending>) =>
-      Effect.gen(function*() {
-        const already = yield* Ref.get(broken)
-        if (already !== undefined) return yield* fail(batch, already)
-        const text = prefix + batch.map((pending) => pending.line).join("")
-        yield* handle.writeAll(encoder.encode(text)).pipe(
-          Effect.mapError(failed("write")),
+    /** The text of `batch`, after the newline a cut line still needs (taken once). */
+    const render = (batch: ReadonlyArray<Pending>): Uint8Array => {
+      const text = prefix + batch.map((pending) => pending.line).join("")
+      prefix = ""
+      return encoder.encode(text)
+    }
+
+    /** Writes `batch` with `write`, then hands it to the syncer; a failure breaks the journal. */
+    const writeWith = (
+      batch: ReadonlyArray<Pending>,
+      write: (batch: ReadonlyArray<Pending>) => Effect.Effect<void, JournalFailed>
+    ) =>
+      Effect.flatMap(Ref.get(broken), (already) =>
+        already !== undefined ? fail(batch, already) : write(batch).pipe(
           Effect.matchEffect({
             // After a failed write the file's end is unknown: every later append fails too.
             onFailure: (error) => fail(batch, error),
-            onSuccess: () =>
-              Effect.suspend(() => {
-                prefix = ""
-                return Queue.offerAll(toSync, batch)
-              })
+            onSuccess: () => Queue.offerAll(toSync, batch)
           })
-        )
-      }).pipe(Effect.uninterruptible)
+        )).pipe(Effect.uninterruptible)
+
+    const writeBatch = (batch: ReadonlyArray<Pending>) =>
+      writeWith(
+        batch,
+        (lines) => Effect.mapError(Effect.suspend(() => handle.writeAll(render(lines))), failed("write"))
+      )
+
+    /** A synchronous write: the text is rendered and written in one step, so lines keep their order. */
+    const writeNow = (write: DirectWrite.DirectWrite) => (lines: ReadonlyArray<Pending>) =>
+      Effect.try({
+        try: () => write(render(lines)),
+        catch: (cause) => failed("write")({ message: cause instanceof Error ? cause.message : String(cause) })
+      })
 
     const syncBatch = (batch: ReadonlyArray<Pending>) =>
       Effect.gen(function*() {
@@ -112,9 +134,10 @@ export const make = (
     const append = (entry: Journal.Entry): Effect.Effect<void, JournalFailed> =>
       Effect.gen(function*() {
         const at = yield* Clock.currentTimeMillis
-        const written = yield* Deferred.make<void, JournalFailed>()
-        yield* Queue.offer(toWrite, { line: toLine(entry, at), written })
-        yield* Deferred.await(written)
+        const pending: Pending = { line: toLine(entry, at), written: yield* Deferred.make<void, JournalFailed>() }
+        if (direct === undefined) yield* Queue.offer(toWrite, pending)
+        else yield* writeWith([pending], writeNow(direct))
+        yield* Deferred.await(pending.written)
       })
 
     return { recovered, append, location: path } satisfies Journal.Service
