@@ -51,7 +51,8 @@ export const make = (
     // What a crash left between a file and its row (written, or dropped, on one side only).
     yield* bytes.removeOrphans
 
-    const taskCount = Effect.map(sql<{ n: number }>`SELECT COUNT(*) AS n FROM pdt_tasks`, Tables.count)
+    const totals = Tables.readTotals(sql)
+    const taskCount = Effect.map(totals, (all) => all.tasks)
 
     const dropExpiredTasks = (now: number, dropped: Bytes.Dropped) =>
       Effect.map(
@@ -93,11 +94,7 @@ export const make = (
         if (drop.length > 0) yield* sql`DELETE FROM pdt_tasks WHERE ${sql.in("seq", drop)}`
       })
 
-    const fileUsage = Effect.map(
-      sql<{ n: number | string; bytes: number | string | null }>`
-        SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM pdt_files`,
-      (rows) => ({ files: Number(rows[0]?.n ?? 0), bytes: Number(rows[0]?.bytes ?? 0) })
-    )
+    const fileUsage = Effect.map(totals, (all) => ({ files: all.files, bytes: all.fileBytes }))
 
     /** Whether `bytes` more fit, after dropping expired entries if they do not at first. */
     const roomForFile = (bytes: number, now: number, dropped: Bytes.Dropped) =>
@@ -152,12 +149,12 @@ export const make = (
                 pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${Tables.submitLockId})`),
                 orElse: () => Effect.void
               })
-              // Two counts on indexes (a scan of the table would read every output on the way).
-              const counts = yield* sql<{ n: number | string; mine: number | string }>`
-              SELECT (SELECT COUNT(*) FROM pdt_tasks) AS n,
-                (SELECT COUNT(*) FROM pdt_tasks WHERE owner = ${task.owner} AND state = 'processing') AS mine`
-              let tasks = Number(counts[0]?.n ?? 0)
-              const inFlight = Number(counts[0]?.mine ?? 0)
+              // The key's tasks in flight, counted on an index; all tasks, from the running totals.
+              const inFlight = Tables.count(
+                yield* sql<{ n: number | string }>`
+                SELECT COUNT(*) AS n FROM pdt_tasks WHERE owner = ${task.owner} AND state = 'processing'`
+              )
+              let tasks = yield* taskCount
               if (tasks >= limits.maxTasks) {
                 yield* dropExpiredTasks(now, dropped)
                 tasks = yield* taskCount
@@ -278,10 +275,7 @@ export const make = (
                 output_bytes = ${outcome.output.byteLength}, expires_at = ${expiresAt},
                 finished_by = ${node}
                 WHERE id = ${id} AND state = 'processing'`
-                  const total = Number(
-                    (yield* sql<{ bytes: number | string | null }>`
-                  SELECT COALESCE(SUM(output_bytes), 0) AS bytes FROM pdt_tasks`)[0]?.bytes ?? 0
-                  )
+                  const total = (yield* totals).outputBytes
                   if (total > limits.maxOutputBytes) {
                     yield* evictFinished(({ bytes }) => total - bytes > limits.maxOutputBytes, id, dropped)
                   }
