@@ -23,6 +23,15 @@ import { StorageError } from "./store.js"
 /** Expired entries are looked for at most this often. */
 const sweepIntervalMs = 5_000
 
+/** Finished tasks read at a time when some must be evicted. */
+const evictionPage = 256
+
+interface FinishedRow {
+  readonly seq: number | string
+  readonly id: string
+  readonly output_bytes: number | string
+}
+
 export const make = (
   limits: StoreLimits,
   blobs?: BlobDirectory
@@ -74,24 +83,37 @@ export const make = (
         )
       )
 
-    /** Drops the oldest finished tasks (never `keep`) until `tooMuch` says enough. */
+    /**
+     * Drops the oldest finished tasks (never `keep`) until `tooMuch` says enough, reading them a page
+     * at a time: at a full byte budget every task's end evicts one or two, and reading every
+     * finished row for that grows with the rows kept.
+     */
     const evictFinished = (
       tooMuch: (dropped: { readonly count: number; readonly bytes: number }) => boolean,
       keep: string,
       dropped: Bytes.Dropped
     ) =>
       Effect.gen(function*() {
-        const finished = yield* sql<{ seq: number | string; id: string; output_bytes: number | string }>`
-          SELECT seq, id, output_bytes FROM pdt_tasks WHERE state <> 'processing' AND id <> ${keep} ORDER BY seq`
-        const drop: Array<number | string> = []
+        let count = 0
         let bytes = 0
-        for (const row of finished) {
-          if (!tooMuch({ count: drop.length, bytes })) break
-          drop.push(row.seq)
-          dropped.tasks.push(row.id)
-          bytes += Number(row.output_bytes)
+        let after: number | string = 0
+        for (;;) {
+          const page: ReadonlyArray<FinishedRow> = yield* sql<FinishedRow>`
+            SELECT seq, id, output_bytes FROM pdt_tasks
+            WHERE state <> 'processing' AND id <> ${keep} AND seq > ${after} ORDER BY seq LIMIT ${evictionPage}`
+          const drop: Array<number | string> = []
+          for (const row of page) {
+            if (!tooMuch({ count, bytes })) break
+            drop.push(row.seq)
+            dropped.tasks.push(row.id)
+            count += 1
+            bytes += Number(row.output_bytes)
+          }
+          // Deleted a page at a time, so no statement takes more arguments than a page.
+          if (drop.length > 0) yield* sql`DELETE FROM pdt_tasks WHERE ${sql.in("seq", drop)}`
+          if (drop.length < page.length || page.length < evictionPage || !tooMuch({ count, bytes })) return
+          after = page[page.length - 1]!.seq
         }
-        if (drop.length > 0) yield* sql`DELETE FROM pdt_tasks WHERE ${sql.in("seq", drop)}`
       })
 
     const fileUsage = Effect.map(totals, (all) => ({ files: all.files, bytes: all.fileBytes }))
