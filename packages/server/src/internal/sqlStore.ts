@@ -26,12 +26,6 @@ const sweepIntervalMs = 5_000
 /** Finished tasks read at a time when some must be evicted. */
 const evictionPage = 256
 
-interface FinishedRow {
-  readonly seq: number | string
-  readonly id: string
-  readonly output_bytes: number | string
-}
-
 export const make = (
   limits: StoreLimits,
   blobs?: BlobDirectory
@@ -83,11 +77,7 @@ export const make = (
         )
       )
 
-    /**
-     * Drops the oldest finished tasks (never `keep`) until `tooMuch` says enough, reading them a page
-     * at a time: at a full byte budget every task's end evicts one or two, and reading every
-     * finished row for that grows with the rows kept.
-     */
+    /** Drops the oldest finished tasks (never `keep`) until `tooMuch` says enough, a page at a time. */
     const evictFinished = (
       tooMuch: (dropped: { readonly count: number; readonly bytes: number }) => boolean,
       keep: string,
@@ -98,7 +88,7 @@ export const make = (
         let bytes = 0
         let after: number | string = 0
         for (;;) {
-          const page: ReadonlyArray<FinishedRow> = yield* sql<FinishedRow>`
+          const page: ReadonlyArray<Tables.FinishedRow> = yield* sql<Tables.FinishedRow>`
             SELECT seq, id, output_bytes FROM pdt_tasks
             WHERE state <> 'processing' AND id <> ${keep} AND seq > ${after} ORDER BY seq LIMIT ${evictionPage}`
           const drop: Array<number | string> = []
@@ -111,7 +101,7 @@ export const make = (
           }
           // Deleted a page at a time, so no statement takes more arguments than a page.
           if (drop.length > 0) yield* sql`DELETE FROM pdt_tasks WHERE ${sql.in("seq", drop)}`
-          if (drop.length < page.length || page.length < evictionPage || !tooMuch({ count, bytes })) return
+          if (page.length < evictionPage || !tooMuch({ count, bytes })) return
           after = page[page.length - 1]!.seq
         }
       })

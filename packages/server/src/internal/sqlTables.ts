@@ -152,6 +152,13 @@ export const readTotals = (sql: SqlClient.SqlClient): Effect.Effect<Totals, SqlE
 
 /** A BIGINT column as read back: Postgres answers them as strings. */
 const Millis = Schema.Union(Schema.Number, Schema.NumberFromString)
+/** What eviction reads of a finished task, oldest first (a page at a time). */
+export interface FinishedRow {
+  readonly seq: number | string
+  readonly id: string
+  readonly output_bytes: number | string
+}
+
 /** A row of `pdt_tasks` as read back. */
 const TaskRow = Schema.Struct({
   id: Schema.String,

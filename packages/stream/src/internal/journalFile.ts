@@ -128,7 +128,8 @@ export const make = (
         if (unsynced.length > 0) yield* syncBatch([...unsynced])
       })
     )
-    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(takeBatch(toWrite), writeBatch)))
+    // The writer fiber, only where lines are not written by the appending fiber itself.
+    if (direct === undefined) yield* Effect.forkScoped(Effect.forever(Effect.flatMap(takeBatch(toWrite), writeBatch)))
     yield* Effect.forkScoped(Effect.forever(Effect.flatMap(takeBatch(toSync), syncBatch)))
 
     const append = (entry: Journal.Entry): Effect.Effect<void, JournalFailed> =>
