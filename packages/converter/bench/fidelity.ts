@@ -1,0 +1,290 @@
+/**
+ * The fidelity bench: each document of `corpus/fidelity/` converted in process to Markdown, its
+ * `.checks` judged on that Markdown and, for the kinds plain text can be judged on (present,
+ * absent, order), on `pdftotext`'s text as a reference. Prints per document and per kind, totals
+ * for dev, held-out and all, the held-out totals against issue 37's targets, and speed: Markdown
+ * time against `pdftotext -layout` on the same file, EPUB time against Markdown.
+ *
+ * `tsx bench/fidelity.ts [--set dev|heldout] [--out DIR] [--failures] [--no-speed] [ids...]`
+ * `--out` keeps our Markdown; `--failures` prints each failed assertion of a dev document with
+ * the text nearest to it (never a held-out one's, so no one tunes on them).
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { execFileSync, spawnSync } from "node:child_process"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import * as Path from "node:path"
+import * as Engine from "../src/internal/engine.js"
+import type { Check, Group } from "./fidelityChecks.js"
+import { groups, textGroups } from "./fidelityChecks.js"
+import type { FidelityDocument } from "./fidelityCorpus.js"
+import { documents, loadChecks, pdfPath } from "./fidelityCorpus.js"
+import { formatTable, geomean, median, percent, tally } from "./fidelityReport.js"
+import type { Tallies } from "./fidelityScore.js"
+import { addTallies, emptyTallies, explain, score } from "./fidelityScore.js"
+import { readMarkdown, readPlain } from "./fidelityText.js"
+
+const args = process.argv.slice(2)
+const flag = (name: string): string | undefined => {
+  const index = args.indexOf(name)
+  return index < 0 ? undefined : args.splice(index, 2)[1]
+}
+const toggle = (name: string): boolean => {
+  const index = args.indexOf(name)
+  if (index >= 0) args.splice(index, 1)
+  return index >= 0
+}
+const outDir = flag("--out")
+const onlySet = flag("--set")
+const showFailures = toggle("--failures")
+const speed = !toggle("--no-speed")
+const repeats = 3
+
+const options: Engine.EngineOptions = {
+  ignorePdfErrors: true,
+  ignoreOcrErrors: true,
+  filename: undefined,
+  password: undefined,
+  ocrLanguages: ["eng"],
+  ocrDataPath: undefined,
+  onProgress: () => Effect.void
+}
+
+interface Row {
+  readonly doc: FidelityDocument
+  readonly checks: number
+  readonly ours: Tallies
+  readonly pdftotext: Tallies
+  readonly failures: ReadonlyArray<string>
+  readonly markdownMs: number
+  readonly layoutMs: number
+  readonly epubMs: number
+}
+
+const pdftotextText = (file: string): string =>
+  execFileSync("pdftotext", ["-enc", "UTF-8", "-q", file, "-"], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
+
+/** `pdftotext -layout` as a user runs it, process start included. */
+const layoutTime = (file: string): number => {
+  const start = performance.now()
+  const result = spawnSync("pdftotext", ["-layout", "-q", file, "/dev/null"])
+  if (result.status !== 0) throw new Error(`pdftotext -layout failed on ${file}`)
+  return performance.now() - start
+}
+
+const timed = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.gen(function*() {
+    const start = performance.now()
+    yield* effect
+    return performance.now() - start
+  })
+
+const measure = (doc: FidelityDocument, checks: ReadonlyArray<Check>) =>
+  Effect.gen(function*() {
+    const file = pdfPath(doc)
+    const pdf = readFileSync(file)
+    const result = yield* Engine.convert(pdf, "markdown", options)
+    const markdown = String(result.output)
+    if (outDir !== undefined) {
+      mkdirSync(outDir, { recursive: true })
+      writeFileSync(Path.join(outDir, `${doc.id}.md`), markdown)
+    }
+    const read = readMarkdown(markdown)
+    const ours = score(checks, read)
+    const reference = score(checks, readPlain(pdftotextText(file)), true)
+    const failures = showFailures && doc.set === "dev"
+      ? ours.failed.map((check) =>
+        `${doc.id}.checks:${check.line} ${check.kind}: ${
+          "text" in check ? check.text : `${check.first} / ${check.second}`
+        }\n    ${explain(check, read)}`
+      )
+      : []
+    const times = { markdown: [] as Array<number>, layout: [] as Array<number>, epub: [] as Array<number> }
+    if (speed) {
+      yield* Engine.convert(pdf, "epub", options)
+      for (let i = 0; i < repeats; i++) {
+        times.markdown.push(yield* timed(Engine.convert(pdf, "markdown", options)))
+        times.epub.push(yield* timed(Engine.convert(pdf, "epub", options)))
+        times.layout.push(layoutTime(file))
+      }
+    }
+    return {
+      doc,
+      checks: checks.length,
+      ours: ours.tallies,
+      pdftotext: reference.tallies,
+      failures,
+      markdownMs: median(times.markdown),
+      layoutMs: median(times.layout),
+      epubMs: median(times.epub)
+    } satisfies Row
+  })
+
+const sumOf = (rows: ReadonlyArray<Row>, pick: (row: Row) => Tallies): Tallies =>
+  rows.map(pick).reduce(addTallies, emptyTallies)
+
+const textTotal = (tallies: Tallies) =>
+  textGroups.reduce((t, g) => ({ held: t.held + tallies[g].held, total: t.total + tallies[g].total }), {
+    held: 0,
+    total: 0
+  })
+
+const fidelityHeader = [
+  "document",
+  "set",
+  "producer",
+  "pages",
+  ...groups,
+  "all kinds",
+  "pdftotext present",
+  "pdftotext absent",
+  "pdftotext order"
+]
+
+const fidelityCells = (name: string, set: string, producer: string, pages: string, ours: Tallies, ref: Tallies) => {
+  const all = groups.reduce((t, g) => ({ held: t.held + ours[g].held, total: t.total + ours[g].total }), {
+    held: 0,
+    total: 0
+  })
+  return [
+    name,
+    set,
+    producer,
+    pages,
+    ...groups.map((g) => tally(ours[g])),
+    tally(all),
+    ...textGroups.map((g) => tally(ref[g]))
+  ]
+}
+
+const targets: ReadonlyArray<readonly [Group, number]> = [
+  ["present", 0.97],
+  ["absent", 0.95],
+  ["order", 0.95],
+  ["headings", 0.9],
+  ["tables", 0.8],
+  ["footnotes", 0.85],
+  ["lists", 0.95],
+  ["code", 0.95]
+]
+
+const printCounts = (docs: ReadonlyArray<FidelityDocument>, checks: ReadonlyMap<string, ReadonlyArray<Check>>) => {
+  for (const set of ["dev", "heldout", "all"]) {
+    const picked = docs.filter((doc) => set === "all" || doc.set === set)
+    const assertions = picked.reduce((n, doc) => n + (checks.get(doc.id)?.length ?? 0), 0)
+    const producers = new Set(picked.map((doc) => doc.producer)).size
+    const tagged = picked.filter((doc) => doc.tagged).length
+    console.log(
+      `${set}: ${picked.length} documents (${tagged} tagged), ${producers} producer classes, ${assertions} assertions, ${
+        picked.reduce((n, doc) => n + doc.pages, 0)
+      } pages`
+    )
+  }
+}
+
+const printTargets = (heldout: ReadonlyArray<Row>) => {
+  const ours = sumOf(heldout, (row) => row.ours)
+  console.log("\nheld-out totals against issue 37's targets:")
+  for (const [group, target] of targets) {
+    const { held, total } = ours[group]
+    const share = total === 0 ? Number.NaN : held / total
+    console.log(
+      `  ${group}: ${percent(ours[group])} (target ${target * 100}%): ${
+        total === 0 ? "no assertions" : share >= target ? "met" : "NOT met"
+      }`
+    )
+  }
+  const a = textTotal(ours)
+  const b = textTotal(sumOf(heldout, (row) => row.pdftotext))
+  const points = (a.held / a.total - b.held / b.total) * 100
+  console.log(
+    `  present/absent/order together: ours ${percent(a)}, pdftotext ${percent(b)}: ${
+      points.toFixed(1)
+    } points (target +10): ${points >= 10 ? "met" : "NOT met"}`
+  )
+}
+
+const printSpeed = (rows: ReadonlyArray<Row>) => {
+  const table = rows.map((row) => [
+    row.doc.id,
+    row.doc.set,
+    String(row.doc.pages),
+    row.markdownMs.toFixed(0),
+    row.layoutMs.toFixed(0),
+    `${(row.layoutMs / row.markdownMs).toFixed(2)}x`,
+    row.epubMs.toFixed(0),
+    `${(row.epubMs / row.markdownMs).toFixed(2)}x`
+  ])
+  console.log(`\nspeed, in process, medians of ${repeats} (machine shared: compare ratios of one run only):`)
+  formatTable(
+    ["document", "set", "pages", "Markdown ms", "pdftotext -layout ms", "speed", "EPUB ms", "EPUB/Markdown"],
+    table
+  )
+  const speeds = rows.map((row) => row.layoutMs / row.markdownMs)
+  const below = rows.filter((row) => row.layoutMs / row.markdownMs < 0.25).map((row) => row.doc.id)
+  const epub = rows.map((row) => row.epubMs / row.markdownMs)
+  const over = rows.filter((row) => row.epubMs / row.markdownMs > 1.3).map((row) => row.doc.id)
+  console.log(
+    `  speed geometric mean ${geomean(speeds).toFixed(2)}x (target >= 0.5x): ${
+      geomean(speeds) >= 0.5 ? "met" : "NOT met"
+    }`
+  )
+  console.log(`  below 0.25x (target none): ${below.length === 0 ? "none" : below.join(", ")}`)
+  console.log(`  EPUB/Markdown geometric mean ${geomean(epub).toFixed(2)}x, highest ${Math.max(...epub).toFixed(2)}x`)
+  console.log(`  EPUB above 1.3x Markdown (target none): ${over.length === 0 ? "none" : over.join(", ")}`)
+}
+
+const main = Effect.gen(function*() {
+  const all = documents()
+  const docs = all.filter((doc) =>
+    (onlySet === undefined || doc.set === onlySet) && (args.length === 0 || args.includes(doc.id))
+  )
+  const checks = new Map<string, ReadonlyArray<Check>>()
+  for (const doc of all) {
+    const parsed = loadChecks(doc)
+    if (Either.isLeft(parsed)) return yield* Effect.fail(parsed.left)
+    checks.set(doc.id, parsed.right)
+  }
+  printCounts(all, checks)
+  const rows: Array<Row> = []
+  for (const doc of docs) rows.push(yield* measure(doc, checks.get(doc.id)!))
+  const table = rows.map((row) =>
+    fidelityCells(row.doc.id, row.doc.set, row.doc.producer, String(row.doc.pages), row.ours, row.pdftotext)
+  )
+  for (const set of ["dev", "heldout", "all"]) {
+    const picked = rows.filter((row) => set === "all" || row.doc.set === set)
+    if (picked.length === 0) continue
+    table.push(fidelityCells(
+      `total (${set})`,
+      set,
+      `${new Set(picked.map((row) => row.doc.producer)).size} classes`,
+      String(picked.reduce((n, row) => n + row.doc.pages, 0)),
+      sumOf(picked, (row) => row.ours),
+      sumOf(picked, (row) => row.pdftotext)
+    ))
+  }
+  console.log()
+  formatTable(fidelityHeader, table)
+  for (const set of ["dev", "heldout", "all"]) {
+    const picked = rows.filter((row) => set === "all" || row.doc.set === set)
+    if (picked.length === 0) continue
+    const ours = sumOf(picked, (row) => row.ours)
+    const ref = sumOf(picked, (row) => row.pdftotext)
+    console.log(`\n${set} by kind: ${groups.map((g) => `${g} ${percent(ours[g])}`).join(", ")}`)
+    console.log(
+      `  present/absent/order: ours ${percent(textTotal(ours))}, pdftotext ${percent(textTotal(ref))} (${
+        textGroups.map((g) => `${g} ${percent(ref[g])}`).join(", ")
+      })`
+    )
+  }
+  const heldout = rows.filter((row) => row.doc.set === "heldout")
+  if (heldout.length > 0) printTargets(heldout)
+  if (speed && rows.length > 0) printSpeed(rows)
+  const failures = rows.flatMap((row) => row.failures)
+  if (showFailures) console.log(`\nfailed assertions of dev documents (${failures.length}):\n${failures.join("\n")}`)
+})
+
+Effect.runPromise(main).catch((error) => {
+  console.error(String(error))
+  process.exit(1)
+})
