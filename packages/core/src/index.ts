@@ -70,6 +70,13 @@ export * as Retry from "./Retry.js"
 export * as RateLimit from "./RateLimit.js"
 
 /**
+ * The rules a server limits submits by, and the RateLimit fields that announce them.
+ *
+ * @since 0.2.0
+ */
+export * as RateLimitRule from "./RateLimitRule.js"
+
+/**
  * The `Uploader` of the reference server's single-request upload.
  *
  * @since 0.1.0

@@ -1,11 +1,12 @@
 /**
  * The per-key submit limiter: a token bucket (request rate), a fixed-window quota and a count of
- * tasks in flight, with the RateLimit-Policy / RateLimit header values of the IETF draft -11.
+ * tasks in flight (the rules and their header fields are core's `RateLimitRule`).
  * The tasks in flight are not counted here: the caller reads them from the store in the same
  * transaction as the task's insert, so the count cannot drift and survives a restart.
  * The decision itself is a pure function of the state and the time, so it is tested under TestClock.
  */
 import type { RateLimitReason } from "@pdf-transform/core/Contract"
+import * as RateLimitRule from "@pdf-transform/core/RateLimitRule"
 
 /** Resolved limits of one key; a disabled rule is `undefined`. */
 export interface LimiterConfig {
@@ -27,34 +28,28 @@ export interface KeyState {
 export const initialState = (config: LimiterConfig, now: number): KeyState => ({
   tokens: config.rate?.limit ?? 0,
   refilledAt: now,
-  windowStart: config.quota === undefined ? 0 : windowStartOf(now, config.quota.windowMs),
+  windowStart: config.quota === undefined ? 0 : RateLimitRule.windowAt(config.quota, undefined, now).start,
   used: 0
 })
-
-const windowStartOf = (now: number, windowMs: number): number => Math.floor(now / windowMs) * windowMs
 
 /** Brings the bucket and the quota window up to `now`. */
 const advance = (config: LimiterConfig, state: KeyState, now: number): void => {
   if (config.rate !== undefined) {
-    const elapsed = Math.max(0, now - state.refilledAt)
-    const perMs = config.rate.limit / config.rate.windowMs
-    state.tokens = Math.min(config.rate.limit, state.tokens + elapsed * perMs)
-    state.refilledAt = Math.max(state.refilledAt, now)
+    const bucket = RateLimitRule.bucketAt(config.rate, state, now)
+    state.tokens = bucket.tokens
+    state.refilledAt = bucket.refilledAt
   }
   if (config.quota !== undefined) {
-    const start = windowStartOf(now, config.quota.windowMs)
-    if (start > state.windowStart) {
-      state.windowStart = start
-      state.used = 0
-    }
+    const window = RateLimitRule.windowAt(config.quota, windowOf(state), now)
+    state.windowStart = window.start
+    state.used = window.used
   }
 }
 
+const windowOf = (state: KeyState): RateLimitRule.Window => ({ start: state.windowStart, used: state.used })
+
 /** The RateLimit header values after a decision. */
-export interface RateLimitHeaders {
-  readonly "ratelimit-policy": string
-  readonly ratelimit: string
-}
+export type RateLimitHeaders = RateLimitRule.Headers
 
 /** The outcome of one submit attempt. */
 export type Decision =
@@ -66,8 +61,6 @@ export type Decision =
     readonly headers: RateLimitHeaders | undefined
   }
 
-const seconds = (ms: number): number => Math.max(0, Math.ceil(ms / 1000))
-
 /** `RateLimit-Policy` and `RateLimit` as RFC 9651 lists (draft -11 syntax); undefined when no rule is on. */
 export const headersOf = (
   config: LimiterConfig,
@@ -75,24 +68,13 @@ export const headersOf = (
   now: number,
   inFlight: number
 ): RateLimitHeaders | undefined => {
-  const policies: Array<string> = []
-  const states: Array<string> = []
-  if (config.rate !== undefined) {
-    const { limit, windowMs } = config.rate
-    policies.push(`"burst";q=${limit};w=${seconds(windowMs)}`)
-    const missing = limit - state.tokens
-    states.push(`"burst";r=${Math.floor(state.tokens)};t=${seconds(missing * windowMs / limit)}`)
-  }
-  if (config.quota !== undefined) {
-    const { limit, windowMs } = config.quota
-    policies.push(`"quota";q=${limit};w=${seconds(windowMs)}`)
-    states.push(`"quota";r=${Math.max(0, limit - state.used)};t=${seconds(state.windowStart + windowMs - now)}`)
-  }
+  const fields: Array<RateLimitRule.Field> = []
+  if (config.rate !== undefined) fields.push(RateLimitRule.bucketField("burst", config.rate, state))
+  if (config.quota !== undefined) fields.push(RateLimitRule.windowField("quota", config.quota, windowOf(state), now))
   if (config.concurrency !== undefined) {
-    policies.push(`"conc";q=${config.concurrency};qu="concurrent-requests"`)
-    states.push(`"conc";r=${Math.max(0, config.concurrency - inFlight)}`)
+    fields.push(RateLimitRule.concurrencyField("conc", config.concurrency, inFlight))
   }
-  return policies.length === 0 ? undefined : { "ratelimit-policy": policies.join(", "), ratelimit: states.join(", ") }
+  return RateLimitRule.headers(fields)
 }
 
 /**
@@ -107,7 +89,7 @@ export const decide = (config: LimiterConfig, state: KeyState, now: number, inFl
     return {
       _tag: "Rejected",
       reason: "quota_exceeded",
-      retryAfterMs: Math.max(0, state.windowStart + config.quota.windowMs - now),
+      retryAfterMs: RateLimitRule.windowResetMs(config.quota, windowOf(state), now),
       headers: headersOf(config, state, now, inFlight)
     }
   }
@@ -120,11 +102,10 @@ export const decide = (config: LimiterConfig, state: KeyState, now: number, inFl
     }
   }
   if (config.rate !== undefined && state.tokens < 1) {
-    const perMs = config.rate.limit / config.rate.windowMs
     return {
       _tag: "Rejected",
       reason: "rate_exceeded",
-      retryAfterMs: Math.ceil((1 - state.tokens) / perMs),
+      retryAfterMs: RateLimitRule.bucketWaitMs(config.rate, state),
       headers: headersOf(config, state, now, inFlight)
     }
   }

@@ -5,6 +5,7 @@ import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as UrlParams from "@effect/platform/UrlParams"
 import * as Contract from "@pdf-transform/core/Contract"
 import * as Media from "@pdf-transform/core/Media"
+import * as RateLimitRule from "@pdf-transform/core/RateLimitRule"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -145,17 +146,17 @@ class Fake {
   }
 
   /** The answer headers of a submit: the configured ones, then the rate rule's, then the concurrency policy. */
-  submitHeaders(inFlight: number, rate?: { readonly policy: string; readonly state: string }): Record<string, string> {
+  submitHeaders(inFlight: number, rate?: RateLimitRule.Field): Record<string, string> {
     const limit = this.concurrencyLimit
     if (limit === undefined && rate === undefined) return this.acceptHeaders
-    const join = (first: string | undefined, second: string | undefined) =>
-      first === undefined ? second : second === undefined ? first : `${first}, ${second}`
-    const conc = limit === undefined ?
-      undefined :
-      { policy: `"conc";q=${limit};qu="concurrent-requests"`, state: `"conc";r=${Math.max(0, limit - inFlight)}` }
+    const conc = limit === undefined ? undefined : RateLimitRule.concurrencyField("conc", limit, inFlight)
+    const join = (...parts: ReadonlyArray<string | undefined>) => {
+      const present = parts.filter((part) => part !== undefined)
+      return present.length === 0 ? undefined : present.join(", ")
+    }
     const headers: Record<string, string> = { ...this.acceptHeaders }
-    const policy = join(join(this.acceptHeaders["ratelimit-policy"], rate?.policy), conc?.policy)
-    const state = join(join(this.acceptHeaders["ratelimit"], rate?.state), conc?.state)
+    const policy = join(this.acceptHeaders["ratelimit-policy"], rate?.policy, conc?.policy)
+    const state = join(this.acceptHeaders["ratelimit"], rate?.state, conc?.state)
     if (policy !== undefined) headers["ratelimit-policy"] = policy
     if (state !== undefined) headers["ratelimit"] = state
     return headers
@@ -180,12 +181,12 @@ class Fake {
       }
       const rate = this.rateRule?.decide(now)
       if (rate !== undefined && !rate.allowed) {
-        return json(429, { error: "rate_limited", reason: "rate_exceeded" }, this.submitHeaders(inFlight, rate))
+        return json(429, { error: "rate_limited", reason: "rate_exceeded" }, this.submitHeaders(inFlight, rate.field))
       }
       if (!scripted && step !== undefined) this.submitIndex++
       const sessionId = this.store.create(format, body, now, step?._tag === "Accept" ? step : undefined)
       const answer = encodeSubmitted({ success: true, sessionID: Contract.SessionId.make(sessionId) })
-      return json(200, answer, this.submitHeaders(inFlight + 1, rate))
+      return json(200, answer, this.submitHeaders(inFlight + 1, rate?.field))
     }
     return step?._tag === "Fault" ? withFault(step.fault, handle) : reply(handle())
   }
