@@ -38,7 +38,7 @@ const unpack = (name: string, version: string): string => {
   try {
     execFileSync("apt-get", ["download", `${name}=${version}`], { cwd: dir, stdio: "ignore" })
     const deb = execFileSync("sh", ["-c", "ls *.deb"], { cwd: dir, encoding: "utf8" }).trim()
-    execFileSync("dpkg-deb", ["-x", deb, root])
+    execFileSync("dpkg-deb", ["-x", Path.join(dir, deb), root])
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
