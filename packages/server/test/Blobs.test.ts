@@ -5,9 +5,12 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
+import { spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import * as BlobDirectory from "../src/internal/blobDirectory.js"
 import type { Harness } from "./harness.js"
 import { bearer, json, pathOf, serve, settle, status, submitted, upload } from "./harness.js"
 import { digestConverter, digestOf, fakePdf } from "./utils.js"
@@ -51,6 +54,38 @@ const chunked = (h: Harness, file: Uint8Array) =>
     const url = yield* h.request({ path: `/v1/uploads/${data.upload_id}/url`, headers: bearer })
     assert.strictEqual(url.status, 200, url.body.toString())
     return { uploadId: data.upload_id, url: (url.json as { data: { url: string } }).data.url }
+  })
+
+/** Every file under `dir`, as paths relative to it. */
+const filesUnder = (dir: string): Array<string> =>
+  (Fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as Array<Fs.Dirent>)
+    .filter((entry) => entry.isFile())
+    .map((entry) => Path.relative(dir, Path.join(entry.parentPath, entry.name)))
+    .sort()
+
+/**
+ * A process writing into `dir` forever (`fixtures/blob-writer.ts`), killed with SIGKILL once a
+ * temporary file shows: what such a crash leaves behind. Tried again in the rare case that the kill
+ * fell between two writes.
+ */
+const killedMidWrite = (dir: string) =>
+  Effect.promise(async () => {
+    const fixture = fileURLToPath(new URL("fixtures/blob-writer.ts", import.meta.url))
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const child = spawn(process.execPath, ["--import", "tsx", fixture], {
+        env: { ...process.env, BLOB_DIR: dir },
+        stdio: "ignore"
+      })
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+      const deadline = Date.now() + 30_000
+      while (!filesUnder(dir).some((file) => file.endsWith(".partial")) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 2))
+      }
+      child.kill("SIGKILL")
+      await exited
+      if (filesUnder(dir).some((file) => file.endsWith(".partial"))) return
+    }
+    throw new Error("no kill landed in the middle of a write")
   })
 
 /** One turn of Node's event loop: files are written on libuv's threads, not on Effect's clock. */
@@ -195,4 +230,24 @@ describe("a blob directory", () => {
       assert.strictEqual(output.status, 503, output.body.toString())
       assert.strictEqual((yield* h.request({ path: pathOf(pdfUrl), headers: bearer })).status, 503)
     }))
+
+  it.scoped(
+    "a process killed in the middle of a write leaves outputs/ with whole files only; its temporary file goes once old",
+    () =>
+      Effect.gen(function*() {
+        const dir = yield* folder
+        yield* killedMidWrite(dir)
+        const outputs = Fs.readdirSync(Path.join(dir, "outputs"))
+        assert.isTrue(outputs.every((name) => /^[A-Za-z0-9-]+$/.test(name)), `outputs/: ${outputs.join(" ")}`)
+        const partial = filesUnder(dir).filter((file) => file.endsWith(".partial"))
+        assert.strictEqual(partial.length, 1, partial.join(" "))
+        const blobs = yield* BlobDirectory.make(dir)
+        const none = () => Effect.succeed(new Set<string>())
+        const written = Fs.statSync(Path.join(dir, partial[0]!)).mtimeMs
+        assert.strictEqual(yield* blobs.removeOrphans({ tasks: none, files: none }, written + 60_000), 0)
+        yield* blobs.removeOrphans({ tasks: none, files: none }, written + BlobDirectory.orphanAgeMs + 1)
+        assert.deepStrictEqual(filesUnder(dir).filter((file) => file.endsWith(".partial")), [])
+      }),
+    60_000
+  )
 })

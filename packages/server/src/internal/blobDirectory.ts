@@ -1,8 +1,9 @@
 /**
  * Where the store keeps bytes when they do not go in its rows: files in a directory (on one
  * machine, or a volume every node mounts). Outputs are `outputs/<task id>`, upload parts
- * `files/<file id>/<part>`. A file is written whole or not at all (a temporary name, fsync, rename,
- * fsync of its folder), so a reader, on this node or another, sees the old bytes, the new, or none.
+ * `files/<file id>/<part>`. A file is written whole or not at all (a temporary file in `tmp/`, fsync,
+ * rename, fsync of its folder), so a reader, on this node or another, sees the old bytes, the new, or
+ * none, and `outputs/` and `files/` hold only whole blobs, even after a crash in the middle of a write.
  * The rows say which blobs exist: a blob is written before the row that names it is committed, and
  * removed after the row that named it is gone; what a crash leaves between the two is removed at
  * the next start, once older than `orphanAgeMs`.
@@ -50,11 +51,11 @@ const attempt = <A>(operation: string, run: () => Promise<A>): Effect.Effect<A, 
 const isMissing = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "code" in error && error.code === "ENOENT"
 
-/** `bytes` at `path`, whole or not at all, durable once this returns. */
-const writeWhole = async (path: string, bytes: Uint8Array): Promise<void> => {
+/** `bytes` at `path`, whole or not at all, durable once this returns; written first in `temporaries`. */
+const writeWhole = async (temporaries: string, path: string, bytes: Uint8Array): Promise<void> => {
   const folder = Path.dirname(path)
   await Fs.mkdir(folder, { recursive: true })
-  const temporary = `${path}.${Crypto.randomBytes(6).toString("hex")}.partial`
+  const temporary = Path.join(temporaries, `${Path.basename(path)}.${Crypto.randomBytes(6).toString("hex")}.partial`)
   const handle = await Fs.open(temporary, "w")
   try {
     await handle.writeFile(bytes)
@@ -90,9 +91,11 @@ export const make = (root: string): Effect.Effect<BlobDirectory, StorageError> =
   Effect.gen(function*() {
     const outputs = Path.join(root, "outputs")
     const files = Path.join(root, "files")
+    const temporaries = Path.join(root, "tmp")
     yield* attempt(`open the blob directory ${root}`, async () => {
       await Fs.mkdir(outputs, { recursive: true })
       await Fs.mkdir(files, { recursive: true })
+      await Fs.mkdir(temporaries, { recursive: true })
       await Fs.access(root, Fs.constants.R_OK | Fs.constants.W_OK)
     })
     const checked = (id: string) =>
@@ -112,7 +115,6 @@ export const make = (root: string): Effect.Effect<BlobDirectory, StorageError> =
         let removed = 0
         for (let start = 0; start < names.length; start += 500) {
           const batch = names.slice(start, start + 500)
-          // Temporary files of a write that never finished name no row: orphans too, once old enough.
           const kept = yield* known(batch.filter((name) => safeId.test(name)))
           for (const name of batch) {
             if (kept.has(name)) continue
@@ -134,7 +136,10 @@ export const make = (root: string): Effect.Effect<BlobDirectory, StorageError> =
     return {
       root,
       writeOutput: (taskId, bytes) =>
-        Effect.flatMap(outputPath(taskId), (path) => attempt("write output", () => writeWhole(path, bytes))),
+        Effect.flatMap(
+          outputPath(taskId),
+          (path) => attempt("write output", () => writeWhole(temporaries, path, bytes))
+        ),
       readOutput: (taskId) =>
         Effect.flatMap(outputPath(taskId), (path) => attempt("read output", () => Fs.readFile(path))),
       removeOutputs: (taskIds) =>
@@ -147,7 +152,7 @@ export const make = (root: string): Effect.Effect<BlobDirectory, StorageError> =
       writePart: (fileId, part, bytes) =>
         Effect.flatMap(
           filePath(fileId),
-          (folder) => attempt("write part", () => writeWhole(Path.join(folder, String(part)), bytes))
+          (folder) => attempt("write part", () => writeWhole(temporaries, Path.join(folder, String(part)), bytes))
         ),
       readPart: (fileId, part) =>
         Effect.flatMap(filePath(fileId), (folder) =>
@@ -164,10 +169,11 @@ export const make = (root: string): Effect.Effect<BlobDirectory, StorageError> =
           { discard: true }
         ),
       removeOrphans: (known, now) =>
-        Effect.zipWith(
+        Effect.all([
           removeOrphansIn(outputs, known.tasks, now),
           removeOrphansIn(files, known.files, now),
-          (outputs, files) => outputs + files
-        )
+          // The temporary files of writes that never finished name no row.
+          removeOrphansIn(temporaries, () => Effect.succeed(new Set()), now)
+        ]).pipe(Effect.map((counts) => counts.reduce((sum, count) => sum + count, 0)))
     }
   })
