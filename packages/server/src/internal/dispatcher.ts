@@ -14,15 +14,13 @@
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as FiberSet from "effect/FiberSet"
+import * as FiberMap from "effect/FiberMap"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import type { AppContext } from "./context.js"
 import { runConversion } from "./conversion.js"
-import type { Task } from "./store.js"
 
 /** Starts the node's dispatcher in the current scope; closing the scope stops its conversions and releases its claims. */
 export const start = (context: AppContext): Effect.Effect<void, never, Scope.Scope> =>
@@ -30,14 +28,13 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
     const { store, options, wakeUps } = context
     const node = options.node
     const slots = options.maxConcurrentConversions
-    /** The tasks converting here, with when each was claimed and its conversion's fiber. */
-    const running = new Map<string, { readonly claimedAt: number; fiber?: Fiber.RuntimeFiber<void> }>()
 
-    // Added before the fibers' set, so it runs after they are interrupted.
+    // Added before the conversions' map, so it runs after they are interrupted.
     yield* Effect.addFinalizer(() =>
       Effect.catchAll(store.releaseClaims(node.id), (error) => Effect.logWarning("claims not released", error))
     )
-    const conversions = yield* FiberSet.make<void>()
+    /** The conversions running here, by task id; a fiber leaves the map when its conversion ends. */
+    const running = yield* FiberMap.make<string>()
 
     if (!node.shared) {
       yield* Effect.catchAll(store.releaseClaims(undefined), (error) => Effect.logError("claims not reset", error))
@@ -47,23 +44,16 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
 
     /** Claims tasks while slots are free; true when the storage failed a claim (so it is tried again). */
     const fill: Effect.Effect<boolean> = Effect.gen(function*() {
-      while (running.size < slots) {
+      while ((yield* FiberMap.size(running)) < slots) {
         const now = yield* Clock.currentTimeMillis
         const claimed = yield* store.claimNext({ node: node.id, until: claimUntil(now) }, now)
         if (Option.isNone(claimed)) return false
-        const task: Task = claimed.value
+        const task = claimed.value
         // A lease of ours that lapsed and was claimed again by us: the conversion is still running here.
-        if (running.has(task.id)) continue
-        const entry: { readonly claimedAt: number; fiber?: Fiber.RuntimeFiber<void> } = { claimedAt: now }
-        running.set(task.id, entry)
-        entry.fiber = yield* FiberSet.run(
-          conversions,
-          runConversion(context, task).pipe(
-            Effect.ensuring(
-              Effect.zipRight(Effect.sync(() => running.delete(task.id)), Queue.offer(wakeUps, undefined))
-            )
-          )
-        )
+        if (yield* FiberMap.has(running, task.id)) continue
+        const fiber = yield* FiberMap.run(running, task.id, runConversion(context, task))
+        // After the map's own observer has removed the fiber: the woken loop sees the slot free.
+        fiber.addObserver(() => Queue.unsafeOffer(wakeUps, undefined))
       }
       return false
     }).pipe(
@@ -80,14 +70,15 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
 
     if (node.shared) {
       const renew = Effect.gen(function*() {
+        // Claimed before this renewal: a task among them that is not renewed is someone else's now
+        // (one claimed meanwhile may not be in the answer yet, and one that has just ended is not).
+        const before = Array.from(running, ([id]) => id)
         const now = yield* Clock.currentTimeMillis
         const held = yield* store.renewClaims(node.id, now + node.leaseMs)
-        // Claimed before this renewal and not renewed: the claim is someone else's now (a task
-        // claimed meanwhile may not be in the answer yet, and one that has just ended is not).
-        const lost = [...running].filter(([id, entry]) => entry.claimedAt < now && !held.has(id))
-        for (const [id, entry] of lost) {
+        for (const id of before.filter((id) => !held.has(id))) {
+          if (!(yield* FiberMap.has(running, id))) continue
           yield* Effect.logWarning("claim lost to another node: conversion stopped", { task: id })
-          if (entry.fiber !== undefined) yield* Fiber.interrupt(entry.fiber)
+          yield* FiberMap.remove(running, id)
         }
       }).pipe(
         Effect.catchAll((error) => Effect.logError("claims not renewed", error)),
