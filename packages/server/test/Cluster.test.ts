@@ -136,7 +136,7 @@ describe("three nodes on one Postgres", () => {
         assert.deepStrictEqual(rows(url, "SELECT COUNT(*) FROM pdt_tasks WHERE output IS NOT NULL"), [["0"]])
       }
     },
-    120_000
+    240_000
   )
 
   it(
@@ -166,6 +166,6 @@ describe("three nodes on one Postgres", () => {
       }
       await Promise.all(nodes.map(kill))
     },
-    120_000
+    240_000
   )
 })

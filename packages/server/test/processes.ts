@@ -43,7 +43,7 @@ export const start = (env: Record<string, string>): Promise<Started> =>
     const exited = new Promise<void>((done) => child.once("exit", () => done()))
     let out = ""
     let err = ""
-    const timer = setTimeout(() => reject(new Error(`the server did not start within 30 s:\n${out}\n${err}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`the server did not start within 90 s:\n${out}\n${err}`)), 90_000)
     child.stderr!.on("data", (chunk: Buffer) => {
       err += chunk.toString()
     })
