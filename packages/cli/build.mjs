@@ -12,7 +12,7 @@ const root = Path.dirname(fileURLToPath(import.meta.url))
 const outdir = Path.join(root, "dist")
 
 Fs.rmSync(outdir, { recursive: true, force: true })
-await esbuild.build({
+const { metafile } = await esbuild.build({
   absWorkingDir: root,
   entryPoints: { bin: "src/bin.ts" },
   outdir,
@@ -32,8 +32,12 @@ await esbuild.build({
     js:
       "import { createRequire as __createRequire } from \"node:module\"; const require = __createRequire(import.meta.url);"
   },
-  logLevel: "warning"
+  logLevel: "warning",
+  metafile: true
 })
+// Which sources went into which file of dist/: the startup test reads it (not shipped: build/ is not in "files").
+Fs.mkdirSync(Path.join(root, "build"), { recursive: true })
+Fs.writeFileSync(Path.join(root, "build", "metafile.json"), JSON.stringify(metafile))
 
 // In the repository, the converter's JavaScript build too: the command loads it instead of
 // compiling the converter's TypeScript with tsx at every start (see src/internal/liveConverter.ts).

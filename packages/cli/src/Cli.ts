@@ -11,10 +11,10 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Contract from "@pdf-transform/core/Contract"
-// The library's defaults are the command's: one source. Both packages are free of side effects,
-// so the bundle takes only these objects, not the batch or the server.
-import { defaults as ServerDefaults } from "@pdf-transform/server/Server"
-import { defaults as BatchDefaults } from "@pdf-transform/stream/Batch"
+// The libraries' defaults are the command's (one source), from modules that load nothing else:
+// whatever this module imports is loaded by every `--help` (test/e2e/Startup.test.ts guards it).
+import { defaults as ServerDefaults } from "@pdf-transform/server/ServerDefaults"
+import { defaults as BatchDefaults } from "@pdf-transform/stream/BatchDefaults"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { createRequire } from "node:module"

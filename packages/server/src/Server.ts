@@ -32,6 +32,7 @@ import { parseKeyList } from "./internal/auth.js"
 import { openApiDocument } from "./internal/openapi.js"
 import * as internalOptions from "./internal/options.js"
 import * as internalStore from "./internal/store.js"
+import * as ServerDefaults from "./ServerDefaults.js"
 
 /**
  * A limit of so many per window.
@@ -172,12 +173,12 @@ export interface Options extends AppOptions {
 }
 
 /**
- * The default figures, each with its reason in the source.
+ * The default figures, each with its reason in the source (`ServerDefaults`, which loads nothing of the server).
  *
  * @since 0.1.0
  * @category constants
  */
-export const defaults = internalOptions.defaults
+export const defaults = ServerDefaults.defaults
 
 /**
  * A running server: where clients reach it.

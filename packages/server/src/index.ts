@@ -10,6 +10,13 @@
 export * as Server from "./Server.js"
 
 /**
+ * The server's default figures, in a module that loads nothing of the server (for command lines).
+ *
+ * @since 0.1.0
+ */
+export * as ServerDefaults from "./ServerDefaults.js"
+
+/**
  * A `Converter` that simulates work, for tests and benchmarks.
  *
  * @since 0.1.0

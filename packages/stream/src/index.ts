@@ -12,6 +12,13 @@
 export * as Batch from "./Batch.js"
 
 /**
+ * The batch's default figures, in a module that loads nothing of the batch (for command lines).
+ *
+ * @since 0.1.0
+ */
+export * as BatchDefaults from "./BatchDefaults.js"
+
+/**
  * The errors of the batch package.
  *
  * @since 0.1.0

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { ExitCode } from "../ExitCode.js"
 import { ExitStatus, Interrupts } from "./interrupts.js"
-import { showCursor } from "./view/live.js"
+import { showCursor } from "./view/style.js"
 
 /** Time the process gets to let its output drain after the command ends, before it exits anyway. */
 const drainMillis = 2_000

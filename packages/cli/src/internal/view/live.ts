@@ -7,7 +7,7 @@
 import type { BatchEvent } from "@pdf-transform/stream/BatchEvent"
 import { frame } from "./render.js"
 import * as State from "./state.js"
-import type { Style } from "./style.js"
+import { showCursor, type Style } from "./style.js"
 import { width } from "./width.js"
 
 /** Where the view draws: a terminal's stream, or a recording in tests. */
@@ -32,7 +32,6 @@ export interface Live {
 const syncStart = "\x1b[?2026h"
 const syncEnd = "\x1b[?2026l"
 const hideCursor = "\x1b[?25l"
-export const showCursor = "\x1b[?25h"
 const eraseLine = "\x1b[2K"
 const eraseBelow = "\x1b[J"
 

@@ -27,3 +27,6 @@ export const plain: Style = { green: same, red: same, yellow: same, cyan: same, 
 /** Colours for a stream: a TTY, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
 export const forStream = (isTTY: boolean, env: Readonly<Record<string, string | undefined>>): Style =>
   isTTY && (env.NO_COLOR ?? "") === "" && env.TERM !== "dumb" ? colored : plain
+
+/** Shows the cursor again: the live view hides it while it draws. */
+export const showCursor = "\x1b[?25h"
