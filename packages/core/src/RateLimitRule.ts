@@ -61,7 +61,7 @@ export interface Field {
  * @since 0.2.0
  * @category models
  */
-export interface Headers {
+export type Headers = {
   readonly "ratelimit-policy": string
   readonly ratelimit: string
 }
