@@ -1,8 +1,8 @@
 /**
  * Remakes the fidelity suite's documents that were made here rather than taken as published:
  * each from a real document shipped in a Debian package, fetched with `apt-get download` at the
- * pinned version. Not run by CI (it needs Debian's archive, `chromium` and `rst2pdf`); the bench
- * reads the committed files. A remade file differs from the committed one where its producer
+ * pinned version. Not run by CI (it needs Debian's archive, `chromium`, `rst2pdf` and LibreOffice's
+ * Writer and Impress); the bench reads the committed files. A remade file differs from the committed one where its producer
  * stamps the time (a browser's print header, the PDF's dates).
  *
  * Packages are unpacked under a fixed folder, not a temporary one, because a browser prints the
@@ -12,7 +12,7 @@
  * documents, or those named).
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -66,6 +66,39 @@ const chromiumPrint = (url: string, pdf: string): void => {
   }
 }
 
+/** LibreOffice's tagged PDF export of `source` (an office document), as its author could make it. */
+const officeTaggedPdf = (source: string, filter: "writer_pdf_Export" | "impress_pdf_Export", pdf: string): void => {
+  const dir = mkdtempSync(Path.join(Os.tmpdir(), "fidelity-office-"))
+  try {
+    const input = Path.join(dir, `document${Path.extname(source)}`)
+    copyFileSync(source, input)
+    execFileSync("soffice", [
+      `-env:UserInstallation=file://${Path.join(dir, "profile")}`,
+      "--headless",
+      "--convert-to",
+      `pdf:${filter}:{"UseTaggedPDF":{"type":"boolean","value":"true"}}`,
+      "--outdir",
+      dir,
+      input
+    ], { stdio: "ignore", timeout: 300_000 })
+    copyFileSync(Path.join(dir, "document.pdf"), pdf)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** rst2pdf (ReportLab) of a gzipped reStructuredText file. */
+const rst2pdfOfGzip = (source: string, pdf: string): void => {
+  const dir = mkdtempSync(Path.join(Os.tmpdir(), "fidelity-rst-"))
+  try {
+    const rst = Path.join(dir, Path.basename(source, ".gz"))
+    writeFileSync(rst, execFileSync("gzip", ["-dc", source]))
+    execFileSync("rst2pdf", [rst, "-o", pdf], { cwd: dir, stdio: "inherit" })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 export const madeDocuments: ReadonlyArray<Made> = [
   {
     id: "sqlite-datatypes-chromium",
@@ -85,6 +118,58 @@ export const madeDocuments: ReadonlyArray<Made> = [
         cwd: Path.join(root, "usr/share/doc/docutils-doc/docs/user/rst"),
         stdio: "inherit"
       })
+  },
+  {
+    id: "git-tutorial-chromium",
+    set: "dev",
+    package: "git-doc",
+    version: "1:2.39.5-0+deb12u3",
+    make: (root, pdf) => chromiumPrint(`file://${root}/usr/share/doc/git-doc/gittutorial.html`, pdf)
+  },
+  {
+    id: "postgres-numeric-chromium",
+    set: "dev",
+    package: "postgresql-doc-15",
+    version: "15.20-0+deb12u1",
+    make: (root, pdf) => chromiumPrint(`file://${root}/usr/share/doc/postgresql-doc-15/html/datatype-numeric.html`, pdf)
+  },
+  {
+    id: "canzeley-quickguide-tagged",
+    set: "dev",
+    package: "libreoffice-canzeley-client",
+    version: "0.5.1-5",
+    make: (root, pdf) =>
+      officeTaggedPdf(
+        Path.join(root, "usr/share/doc/libreoffice-canzeley-client/Canzeley-Kurzanleitung-030.odt"),
+        "writer_pdf_Export",
+        pdf
+      )
+  },
+  {
+    id: "mapsforge-sotm-slides",
+    set: "dev",
+    package: "libmapsforge-java-doc",
+    version: "0.17.0+dfsg.1-2",
+    make: (root, pdf) =>
+      officeTaggedPdf(
+        Path.join(root, "usr/share/doc/libmapsforge-java/docs/presentations/State of the Map 2010.odp"),
+        "impress_pdf_Export",
+        pdf
+      )
+  },
+  {
+    id: "autopkgtest-spec-rst2pdf",
+    set: "dev",
+    package: "autopkgtest",
+    version: "5.28",
+    make: (root, pdf) => rst2pdfOfGzip(Path.join(root, "usr/share/doc/autopkgtest/README.package-tests.rst.gz"), pdf)
+  },
+  {
+    id: "aria2-readme-rst2pdf",
+    set: "dev",
+    package: "aria2",
+    version: "1.36.0-1",
+    make: (root, pdf) => rst2pdfOfGzip(Path.join(root, "usr/share/doc/aria2/README.rst.gz"), pdf)
   }
 ]
 
