@@ -20,68 +20,62 @@ import * as entries from "./internal/journalEntry.js"
 import * as file from "./internal/journalFile.js"
 
 /**
- * Why a job failed, as the journal keeps it.
+ * Why a job failed, as the journal keeps it: the error's `tag` (`ConversionFailed`, ...), its
+ * `message`, and `taskEnded`, whether the task is over at the service (polling it again is pointless).
  *
  * @since 0.1.0
  * @category models
  */
-export interface Failure {
-  /** The error's tag, e.g. `ConversionFailed`. */
-  readonly tag: string
-  readonly message: string
-  /** Whether the task is over at the service (failed there, or unknown to it): polling it again is pointless. */
-  readonly taskEnded: boolean
-}
+export type Failure = typeof entries.Failure.Type
 
 /**
- * One journal entry. A job's entries, in order: `submitting` (on disk before the submit is
- * sent), then `submitted` (its sessionID, as soon as the answer arrives) or `rejected` (the
- * answer proved no task was created) or `ambiguous` (no answer: a task may exist), then
- * `completed` (the output is on disk) or `failed`.
+ * One journal entry (the type of the line Schema), told apart by `state`. A job's entries, in
+ * order: `submitting` (`key`, `name`, `format`, `output`; on disk before the submit is sent), then
+ * `submitted` (`sessionId`, as soon as the answer arrives) or `rejected` (`reason`: the answer
+ * proved no task was created) or `ambiguous` (`reason`: no answer, a task may exist), then
+ * `completed` (`sessionId`, `output`, `bytes`: the output is on disk) or `failed` (`sessionId?`,
+ * `failure`).
  *
  * @since 0.1.0
  * @category models
  */
-export type Entry =
+export type Entry = typeof entries.Entry.Type
+
+/**
+ * What the journal says of one job, told apart by its last `state`, with what earlier entries
+ * established: the output path it writes to, and its sessionID once it has one.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type JobRecord =
+  | { readonly state: "submitting"; readonly key: string; readonly output: string; readonly sessionId?: undefined }
   | {
-    readonly state: "submitting"
+    readonly state: "submitted"
     readonly key: string
-    readonly name: string
-    readonly format: Contract.Format
-    readonly output: string
+    readonly output?: string | undefined
+    readonly sessionId: Contract.SessionId
   }
-  | { readonly state: "submitted"; readonly key: string; readonly sessionId: Contract.SessionId }
-  | { readonly state: "rejected"; readonly key: string; readonly reason: string }
-  | { readonly state: "ambiguous"; readonly key: string; readonly reason: string }
+  | {
+    readonly state: "rejected" | "ambiguous"
+    readonly key: string
+    readonly output?: string | undefined
+    readonly sessionId?: Contract.SessionId | undefined
+    readonly reason: string
+  }
   | {
     readonly state: "completed"
     readonly key: string
-    readonly sessionId: Contract.SessionId
     readonly output: string
-    readonly bytes: number
+    readonly sessionId: Contract.SessionId
   }
   | {
     readonly state: "failed"
     readonly key: string
+    readonly output?: string | undefined
     readonly sessionId?: Contract.SessionId | undefined
     readonly failure: Failure
   }
-
-/**
- * What the journal says of one job: its last state, and what earlier entries established (the
- * output path it writes to, its sessionID).
- *
- * @since 0.1.0
- * @category models
- */
-export interface JobRecord {
-  readonly key: string
-  readonly state: Entry["state"]
-  readonly output?: string | undefined
-  readonly sessionId?: Contract.SessionId | undefined
-  readonly reason?: string | undefined
-  readonly failure?: Failure | undefined
-}
 
 /**
  * A journal line that could not be read. Reported, kept in the file, and otherwise ignored.

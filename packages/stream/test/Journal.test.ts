@@ -6,7 +6,7 @@
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, expectTypeOf, it } from "@effect/vitest"
 import { Contract } from "@pdf-transform/core"
 import { Deferred, Effect, Either, Fiber, Layer, Option } from "effect"
 import * as ChildProcess from "node:child_process"
@@ -50,12 +50,21 @@ describe("file journal", () => {
         output: "/o/a.md",
         sessionId: sid("s-a")
       })
-      assert.strictEqual(reopened.jobs.get("b")?.state, "submitting")
-      assert.strictEqual(reopened.jobs.get("b")?.output, "/o/b.epub")
+      assert.deepStrictEqual(reopened.jobs.get("b"), { key: "b", state: "submitting", output: "/o/b.epub" })
       // A failure after the submit keeps the sessionID, so the next run can poll the task again.
-      assert.strictEqual(reopened.jobs.get("c")?.state, "failed")
-      assert.strictEqual(reopened.jobs.get("c")?.sessionId, "s-c")
-      assert.strictEqual(reopened.jobs.get("c")?.output, "/o/c.md")
+      const c = reopened.jobs.get("c")
+      assert.deepStrictEqual(c, {
+        key: "c",
+        state: "failed",
+        output: "/o/c.md",
+        sessionId: sid("s-c"),
+        failure: { tag: "PollTimeout", message: "still processing", taskEnded: false }
+      })
+      // A record's state says which fields it has.
+      if (c?.state === "failed") expectTypeOf(c.failure).toEqualTypeOf<Journal.Failure>()
+      expectTypeOf<Extract<Journal.JobRecord, { state: "completed" }>["sessionId"]>().toEqualTypeOf<
+        Contract.SessionId
+      >()
     })
   })
 

@@ -189,14 +189,14 @@ const decide = (ctx: BatchContext, job: Job.Job, info: JobInfo, identified: Iden
       return Effect.succeed({
         _tag: "Ambiguous",
         job: info,
-        reason: record.reason ?? "an earlier run ended while its submit was in flight"
+        reason: record.state === "ambiguous" ? record.reason : "an earlier run ended while its submit was in flight"
       })
     case "submitted":
     case "failed": {
       const sessionId = record.sessionId
-      const ended = record.failure?.taskEnded === true
-      if (record.state === "failed" && ended && !retryFailed) {
-        return Effect.succeed({ _tag: "Skipped", job: info, previous: "failed", reason: record.failure?.message })
+      const ended = record.state === "failed" && record.failure.taskEnded
+      if (ended && !retryFailed) {
+        return Effect.succeed({ _tag: "Skipped", job: info, previous: "failed", reason: record.failure.message })
       }
       if (sessionId !== undefined && !ended) return resume(ctx, job, info, { ...record, sessionId })
       return fresh(ctx, job, info, identified, record)

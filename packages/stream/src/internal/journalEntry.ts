@@ -4,43 +4,51 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type * as Journal from "../Journal.js"
 
-const common = { v: Schema.Literal(1), key: Schema.String, at: Schema.Number }
+const key = Schema.String
 
-const Failure = Schema.Struct({ tag: Schema.String, message: Schema.String, taskEnded: Schema.Boolean })
+/** Why a job failed, as the journal keeps it. */
+export const Failure = Schema.Struct({
+  /** The error's tag, e.g. `ConversionFailed`. */
+  tag: Schema.String,
+  message: Schema.String,
+  /** Whether the task is over at the service (failed there, or unknown to it): polling it again is pointless. */
+  taskEnded: Schema.Boolean
+})
 
-/** Every entry a journal line can hold. */
+/** Every entry a journal holds. */
 export const Entry = Schema.Union(
   Schema.Struct({
-    ...common,
     state: Schema.Literal("submitting"),
+    key,
     name: Schema.String,
     format: Contract.Format,
     output: Schema.String
   }),
-  Schema.Struct({ ...common, state: Schema.Literal("submitted"), sessionId: Contract.SessionId }),
-  Schema.Struct({ ...common, state: Schema.Literal("rejected"), reason: Schema.String }),
-  Schema.Struct({ ...common, state: Schema.Literal("ambiguous"), reason: Schema.String }),
+  Schema.Struct({ state: Schema.Literal("submitted"), key, sessionId: Contract.SessionId }),
+  Schema.Struct({ state: Schema.Literal("rejected"), key, reason: Schema.String }),
+  Schema.Struct({ state: Schema.Literal("ambiguous"), key, reason: Schema.String }),
   Schema.Struct({
-    ...common,
     state: Schema.Literal("completed"),
+    key,
     sessionId: Contract.SessionId,
     output: Schema.String,
     bytes: Schema.Number
   }),
   Schema.Struct({
-    ...common,
     state: Schema.Literal("failed"),
+    key,
     sessionId: Schema.optional(Contract.SessionId),
     failure: Failure
   })
 )
 
-export type Entry = typeof Entry.Type
+/** A line of the file: an entry, the format's version and the Clock time it was appended at. */
+const Line = Schema.extend(Entry, Schema.Struct({ v: Schema.Literal(1), at: Schema.Number }))
 
 /** How much of an unreadable line a problem report quotes. */
 const excerptChars = 80
 
-const decodeLine = Schema.decodeUnknownEither(Schema.parseJson(Entry))
+const decodeLine = Schema.decodeUnknownEither(Schema.parseJson(Line))
 
 /**
  * One line of the file, newline included. The entry's type already is the line's shape, so plain
@@ -48,24 +56,25 @@ const decodeLine = Schema.decodeUnknownEither(Schema.parseJson(Entry))
  */
 export const toLine = (entry: Journal.Entry, at: number): string => `${JSON.stringify({ v: 1, at, ...entry })}\n`
 
-/** Folds one entry into the job's state: the last word of each kind wins. */
+/** Folds one entry into the job's record: the last word of each kind wins. */
 export const fold = (previous: Journal.JobRecord | undefined, entry: Journal.Entry): Journal.JobRecord => {
-  const base = { key: entry.key, output: previous?.output, sessionId: previous?.sessionId }
+  const { key } = entry
   switch (entry.state) {
     case "submitting":
       // A new submit: any earlier task of this job is over (failed for good and resubmitted).
-      return { key: entry.key, state: "submitting", output: entry.output }
+      return { key, state: "submitting", output: entry.output }
     case "submitted":
-      return { ...base, state: "submitted", sessionId: entry.sessionId }
+      return { key, state: "submitted", output: previous?.output, sessionId: entry.sessionId }
     case "rejected":
     case "ambiguous":
-      return { ...base, state: entry.state, reason: entry.reason }
+      return { key, state: entry.state, output: previous?.output, sessionId: previous?.sessionId, reason: entry.reason }
     case "completed":
-      return { key: entry.key, state: "completed", output: entry.output, sessionId: entry.sessionId }
+      return { key, state: "completed", output: entry.output, sessionId: entry.sessionId }
     case "failed":
       return {
-        ...base,
+        key,
         state: "failed",
+        output: previous?.output,
         sessionId: entry.sessionId ?? previous?.sessionId,
         failure: entry.failure
       }
