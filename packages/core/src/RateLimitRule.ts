@@ -56,7 +56,8 @@ export interface Field {
 }
 
 /**
- * The two header fields, lower-cased as @effect/platform keeps them.
+ * The two header fields, lower-cased as @effect/platform keeps them (a type, not an interface, so
+ * that it passes where a record of headers is expected, such as `RateLimit.fromHeaders`).
  *
  * @since 0.2.0
  * @category models
