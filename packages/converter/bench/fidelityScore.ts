@@ -153,11 +153,15 @@ const nearest = (text: string, needle: string): string => {
   return "none of its words found"
 }
 
+/** The first blocks holding `text` (a contents line often comes before the heading itself). */
 const blockHolding = (read: ReadText, text: string): string => {
-  const block = read.blocks.find((candidate) => candidate.text.includes(normalize(text)))
-  if (block === undefined) return nearest(read.text, text)
-  const kind = block.kind === "heading" ? `heading level ${block.depth}` : block.kind
-  return `in a ${kind}: "${excerpt(block.text, block.text.indexOf(normalize(text)), normalize(text).length)}"`
+  const needle = normalize(text)
+  const blocks = read.blocks.filter((candidate) => candidate.text.includes(needle))
+  if (blocks.length === 0) return nearest(read.text, text)
+  return blocks.slice(0, 2).map((block) => {
+    const kind = block.kind === "heading" ? `heading level ${block.depth}` : block.kind
+    return `in a ${kind}: "${excerpt(block.text, block.text.indexOf(needle), needle.length)}"`
+  }).join(", then ") + (blocks.length > 2 ? ` (${blocks.length} blocks)` : "")
 }
 
 /** A short account of what `read` holds where a failed `check` looked. */

@@ -5,7 +5,7 @@ import * as Path from "node:path"
 import type { Check } from "../bench/fidelityChecks.js"
 import { parseChecks } from "../bench/fidelityChecks.js"
 import { checksPath, documents, fidelityDir, loadChecks, pdfPath, readIndex } from "../bench/fidelityCorpus.js"
-import { judge, score } from "../bench/fidelityScore.js"
+import { explain, judge, score } from "../bench/fidelityScore.js"
 import { normalize, readMarkdown, readPlain } from "../bench/fidelityText.js"
 
 const parse = (source: string): Array<Check> => {
@@ -161,6 +161,15 @@ describe("fidelity judgements", () => {
     assert.isTrue(holds("prose: break [n]", "break \\[n\\]\n\n: Exit from a loop."))
     assert.isFalse(holds("prose: break [n]", "```\nbreak [n]\n```\n\nExit from a loop."))
     assert.isFalse(holds("prose: break [n]", "| break [n] | Exit |\n| --- | --- |\n"))
+  })
+
+  it("explains a failure by where the text is: a contents line, then the heading and its level", () => {
+    const read = readMarkdown("1 Intro ..... 3\n\n## 1 Intro\n\nBody text here.\n")
+    const [check] = parse("heading-above: 1 Intro > Body text")
+    assert.isFalse(judge(check!, read))
+    const account = explain(check!, read)
+    assert.include(account, "in a paragraph: \"1 Intro ..... 3\", then in a heading level 2: \"1 Intro\"")
+    assert.include(account, "second: in a paragraph: \"Body text here.\"")
   })
 
   it("scores plain text only on present, absent and order", () => {
