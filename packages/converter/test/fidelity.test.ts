@@ -213,7 +213,6 @@ describe("fidelity corpus", () => {
     for (const set of ["dev", "heldout"]) {
       const dir = Path.join(fidelityDir, set)
       for (const file of existsSync(dir) ? readdirSync(dir) : []) {
-        if (file === ".gitkeep") continue
         const id = file.replace(/\.(pdf|checks)$/, "")
         assert.isTrue(ids.has(`${set}/${id}`), `${set}/${file} is not in corpus/fidelity/README.md`)
       }
