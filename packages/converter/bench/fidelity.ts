@@ -15,7 +15,7 @@ import { execFileSync, spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
 import * as Engine from "../src/internal/engine.js"
-import type { Check, ChecksParseError, Group } from "./fidelityChecks.js"
+import type { Check, Group } from "./fidelityChecks.js"
 import { groups, textGroups } from "./fidelityChecks.js"
 import type { FidelityDocument } from "./fidelityCorpus.js"
 import { documents, loadChecks, pdfPath } from "./fidelityCorpus.js"
@@ -284,13 +284,13 @@ const main = Effect.gen(function*() {
   if (showFailures) console.log(`\nfailed assertions of dev documents (${failures.length}):\n${failures.join("\n")}`)
 })
 
-const reportParseError = Effect.catchTag("ChecksParseError", (error: ChecksParseError) =>
+const run = main.pipe(Effect.catchTag("ChecksParseError", (error) =>
   Effect.sync(() => {
     console.error(`bench:fidelity: ${error.message}`)
     process.exitCode = 1
-  }))
+  })))
 
-Effect.runPromise(reportParseError(main)).catch((error) => {
+Effect.runPromise(run).catch((error) => {
   console.error(error)
   process.exit(1)
 })
