@@ -20,13 +20,15 @@ export interface Heading {
 }
 
 /**
- * Bits of `Mark.style`: code (a fixed-pitch font), strong (a bold one), emphasis (an italic one).
- * Code is never also strong or emphasis.
+ * Bits of `Mark.style`: code (a fixed-pitch font), strong (a bold one), emphasis (an italic one),
+ * and (since 0.2.0) footnote: the stretch is a reference to a footnote, its text the label the
+ * page shows ("1", "*"), paired with a `Footnote` block as `Footnote` says. Code is never also
+ * strong or emphasis; a footnote reference has no other bit.
  *
  * @since 0.1.0
  * @category models
  */
-export const Style = { code: 1, strong: 2, emphasis: 4 } as const
+export const Style = { code: 1, strong: 2, emphasis: 4, footnote: 8 } as const
 
 /**
  * A styled stretch of a text: characters `start` to `end` (exclusive, UTF-16 offsets) in the
@@ -119,6 +121,25 @@ export interface Figure {
   /** Pixels. */
   readonly width: number
   readonly height: number
+  /** What the image shows, in words (a tagged PDF's alternative description); absent when unknown. @since 0.2.0 */
+  readonly alt?: string | undefined
+}
+
+/**
+ * A footnote's text, placed after the block that refers to it. References are marks of style
+ * `Style.footnote` whose text is the note's `label`; a footnote pairs with the nearest reference
+ * of the same label before it that no other footnote took (labels restart by page or chapter in
+ * many books). A footnote without a reference is still rendered.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Footnote {
+  readonly _tag: "Footnote"
+  /** The label the page shows at the reference and before the note ("1", "*", "a"). */
+  readonly label: string
+  readonly text: string
+  readonly marks?: ReadonlyArray<Mark> | undefined
 }
 
 /**
@@ -136,7 +157,7 @@ export interface PageBreak {
  * @since 0.1.0
  * @category models
  */
-export type Block = Heading | Paragraph | List | Code | Table | Figure | PageBreak
+export type Block = Heading | Paragraph | List | Code | Table | Figure | Footnote | PageBreak
 
 /**
  * A whole document: its blocks in reading order, with `PageBreak`s between pages.

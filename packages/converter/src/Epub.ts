@@ -8,6 +8,8 @@ import * as Fflate from "fflate"
 import * as Crypto from "node:crypto"
 import type * as Document from "./Document.js"
 import { Style } from "./Document.js"
+import type { NoteIds } from "./internal/footnotes.js"
+import { pairNotes } from "./internal/footnotes.js"
 
 // XML 1.0 forbids these code points; a single one makes the whole file unreadable.
 const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
@@ -105,15 +107,33 @@ interface Image {
 
 const extensions: Record<Document.Figure["mediaType"], string> = { "image/png": "png", "image/jpeg": "jpg" }
 
-/** Text with its marks as XHTML: `<code>`, `<strong>`, `<em>`; the rest escaped. */
-const inlineXhtml = (text: string, marks: ReadonlyArray<Document.Mark> = []): string => {
+/** Where footnotes are: their ids, and the chapter file each one is in. */
+interface Notes {
+  readonly ids: NoteIds
+  readonly files: ReadonlyMap<string, string>
+  /** The chapter file being written (a note in it is linked by its id alone). */
+  readonly file: string
+}
+
+/** The link of a paired footnote reference; a reference without a note stays text. */
+const noteReference = (mark: Document.Mark, label: string, notes: Notes | undefined): string => {
+  const id = notes?.ids.references.get(mark)
+  if (id === undefined) return label
+  const file = notes!.files.get(id)
+  const href = file === undefined || file === notes!.file ? `#fn-${id}` : `${file}#fn-${id}`
+  return `<sup><a epub:type="noteref" href="${escapeXml(href)}">${label}</a></sup>`
+}
+
+/** Text with its marks as XHTML: `<code>`, `<strong>`, `<em>`, footnote references; the rest escaped. */
+const inlineXhtml = (text: string, marks: ReadonlyArray<Document.Mark> = [], notes?: Notes): string => {
   let out = ""
   let at = 0
   for (const mark of marks) {
     if (mark.start < at || mark.end > text.length) continue
     out += escapeXml(text.slice(at, mark.start))
     let inner = escapeXml(text.slice(mark.start, mark.end))
-    if ((mark.style & Style.code) !== 0) inner = `<code>${inner}</code>`
+    if ((mark.style & Style.footnote) !== 0) inner = noteReference(mark, inner, notes)
+    else if ((mark.style & Style.code) !== 0) inner = `<code>${inner}</code>`
     else {
       if ((mark.style & Style.emphasis) !== 0) inner = `<em>${inner}</em>`
       if ((mark.style & Style.strong) !== 0) inner = `<strong>${inner}</strong>`
@@ -124,11 +144,13 @@ const inlineXhtml = (text: string, marks: ReadonlyArray<Document.Mark> = []): st
   return out + escapeXml(text.slice(at))
 }
 
-const listXhtml = (list: Document.List): string => {
+const listXhtml = (list: Document.List, notes: Notes | undefined): string => {
   const tag = list.ordered ? "ol" : "ul"
   const start = list.ordered && list.start !== 1 ? ` start="${list.start}"` : ""
   const items = list.items.map((item) =>
-    `<li>${inlineXhtml(item.text, item.marks)}${(item.lists ?? []).map(listXhtml).join("")}</li>`
+    `<li>${inlineXhtml(item.text, item.marks, notes)}${
+      (item.lists ?? []).map((nested) => listXhtml(nested, notes)).join("")
+    }</li>`
   )
   return `<${tag}${start}>${items.join("")}</${tag}>`
 }
@@ -137,8 +159,11 @@ const renderChapter = (
   chapter: Chapter,
   toc: Array<TocEntry>,
   images: Array<Image>,
-  language: string
+  language: string,
+  noteIds: NoteIds | undefined,
+  noteFiles: ReadonlyMap<string, string>
 ): string => {
+  const notes = noteIds === undefined ? undefined : { ids: noteIds, files: noteFiles, file: chapter.file }
   const parts: Array<string> = []
   let headingId = 0
   for (const block of chapter.blocks) {
@@ -147,15 +172,25 @@ const renderChapter = (
         const id = `h${++headingId}`
         const level = Math.max(1, Math.min(6, block.level))
         if (block.text.trim() === "") break
-        parts.push(`<h${level} id="${id}">${inlineXhtml(block.text, block.marks)}</h${level}>`)
+        parts.push(`<h${level} id="${id}">${inlineXhtml(block.text, block.marks, notes)}</h${level}>`)
         toc.push({ level, title: block.text, href: `${chapter.file}#${id}` })
         break
       }
       case "Paragraph":
-        parts.push(`<p>${inlineXhtml(block.text, block.marks)}</p>`)
+        parts.push(`<p>${inlineXhtml(block.text, block.marks, notes)}</p>`)
         break
+      case "Footnote": {
+        const id = noteIds?.notes.get(block)
+        const text = inlineXhtml(block.text, block.marks, notes)
+        parts.push(
+          `<aside epub:type="footnote"${id === undefined ? "" : ` id="fn-${id}"`}><p>${
+            escapeXml(block.label)
+          } ${text}</p></aside>`
+        )
+        break
+      }
       case "List":
-        parts.push(listXhtml(block))
+        parts.push(listXhtml(block, notes))
         break
       case "Code":
         parts.push(`<pre><code>${escapeXml(block.text)}</code></pre>`)
@@ -164,7 +199,9 @@ const renderChapter = (
         parts.push(
           `<table><tbody>${
             block.rows.map((row, r) =>
-              `<tr>${row.map((cell, i) => `<td>${inlineXhtml(cell, block.marks?.[r]?.[i] ?? [])}</td>`).join("")}</tr>`
+              `<tr>${
+                row.map((cell, i) => `<td>${inlineXhtml(cell, block.marks?.[r]?.[i] ?? [], notes)}</td>`).join("")
+              }</tr>`
             ).join("")
           }</tbody></table>`
         )
@@ -172,7 +209,8 @@ const renderChapter = (
       case "Figure": {
         const file = `images/figure-${String(images.length + 1).padStart(4, "0")}.${extensions[block.mediaType]}`
         images.push({ file, data: block.data, mediaType: block.mediaType })
-        parts.push(`<figure><img src="${file}" alt="" width="${block.width}" height="${block.height}"/></figure>`)
+        const alt = escapeXml(block.alt ?? "")
+        parts.push(`<figure><img src="${file}" alt="${alt}" width="${block.width}" height="${block.height}"/></figure>`)
         break
       }
       case "PageBreak":
@@ -217,7 +255,7 @@ const contentIdentifier = (document: Document.Document): string => {
   const hash = Crypto.createHash("sha256")
   hash.update(document.title)
   for (const block of document.blocks) {
-    if (block._tag === "Paragraph" || block._tag === "Heading") hash.update(block.text)
+    if (block._tag === "Paragraph" || block._tag === "Heading" || block._tag === "Footnote") hash.update(block.text)
     else if (block._tag === "List") hash.update(block.items.map((item) => item.text).join("\n"))
     else if (block._tag === "Code") hash.update(block.text)
   }
@@ -253,8 +291,16 @@ export const build = (document: Document.Document, options: Options = {}): Uint8
 </rootfiles>
 </container>
 `)
+  const noteIds = document.blocks.some((block) => block._tag === "Footnote") ? pairNotes(document.blocks) : undefined
+  const noteFiles = new Map<string, string>()
+  for (const chapter of noteIds === undefined ? [] : chapters) {
+    for (const block of chapter.blocks) {
+      const id = block._tag === "Footnote" ? noteIds!.notes.get(block) : undefined
+      if (id !== undefined) noteFiles.set(id, chapter.file)
+    }
+  }
   for (const chapter of chapters) {
-    files[`OEBPS/${chapter.file}`] = Fflate.strToU8(renderChapter(chapter, toc, images, language))
+    files[`OEBPS/${chapter.file}`] = Fflate.strToU8(renderChapter(chapter, toc, images, language, noteIds, noteFiles))
   }
   const tocEntries = toc.length > 0
     ? toc

@@ -6,6 +6,8 @@
  */
 import type * as Document from "./Document.js"
 import { Style } from "./Document.js"
+import type { NoteIds } from "./internal/footnotes.js"
+import { idBase, pairNotes } from "./internal/footnotes.js"
 
 // Characters that start emphasis, code, links, HTML or strikethrough anywhere in a line.
 const inlineSpecial = /[\\`*_[\]<>~]/g
@@ -61,7 +63,17 @@ const emphasis = (inner: string, style: number, before: string, after: string): 
  * @since 0.1.0
  * @category rendering
  */
-export const renderInline = (text: string, marks: ReadonlyArray<Document.Mark> = []): string => {
+export const renderInline = (text: string, marks: ReadonlyArray<Document.Mark> = []): string =>
+  inline(text, marks, undefined)
+
+/** The id a footnote reference links to: its pair's, else (a block rendered alone) its label's. */
+const referenceId = (mark: Document.Mark, label: string, notes: NoteIds | undefined): string | undefined =>
+  notes === undefined ? idBase(label) : notes.references.get(mark)
+
+const noNotes: NoteIds = { references: new Map(), notes: new Map() }
+
+/** `renderInline`, with footnote references as `[^id]` when they are paired (else their label as text). */
+const inline = (text: string, marks: ReadonlyArray<Document.Mark>, notes: NoteIds | undefined): string => {
   if (marks.length === 0) return escapeText(text)
   let out = ""
   let at = 0
@@ -75,7 +87,14 @@ export const renderInline = (text: string, marks: ReadonlyArray<Document.Mark> =
     const trail = raw.slice(raw.trimEnd().length)
     const before = lead !== "" ? " " : text[mark.start - 1] ?? " "
     const after = trail !== "" ? " " : text[mark.end] ?? " "
+    const reference = (mark.style & Style.footnote) !== 0 && inner !== ""
+      ? referenceId(mark, inner, notes)
+      : undefined
     const styled = inner === ""
+      ? undefined
+      : reference !== undefined
+      ? `[^${reference}]`
+      : (mark.style & Style.footnote) !== 0
       ? undefined
       : (mark.style & Style.code) !== 0
       ? codeSpan(inner)
@@ -88,13 +107,13 @@ export const renderInline = (text: string, marks: ReadonlyArray<Document.Mark> =
   return plainStart ? escapeBlockStart(out) : out
 }
 
-const renderList = (list: Document.List, indent: string): Array<string> =>
+const renderList = (list: Document.List, indent: string, notes: NoteIds | undefined): Array<string> =>
   list.items.flatMap((item, index) => {
     const marker = list.ordered ? `${list.start + index}.` : "-"
     const inner = indent + " ".repeat(marker.length + 1)
     return [
-      `${indent}${marker} ${renderInline(item.text, item.marks)}`.trimEnd(),
-      ...(item.lists ?? []).flatMap((nested) => renderList(nested, inner))
+      `${indent}${marker} ${inline(item.text, item.marks ?? [], notes)}`.trimEnd(),
+      ...(item.lists ?? []).flatMap((nested) => renderList(nested, inner, notes))
     ]
   })
 
@@ -105,17 +124,27 @@ const renderCode = (text: string): string => {
 }
 
 /**
+ * One block as Markdown; a footnote reference links to the note of its label (the document's
+ * `render` pairs them, as `Document.Footnote` says).
+ *
  * @since 0.1.0
  * @category rendering
  */
-export const renderBlock = (block: Document.Block): string | undefined => {
+export const renderBlock = (block: Document.Block): string | undefined => blockMarkdown(block, undefined)
+
+const blockMarkdown = (block: Document.Block, notes: NoteIds | undefined): string | undefined => {
   switch (block._tag) {
     case "Heading":
-      return `${"#".repeat(Math.max(1, Math.min(6, block.level)))} ${renderInline(block.text, block.marks)}`
+      return `${"#".repeat(Math.max(1, Math.min(6, block.level)))} ${inline(block.text, block.marks ?? [], notes)}`
     case "Paragraph":
-      return renderInline(block.text, block.marks)
+      return inline(block.text, block.marks ?? [], notes)
+    case "Footnote": {
+      const id = notes?.notes.get(block) ?? idBase(block.label)
+      const text = block.text.trim() === "" ? escapeText(block.label) : inline(block.text, block.marks ?? [], notes)
+      return `[^${id}]: ${text}`
+    }
     case "List":
-      return renderList(block, "").join("\n")
+      return renderList(block, "", notes).join("\n")
     case "Code":
       return renderCode(block.text)
     case "Table": {
@@ -123,7 +152,7 @@ export const renderBlock = (block: Document.Block): string | undefined => {
       const cell = (r: number, i: number): string => {
         const marks = block.marks?.[r]?.[i] ?? []
         const text = block.rows[r]?.[i] ?? ""
-        return marks.length === 0 ? escapeCell(text) : renderInline(text, marks).replace(/\|/g, "\\|")
+        return marks.length === 0 ? escapeCell(text) : inline(text, marks, notes).replace(/\|/g, "\\|")
       }
       const row = (r: number) => `| ${Array.from({ length: width }, (_, i) => cell(r, i)).join(" | ")} |`
       const rest = block.rows.slice(1).map((_, r) => row(r + 1))
@@ -138,8 +167,10 @@ export const renderBlock = (block: Document.Block): string | undefined => {
 /** The rendered blocks that have text, in order. */
 const blockTexts = (document: Document.Document): Array<string> => {
   const parts: Array<string> = []
+  // References without any footnote in the document stay text (a link to nothing is not one).
+  const notes = document.blocks.some((block) => block._tag === "Footnote") ? pairNotes(document.blocks) : noNotes
   for (const block of document.blocks) {
-    const text = renderBlock(block)
+    const text = blockMarkdown(block, notes)
     if (text !== undefined && text.trim() !== "") parts.push(text)
   }
   return parts

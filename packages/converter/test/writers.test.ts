@@ -1,8 +1,44 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fflate from "fflate"
+import { execFile } from "node:child_process"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { promisify } from "node:util"
 import type { Document } from "../src/index.js"
 import { Epub, Markdown } from "../src/index.js"
+import { encodePng } from "../src/internal/png.js"
+import { epubcheckJar } from "./support/corpus.js"
+
+const execFileAsync = promisify(execFile)
+
+const tinyPng = encodePng(new Uint8Array(64 * 64).fill(128), 64, 64, 1)
+
+/** A footnote reference: the stretch of `text` that is `label`, `from` its `nth` occurrence. */
+const reference = (text: string, label: string, nth = 1): Document.Mark => {
+  let start = -1
+  for (let i = 0; i < nth; i++) start = text.indexOf(label, start + 1)
+  return { start, end: start + label.length, style: 8 }
+}
+
+/** Two pages whose notes both say "1", one reference without a note, and a note without a reference. */
+const notes: ReadonlyArray<Document.Block> = (() => {
+  const first = "The first page says this1 and more."
+  const second = "The second page says that1 in a list."
+  const lonely = "A reference 7 with no note."
+  return [
+    { _tag: "Heading", level: 1, text: "One" },
+    { _tag: "Paragraph", text: first, marks: [reference(first, "1")] },
+    { _tag: "Footnote", label: "1", text: "Note of the first page." },
+    { _tag: "PageBreak", page: 2 },
+    { _tag: "Heading", level: 1, text: "Two" },
+    { _tag: "List", ordered: false, start: 0, items: [{ text: second, marks: [reference(second, "1")] }] },
+    { _tag: "Paragraph", text: lonely, marks: [reference(lonely, "7")] },
+    { _tag: "Footnote", label: "1", text: "Note of the second page.", marks: [{ start: 12, end: 18, style: 4 }] },
+    { _tag: "Footnote", label: "*", text: "A note nobody refers to." }
+  ]
+})()
 
 const document = (blocks: ReadonlyArray<Document.Block>, title = "A <Book> & \"more\""): Document.Document => ({
   title,
@@ -56,6 +92,26 @@ describe("Markdown", () => {
         markdown,
         "## Title\n\nSome text.\n\n3. three\n4. four\n\n- dot\n\n| a | b\\|c |\n| --- | --- |\n| 1 |  |\n"
       )
+    }))
+
+  it.effect("footnotes: each reference links to the note of its label after it, labels repeat, lone ones stay text", () =>
+    Effect.sync(() => {
+      const markdown = Markdown.render(document(notes))
+      assert.strictEqual(
+        markdown,
+        [
+          "# One",
+          "The first page says this[^1] and more.",
+          "[^1]: Note of the first page.",
+          "# Two",
+          "- The second page says that[^1-2] in a list.",
+          "A reference 7 with no note.",
+          "[^1-2]: Note of the *second* page.",
+          "[^note]: A note nobody refers to."
+        ].join("\n\n") + "\n"
+      )
+      // A document without footnotes leaves its references as text.
+      assert.strictEqual(Markdown.render(document([notes[1]!])), "The first page says this1 and more.\n")
     }))
 
   it.effect("renderUtf8 gives the bytes of render, whatever the characters", () =>
@@ -118,4 +174,47 @@ describe("EPUB", () => {
       assert.include(text("OEBPS/nav.xhtml"), "<a href=\"chapter-001.xhtml#h1\">One &lt;1&gt;</a>")
       assert.include(text("OEBPS/toc.ncx"), "<content src=\"chapter-002.xhtml#h1\"/>")
     }))
+
+  it.effect(
+    "footnotes are asides linked from their references, in their chapter or another; figures keep their description; epubcheck finds nothing",
+    () =>
+      Effect.gen(function*() {
+        // The first note goes to the second chapter, away from its reference.
+        const blocks: ReadonlyArray<Document.Block> = [
+          notes[0]!,
+          notes[1]!,
+          { _tag: "Figure", data: tinyPng, mediaType: "image/png", width: 64, height: 64, alt: "A \"grey\" <square>" },
+          notes[4]!,
+          notes[2]!,
+          ...notes.slice(5)
+        ]
+        const epub = Epub.build(document(blocks), { modified: new Date("2024-01-02T03:04:05Z") })
+        const files = Fflate.unzipSync(epub)
+        const text = (name: string) => new TextDecoder().decode(files[name])
+        const one = text("OEBPS/chapter-001.xhtml")
+        const two = text("OEBPS/chapter-002.xhtml")
+        assert.include(
+          one,
+          "says this<sup><a epub:type=\"noteref\" href=\"chapter-002.xhtml#fn-1\">1</a></sup> and more."
+        )
+        assert.include(one, "alt=\"A &quot;grey&quot; &lt;square&gt;\"")
+        assert.include(two, "<aside epub:type=\"footnote\" id=\"fn-1\"><p>1 Note of the first page.</p></aside>")
+        assert.include(two, "that<sup><a epub:type=\"noteref\" href=\"#fn-1-2\">1</a></sup> in a list.")
+        assert.include(two, "<p>A reference 7 with no note.</p>")
+        assert.include(
+          two,
+          "<aside epub:type=\"footnote\" id=\"fn-1-2\"><p>1 Note of the <em>second</em> page.</p></aside>"
+        )
+        assert.include(two, "<aside epub:type=\"footnote\" id=\"fn-note\"><p>* A note nobody refers to.</p></aside>")
+        assert.isTrue(existsSync(epubcheckJar), `epubcheck is required at ${epubcheckJar} (apt-get install epubcheck)`)
+        const dir = mkdtempSync(Path.join(Os.tmpdir(), "footnotes-epub-"))
+        const file = Path.join(dir, "notes.epub")
+        writeFileSync(file, epub)
+        const output = yield* Effect.promise(() => execFileAsync("java", ["-jar", epubcheckJar, file])).pipe(
+          Effect.ensuring(Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+        )
+        assert.include(output.stdout, "No errors or warnings detected")
+      }),
+    120_000
+  )
 })
