@@ -7,6 +7,7 @@ import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { mergeSplitParagraphs, pageBlocks } from "./layout/blocks.js"
 import { bodySize, headingLevels, lineRatio, matchOutline, outlineSizeLevels, useOutline } from "./layout/headings.js"
+import { collectWords } from "./layout/hyphens.js"
 import { detectLanguage, languageSample } from "./layout/language.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
 import { orderPage } from "./layout/order.js"
@@ -53,6 +54,13 @@ const plainText = (blocks: ReadonlyArray<Document.Block>): string => {
   return parts.join(" ")
 }
 
+/** The text of every line, page by page, in reading order. */
+function* lineTexts(pages: ReadonlyArray<OrderedPage>): Generator<string> {
+  for (const page of pages) {
+    for (const item of page.items) if (item._tag === "Line") yield item.line.text
+  }
+}
+
 /** A document laid out, and the text of the running heads and folios that were removed from it. */
 export interface Layout {
   readonly document: Document.Document
@@ -81,7 +89,8 @@ export const layout = (input: LayoutInput): Layout => {
     sizeLevels: { active: outline.length === 0 },
     // An outlined document's headings are its outline's (and larger sizes): bold lines stay text.
     spaced: outline.length === 0 ? spacedHeadings(pages, body, paragraphGap(pages, body, ratio)) : new Set(),
-    spacedLevel: Math.min(6, levels.size + 1)
+    spacedLevel: Math.min(6, levels.size + 1),
+    hyphenation: collectWords(lineTexts(pages))
   }
   const blocks: Array<Document.Block> = []
   // Each page leaves the array as its blocks are built: its lines are garbage from then on.
@@ -89,7 +98,7 @@ export const layout = (input: LayoutInput): Layout => {
     blocks.push({ _tag: "PageBreak", page: page.page })
     blocks.push(...pageBlocks(page, rules, matched.missing.get(page.page) ?? []))
   }
-  const merged = mergeSplitParagraphs(blocks)
+  const merged = mergeSplitParagraphs(blocks, rules.hyphenation)
   const firstHeading = merged.find((block): block is Document.Heading => block._tag === "Heading")
   const title = [input.title, input.filename, firstHeading?.text].map((t) => t?.trim() ?? "").find((t) => t !== "")
   return {

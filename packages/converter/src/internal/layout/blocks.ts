@@ -3,6 +3,7 @@ import type * as Document from "../../Document.js"
 import { CodeBuilder } from "./code.js"
 import type { OutlinedLine } from "./headings.js"
 import { boldNumberedLevel, headingMaxChars, headingTitle, isHeadingCandidate, sectionDepth } from "./headings.js"
+import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
 import type { ListMarker } from "./lists.js"
@@ -52,6 +53,8 @@ export interface PageRules {
   /** Bold body-size lines with a heading's space around them (`spacedHeadings`), and their level. */
   readonly spaced: ReadonlySet<Line>
   readonly spacedLevel: number
+  /** The document's words, which tell a word cut at a line end from a compound. */
+  readonly hyphenation?: Hyphenation | undefined
 }
 
 const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
@@ -188,7 +191,7 @@ class PageBlocks {
       heading.level === level && heading.lines < 3 && previous !== undefined &&
       line.y > previous.y && line.y - previous.y < line.size * 2
     if (continues) {
-      heading.rich = joinRich(heading.rich, richLine(line))
+      heading.rich = joinRich(heading.rich, richLine(line), false, this.rules.hyphenation)
       heading.lines++
       return
     }
@@ -201,7 +204,7 @@ class PageBlocks {
   private listItem(line: Line, marker: ListMarker, farBelow: boolean): void {
     if (this.list !== undefined && !farBelow && this.list.item(line, marker)) return
     this.flush()
-    this.list = new ListBuilder(line, marker)
+    this.list = new ListBuilder(line, marker, this.rules.hyphenation)
   }
 
   /** A hanging-indented line, or one close below an unfinished item, goes on with the item. */
@@ -215,7 +218,7 @@ class PageBlocks {
 
   private paragraphLine(line: Line, breaks: boolean, besidePrevious: boolean): void {
     if (this.paragraph !== undefined && !breaks) {
-      this.paragraph.rich = joinRich(this.paragraph.rich, richLine(line), besidePrevious)
+      this.paragraph.rich = joinRich(this.paragraph.rich, richLine(line), besidePrevious, this.rules.hyphenation)
       this.paragraph.maxX1 = Math.max(this.paragraph.maxX1, line.x1)
       this.paragraph.lines++
       return
@@ -266,9 +269,9 @@ const continues = (open: Document.Block, next: Document.Block): boolean => {
   return false
 }
 
-const merge = (open: Document.Block, next: Document.Block): Document.Block => {
+const merge = (open: Document.Block, next: Document.Block, hyphenation: Hyphenation | undefined): Document.Block => {
   if (open._tag === "Paragraph" && next._tag === "Paragraph") {
-    return paragraphOf(joinRich(paragraphRich(open), paragraphRich(next)))
+    return paragraphOf(joinRich(paragraphRich(open), paragraphRich(next), false, hyphenation))
   }
   if (open._tag === "Code" && next._tag === "Code") return { _tag: "Code", text: `${open.text}\n${next.text}` }
   if (open._tag === "Table" && next._tag === "Table") return mergeTables(open, next)
@@ -282,7 +285,10 @@ const merge = (open: Document.Block, next: Document.Block): Document.Block => {
  * two listings, two lists of one kind (numbers going on), two tables with one header row
  * (`tables.ts`). The page breaks and figures in between stay, after it.
  */
-export const mergeSplitParagraphs = (blocks: ReadonlyArray<Document.Block>): Array<Document.Block> => {
+export const mergeSplitParagraphs = (
+  blocks: ReadonlyArray<Document.Block>,
+  hyphenation?: Hyphenation
+): Array<Document.Block> => {
   const out: Array<Document.Block> = []
   let open: { index: number; interrupted: boolean } | undefined
   for (const block of blocks) {
@@ -293,7 +299,7 @@ export const mergeSplitParagraphs = (blocks: ReadonlyArray<Document.Block>): Arr
     }
     // Only across a page end or a figure: within a page, the gaps already told blocks apart.
     if (open !== undefined && open.interrupted && continues(out[open.index]!, block)) {
-      out[open.index] = merge(out[open.index]!, block)
+      out[open.index] = merge(out[open.index]!, block, hyphenation)
       continue
     }
     out.push(block)

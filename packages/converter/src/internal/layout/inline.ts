@@ -3,6 +3,7 @@
  * list items: the marks follow the text through joins, and a mark that ends one line and starts
  * the next with the same style is one stretch.
  */
+import type { Hyphenation } from "./hyphens.js"
 import type { Line, Mark } from "./model.js"
 import { joinParts } from "./text.js"
 
@@ -23,10 +24,11 @@ const endsInCode = (rich: Rich): boolean => {
 
 /**
  * `left` and `right` joined as lines of running text (a word split at the line end rejoined, not
- * inside code); `beside` joins pieces of one baseline with a plain space.
+ * inside code, the document's words telling a cut from a compound); `beside` joins pieces of one
+ * baseline with a plain space.
  */
-export const joinRich = (left: Rich, right: Rich, beside = false): Rich => {
-  const parts = joinParts(left.text, right.text, beside || endsInCode(left))
+export const joinRich = (left: Rich, right: Rich, beside = false, hyphenation?: Hyphenation): Rich => {
+  const parts = joinParts(left.text, right.text, beside || endsInCode(left), hyphenation)
   const marks: Array<Mark> = []
   for (const mark of left.marks) {
     const end = Math.min(mark.end, parts.kept)

@@ -112,7 +112,8 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
       }
     }
     const start = text.length
-    text += item.text
+    // A soft hyphen is read at a line's end only (see `normalizeText`).
+    text += item !== ordered[ordered.length - 1] && item.text.endsWith("\u00AD") ? item.text.slice(0, -1) : item.text
     const style = markStyle(item)
     const last = marks[marks.length - 1]
     if (style === 0 || item.text.trim() === "") {

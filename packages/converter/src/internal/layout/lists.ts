@@ -4,6 +4,7 @@
  * with that item, so an item that wraps stays one item.
  */
 import type * as Document from "../../Document.js"
+import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, shiftMarks, trimRich } from "./inline.js"
 import type { Line } from "./model.js"
@@ -88,7 +89,7 @@ export class ListBuilder {
   private readonly root: OpenList
   private readonly stack: Array<OpenList>
 
-  constructor(line: Line, marker: ListMarker) {
+  constructor(line: Line, marker: ListMarker, private readonly hyphenation?: Hyphenation) {
     this.root = { ordered: marker.ordered, start: marker.number, items: [], markerX: line.x0 }
     this.root.items.push({ rich: itemText(line, marker), lists: [] })
     this.stack = [this.root]
@@ -149,7 +150,7 @@ export class ListBuilder {
     const list = this.stack[depth]!
     if (list.textX === undefined && hangsUnder(list, line)) list.textX = line.x0
     const item = list.items[list.items.length - 1]!
-    item.rich = joinRich(item.rich, richLine(line))
+    item.rich = joinRich(item.rich, richLine(line), false, this.hyphenation)
     return true
   }
 

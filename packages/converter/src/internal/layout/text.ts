@@ -1,17 +1,22 @@
 /** Text normalisation and the joining of lines into running text. */
+import type { Hyphenation } from "./hyphens.js"
+import { keepsHyphen } from "./hyphens.js"
 
 // XML 1.0 forbids these; PDFs carry them (control codes from broken encodings, lone surrogates).
 const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
 /**
- * NFKC turns ligatures and Arabic presentation forms into base letters; control characters and
- * soft hyphens are noise in extracted text.
+ * NFKC turns ligatures and Arabic presentation forms into base letters; control characters are
+ * noise in extracted text, and so are soft hyphens, but for one ending a run after a letter: the
+ * producer's mark of a word cut at the line end, which the join of lines reads (and `makeLine`
+ * drops when the run does not end its line).
  */
 export const normalizeText = (text: string): string =>
-  composeAccents(text).normalize("NFKC").replace(xmlInvalid, "").replace(/\u00AD/g, "").replace(
-    /[\t\n\r\f\v\u00A0]/g,
-    " "
-  )
+  composeAccents(text).normalize("NFKC").replace(xmlInvalid, "").replace(/\u00AD(?!\s*$)|(?<!\p{L})\u00AD/gu, "")
+    .replace(
+      /[\t\n\r\f\v\u00A0]/g,
+      " "
+    )
 
 /** Spacing accents as TeX sets them (a glyph of its own over the letter) and their combining marks. */
 const spacingAccents: Record<string, string> = {
@@ -60,21 +65,39 @@ export interface JoinedParts {
   readonly lead: number
 }
 
+const lineEndHyphen = /(\p{L}+(?:-\p{L}+)*)[-\u2010]$/u
+const leadingLetters = /^\p{L}+/u
+
 /**
- * Two lines as running text. A hyphen at the end of the left one between letters is a word cut by
- * the typesetter when the right one goes on in lower case ("exam- ple" → "example"); before a
- * capital or a digit it is part of a name ("Trace- Monkey" → "Trace-Monkey"), kept, with no space.
- * `literal` (code, or pieces of one baseline) joins with a space whatever the ends are.
+ * Two lines as running text. A soft hyphen at the end of the left one is a cut: the word is
+ * joined. A hyphen there between letters is a word cut by the typesetter when the right one goes
+ * on in lower case ("exam- ple" → "example"), unless the document's words (`hyphenation`) say it
+ * is a compound ("two- column" → "two-column"); before a capital or a digit it is part of a name
+ * ("Trace- Monkey" → "Trace-Monkey"), kept, with no space. `literal` (code, or pieces of one
+ * baseline) joins with a space whatever the ends are.
  */
-export const joinParts = (left: string, right: string, literal = false): JoinedParts => {
+export const joinParts = (
+  left: string,
+  right: string,
+  literal = false,
+  hyphenation?: Hyphenation
+): JoinedParts => {
   const a = left.trimEnd()
   const lead = right.length - right.trimStart().length
   const b = right.trimStart()
   if (a === "") return { text: b, kept: 0, offset: 0, lead }
   if (b === "") return { text: a, kept: a.length, offset: a.length, lead }
-  if (!literal && /\p{L}-$/u.test(a)) {
-    if (lowerStart.test(b)) return { text: a.slice(0, -1) + b, kept: a.length - 1, offset: a.length - 1, lead }
-    if (/^[\p{Lu}\p{N}]/u.test(b)) return { text: a + b, kept: a.length, offset: a.length, lead }
+  if (a.endsWith("\u00AD")) {
+    if (literal) return { text: `${a.slice(0, -1)} ${b}`, kept: a.length - 1, offset: a.length, lead }
+    return { text: a.slice(0, -1) + b, kept: a.length - 1, offset: a.length - 1, lead }
+  }
+  // Only the end of a (a paragraph's text so far) is read: joins stay linear in its length.
+  const hyphen = literal || !(a.endsWith("-") || a.endsWith("\u2010")) ? null : lineEndHyphen.exec(a.slice(-64))
+  if (hyphen !== null) {
+    const after = leadingLetters.exec(b)?.[0]
+    const cut = lowerStart.test(b) && !keepsHyphen(hyphenation, hyphen[1]!, after ?? "")
+    if (cut) return { text: a.slice(0, -1) + b, kept: a.length - 1, offset: a.length - 1, lead }
+    if (/^[\p{L}\p{N}]/u.test(b)) return { text: a + b, kept: a.length, offset: a.length, lead }
   }
   if (!literal && cjk.test(a.slice(-1)) && cjk.test(b.slice(0, 1))) {
     return { text: a + b, kept: a.length, offset: a.length, lead }
@@ -83,7 +106,8 @@ export const joinParts = (left: string, right: string, literal = false): JoinedP
 }
 
 /** Letters glued by a hyphen at a line end are one word split by the typesetter. */
-export const joinLines = (left: string, right: string): string => joinParts(left, right).text
+export const joinLines = (left: string, right: string, hyphenation?: Hyphenation): string =>
+  joinParts(left, right, false, hyphenation).text
 
 const terminal = /[.!?:;。！？：”"'’)\]]$/u
 

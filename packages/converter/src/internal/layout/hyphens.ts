@@ -1,0 +1,56 @@
+/**
+ * A hyphen at a line end: a word cut by the typesetter ("docu-ment") or a compound that keeps
+ * its hyphen ("two-column"). PDFium reports both alike, so the document's own words decide:
+ * what it writes whole elsewhere, with or without the hyphen.
+ */
+
+/** The words a document writes whole (not cut at a line end), lower-cased. */
+export interface Hyphenation {
+  /** Words without a hyphen. */
+  readonly words: ReadonlySet<string>
+  /** Hyphenated words ("two-column"). */
+  readonly compounds: ReadonlySet<string>
+}
+
+/** A soft hyphen: the producer's own mark of a word cut at the line end. */
+export const softHyphen = "\u00AD"
+
+const wordPattern = /\p{L}+(?:[-\u2010]\p{L}+)*[-\u2010\u00AD]?/gu
+const endsInHyphen = /[-\u2010\u00AD]$/
+
+/** The whole words of lines in reading order: a word cut at a line end, and its rest on the next line, are left out. */
+export const collectWords = (lines: Iterable<string>): Hyphenation => {
+  const words = new Set<string>()
+  const compounds = new Set<string>()
+  let cut = false
+  for (const text of lines) {
+    let first = true
+    for (const match of text.matchAll(wordPattern)) {
+      const word = match[0]
+      const tail = first && cut
+      first = false
+      if (tail || endsInHyphen.test(word)) continue
+      const lower = word.toLowerCase()
+      if (lower.includes("-") || lower.includes("\u2010")) compounds.add(lower.replace(/\u2010/g, "-"))
+      else words.add(lower)
+    }
+    cut = endsInHyphen.test(text.trimEnd())
+  }
+  return { words, compounds }
+}
+
+/**
+ * Whether a line-end hyphen between `before` (the letters before it) and `after` (the letters the
+ * next line starts with) is part of a compound: the document writes the compound whole and never
+ * the joined word, or writes both halves as words of their own and never the joined word
+ * ("trace-based", "mixed-mode"). Without words to go by, a hyphen before a lower-case letter is a cut.
+ */
+export const keepsHyphen = (hyphenation: Hyphenation | undefined, before: string, after: string): boolean => {
+  if (hyphenation === undefined) return false
+  const head = before.toLowerCase()
+  const rest = after.toLowerCase()
+  if (hyphenation.words.has(head + rest)) return false
+  if (hyphenation.compounds.has(`${head}-${rest}`)) return true
+  const last = head.slice(head.lastIndexOf("-") + 1)
+  return last.length >= 2 && rest.length >= 2 && hyphenation.words.has(last) && hyphenation.words.has(rest)
+}

@@ -1,0 +1,79 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { PageText, TextItem } from "../src/internal/layout.js"
+import * as Layout from "../src/internal/layout.js"
+import { collectWords, keepsHyphen } from "../src/internal/layout/hyphens.js"
+
+const item = (text: string, x: number, y: number, size = 10): TextItem => ({
+  text,
+  x,
+  y,
+  width: text.length * size * 0.5,
+  size,
+  rtl: false,
+  style: 0
+})
+
+const paragraphs = (texts: ReadonlyArray<string>): Array<string> => {
+  const page: PageText = {
+    page: 1,
+    width: 600,
+    height: 800,
+    items: texts.map((text, i) => item(text, 50, 100 + i * 12)),
+    figures: []
+  }
+  return Layout.layoutDocument({ pages: [page], outline: [], title: undefined, filename: "t" }).blocks.flatMap((
+    block
+  ) => block._tag === "Paragraph" ? [block.text] : [])
+}
+
+describe("hyphens at line ends", () => {
+  it("the document's words tell a compound from a cut", () => {
+    const words = collectWords(["a two-column page of trace", "based on mixed and mode words, a docu-", "ment"])
+    assert.isTrue(words.compounds.has("two-column"))
+    assert.isTrue(words.words.has("trace"))
+    // The halves of a word cut at a line end are not words of the document.
+    assert.isFalse(words.words.has("docu"))
+    assert.isFalse(words.words.has("ment"))
+    assert.isTrue(keepsHyphen(words, "two", "column"))
+    assert.isTrue(keepsHyphen(words, "mixed", "mode"))
+    assert.isFalse(keepsHyphen(words, "docu", "ment"))
+    assert.isFalse(keepsHyphen(undefined, "two", "column"))
+    const whole = collectWords(["the tracebased form is written whole here"])
+    assert.isFalse(keepsHyphen({ ...whole, words: new Set([...whole.words, "trace", "based"]) }, "trace", "based"))
+  })
+
+  it("a hyphen at a line end keeps a compound the document writes elsewhere, and joins a cut word", () => {
+    assert.deepStrictEqual(
+      paragraphs([
+        "A two-column paper is read one column after the",
+        "other. This two-",
+        "column layout is a well-known docu-",
+        "ment form."
+      ]),
+      ["A two-column paper is read one column after the other. This two-column layout is a well-known document form."]
+    )
+  })
+
+  it("a soft hyphen ending a line joins the word, before a capital too; elsewhere it is dropped", () => {
+    assert.strictEqual(Layout.joinLines("a docu\u00AD", "ment"), "a document")
+    assert.strictEqual(Layout.joinLines("Ver\u00AD", "Änderung"), "VerÄnderung")
+    assert.deepStrictEqual(
+      paragraphs(["This is a docu\u00AD", "ment that mathemat\u00AD", "ics refer\u00ADenced."]),
+      ["This is a document that mathematics referenced."]
+    )
+  })
+
+  it("a soft hyphen ending a run that does not end its line is dropped", () => {
+    const page: PageText = {
+      page: 1,
+      width: 600,
+      height: 800,
+      items: [item("refer\u00AD", 50, 100), item("enced here.", 80, 100)],
+      figures: []
+    }
+    const blocks = Layout.layoutDocument({ pages: [page], outline: [], title: undefined, filename: "t" }).blocks
+    assert.deepStrictEqual(blocks.filter((block) => block._tag === "Paragraph"), [
+      { _tag: "Paragraph", text: "referenced here." }
+    ])
+  })
+})
