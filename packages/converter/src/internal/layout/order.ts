@@ -1,4 +1,6 @@
-/** Reading order of one page: tables kept whole, two columns read one after the other, figures placed. */
+/** Reading order of one page: tables kept whole, columns read one after the other (`columns`), figures placed. */
+import type { Placed } from "./columns.js"
+import { orderRegion } from "./columns.js"
 import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
 import { groupRows, segmentRow } from "./lines.js"
@@ -6,8 +8,35 @@ import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
 
 const overlaps = (a0: number, a1: number, b0: number, b1: number): boolean => a0 < b1 && b0 < a1
 
-/** Runs of two or more baselines cut into the same number (>= 3) of aligned cells. */
-const findTables = (rows: ReadonlyArray<ReadonlyArray<Line>>): Array<readonly [start: number, end: number]> => {
+/** A cell this share of the page wide, or wider, on most rows of a column is a column of running text. */
+const proseCell = 0.2
+
+/** A cell that ends this share of the page short of its column's right edge does not fill it. */
+const fillSlack = 0.03
+
+/**
+ * Whether cells of a run of rows are columns of running text (three columns of prose share their
+ * baselines): two or more of its columns have most of their cells wider than `proseCell` of the
+ * page and filling the column to its right edge, as set text does (a table's cells are ragged).
+ */
+const proseColumns = (rows: ReadonlyArray<ReadonlyArray<Line>>, pageWidth: number): boolean => {
+  const columns = rows[0]!.length
+  let wide = 0
+  for (let c = 0; c < columns; c++) {
+    const right = Math.max(...rows.map((row) => row[c]!.x1))
+    const cells = rows.filter((row) =>
+      row[c]!.x1 - row[c]!.x0 >= proseCell * pageWidth && row[c]!.x1 >= right - fillSlack * pageWidth
+    ).length
+    if (cells * 2 > rows.length) wide++
+  }
+  return wide >= 2
+}
+
+/** Runs of two or more baselines cut into the same number (>= 3) of aligned cells, not columns of prose. */
+const findTables = (
+  rows: ReadonlyArray<ReadonlyArray<Line>>,
+  pageWidth: number
+): Array<readonly [start: number, end: number]> => {
   const runs: Array<readonly [number, number]> = []
   let start = -1
   const aligned = (a: ReadonlyArray<Line>, b: ReadonlyArray<Line>): boolean =>
@@ -16,53 +45,21 @@ const findTables = (rows: ReadonlyArray<ReadonlyArray<Line>>): Array<readonly [s
     const row = rows[i]
     const continues = row !== undefined && row.length >= 3 && start >= 0 && aligned(rows[i - 1]!, row)
     if (continues) continue
-    if (start >= 0 && i - start >= 2) runs.push([start, i])
+    if (start >= 0 && i - start >= 2 && !proseColumns(rows.slice(start, i), pageWidth)) runs.push([start, i])
     start = row !== undefined && row.length >= 3 ? i : -1
   }
   return runs
 }
 
-/**
- * Finds a vertical gutter near the middle of the page that almost no line crosses, with enough
- * lines on both sides: the page is then read left column first (right first for RTL pages).
- */
-export const findGutter = (lines: ReadonlyArray<Line>, pageWidth: number): number | undefined => {
-  if (lines.length < 8) return undefined
-  const minSide = Math.max(4, lines.length * 0.2)
-  let best: number | undefined
-  let bestCrossing = Infinity
-  for (let x = pageWidth * 0.3; x <= pageWidth * 0.7; x += 2) {
-    let crossing = 0
-    let left = 0
-    let right = 0
-    for (const line of lines) {
-      if (line.x1 <= x + 1) left++
-      else if (line.x0 >= x - 1) right++
-      else crossing++
-    }
-    if (left < minSide || right < minSide || crossing > Math.min(left, right) * 0.5) continue
-    if (
-      crossing < bestCrossing ||
-      (crossing === bestCrossing && best !== undefined && Math.abs(x - pageWidth / 2) < Math.abs(best - pageWidth / 2))
-    ) {
-      best = x
-      bestCrossing = crossing
-    }
-  }
-  return best
-}
-
-/** A line or a table with the horizontal extent and the baseline that order it. */
-interface Placed {
-  readonly item: PageItem
-  readonly x0: number
-  readonly x1: number
-  readonly y: number
-}
-
 /** The page's rows as lines, with the grids and the runs `findTables` finds turned into tables. */
-const placeRows = (rows: ReadonlyArray<ReadonlyArray<Line>>, grids: ReadonlyArray<Grid>): Array<Placed> => {
-  const tables = findTables(rows).filter(([start, end]) => !grids.some((grid) => start < grid.end && grid.start < end))
+const placeRows = (
+  rows: ReadonlyArray<ReadonlyArray<Line>>,
+  grids: ReadonlyArray<Grid>,
+  pageWidth: number
+): Array<Placed> => {
+  const tables = findTables(rows, pageWidth).filter(([start, end]) =>
+    !grids.some((grid) => start < grid.end && grid.start < end)
+  )
   const placed: Array<Placed> = []
   let t = 0
   let g = 0
@@ -71,7 +68,7 @@ const placeRows = (rows: ReadonlyArray<ReadonlyArray<Line>>, grids: ReadonlyArra
     if (grid !== undefined && i === grid.start) {
       const y = rows[i]![0]!.y
       const marks = grid.marks !== undefined ? { marks: grid.marks } : {}
-      placed.push({ item: { _tag: "Table", rows: grid.rows, ...marks, y }, x0: grid.x0, x1: grid.x1, y })
+      placed.push({ item: { _tag: "Table", rows: grid.rows, ...marks, y }, x0: grid.x0, x1: grid.x1, y, size: 0 })
       i = grid.end - 1
       g++
       continue
@@ -84,37 +81,18 @@ const placeRows = (rows: ReadonlyArray<ReadonlyArray<Line>>, grids: ReadonlyArra
         item: { _tag: "Table", rows: tableRows.map((row) => row.map((cell) => cell.text)), y: tableRows[0]![0]!.y },
         x0: Math.min(...cells.map((cell) => cell.x0)),
         x1: Math.max(...cells.map((cell) => cell.x1)),
-        y: tableRows[0]![0]!.y
+        y: tableRows[0]![0]!.y,
+        size: 0
       })
       i = table[1] - 1
       t++
       continue
     }
-    for (const line of rows[i]!) placed.push({ item: { _tag: "Line", line }, x0: line.x0, x1: line.x1, y: line.y })
-  }
-  return placed
-}
-
-/** Each band between items that span the gutter is read left column then right (right first on RTL pages). */
-const readColumns = (placed: ReadonlyArray<Placed>, gutter: number, rtlPage: boolean): Array<Placed> => {
-  const ordered: Array<Placed> = []
-  let left: Array<Placed> = []
-  let right: Array<Placed> = []
-  const flush = () => {
-    ordered.push(...(rtlPage ? [...right, ...left] : [...left, ...right]))
-    left = []
-    right = []
-  }
-  for (const p of placed) {
-    if (p.x1 <= gutter + 1) left.push(p)
-    else if (p.x0 >= gutter - 1) right.push(p)
-    else {
-      flush()
-      ordered.push(p)
+    for (const line of rows[i]!) {
+      placed.push({ item: { _tag: "Line", line }, x0: line.x0, x1: line.x1, y: line.y, size: line.size })
     }
   }
-  flush()
-  return ordered
+  return placed
 }
 
 /**
@@ -124,12 +102,9 @@ const readColumns = (placed: ReadonlyArray<Placed>, gutter: number, rtlPage: boo
 export const orderPage = (page: PageText): OrderedPage => {
   const grouped = groupRows(page.items)
   const grids = findGrids(grouped, page.width)
-  const placed = placeRows(grouped.map(segmentRow), grids)
+  const placed = placeRows(grouped.map(segmentRow), grids, page.width)
   const lines = placed.flatMap((p) => p.item._tag === "Line" ? [p.item.line] : [])
-  const gutter = findGutter(lines, page.width)
-  const ordered = gutter === undefined ?
-    placed :
-    readColumns(placed, gutter, lines.filter((line) => line.rtl).length > lines.length / 2)
+  const ordered = orderRegion(placed, lines.filter((line) => line.rtl).length > lines.length / 2, page.width)
   const items: Array<PageItem> = ordered.map((p) => p.item)
   for (const figure of page.figures) {
     const index = ordered.findIndex((p) => p.y > figure.y1 && overlaps(p.x0, p.x1, figure.x0, figure.x1))

@@ -1,0 +1,195 @@
+/**
+ * Columns, found per region of a page: a gutter that (almost) no line crosses splits a region
+ * into a left and a right part, each read whole and searched again for gutters of its own (three
+ * columns, a column set in two); lines that span the gutter (a title, an abstract, a figure's
+ * caption across the page) cut the region into bands, read in place between them. A region with
+ * no gutter is cut at a wide horizontal gap when that lets a band below or above find one (three
+ * columns over two).
+ */
+import type { PageItem } from "./model.js"
+
+/** A line or a table with the horizontal extent and the baseline that order it. */
+export interface Placed {
+  readonly item: PageItem
+  readonly x0: number
+  readonly x1: number
+  readonly y: number
+  /** Font size (a table's: 0), which sets the tolerances. */
+  readonly size: number
+}
+
+/** Nested splits at most (a page of four columns in bands needs three). */
+const maxDepth = 5
+/** A side of a gutter holds at least this many lines, and this share of the region's. */
+const minSideLines = 3
+const minSideShare = 0.15
+/** A column is at least this share of the page wide: narrower "columns" are a table's, or terms beside definitions. */
+const minColumnWidth = 0.18
+/** A quarter of a column's lines (and 3), at least, are this share of its width or wider: running text fills its column. */
+const fullLine = 0.6
+const fullLinesShare = 0.25
+/** Lines crossing a gutter at most, as a share of the smaller side (titles and figures spanning columns). */
+const maxCrossingShare = 0.5
+/** A line that reaches this share of a side's width into it, on both sides, spans the gutter. */
+const spanShare = 0.25
+/** A horizontal gap this many line heights tall may separate bands of different columns. */
+const bandGap = 1.5
+
+/** The extent of a set of items. */
+const extent = (items: ReadonlyArray<Placed>): { x0: number; x1: number } => {
+  let x0 = Infinity
+  let x1 = -Infinity
+  for (const p of items) {
+    x0 = Math.min(x0, p.x0)
+    x1 = Math.max(x1, p.x1)
+  }
+  return { x0, x1 }
+}
+
+/** Whether the items of one side of a gutter read as a column of running text. */
+const isColumn = (side: ReadonlyArray<Placed>, pageWidth: number): boolean => {
+  const { x0, x1 } = extent(side)
+  const width = x1 - x0
+  if (width < minColumnWidth * pageWidth) return false
+  let full = 0
+  for (const p of side) if (p.x1 - p.x0 >= fullLine * width) full++
+  return full >= Math.max(minSideLines, fullLinesShare * side.length)
+}
+
+/**
+ * Whether the items that cross `x` stand alone on their baselines, as a title or a caption across
+ * columns does; one with a neighbour beside it is a column of its own (three columns, not two).
+ */
+const crossersStandAlone = (items: ReadonlyArray<Placed>, x: number): boolean =>
+  items.every((p) =>
+    p.x1 <= x + 1 || p.x0 >= x - 1 ||
+    !items.some((q) => q !== p && Math.abs(q.y - p.y) < 0.5 * Math.max(p.size, q.size, 1))
+  )
+
+/** A gutter of a region: an x no more than a few of its items cross, with a column on either side. */
+export const findGutter = (items: ReadonlyArray<Placed>, pageWidth: number): number | undefined => {
+  if (items.length < 2 * minSideLines + 2) return undefined
+  const { x0, x1 } = extent(items)
+  const minSide = Math.max(minSideLines, items.length * minSideShare)
+  let best: number | undefined
+  let bestCrossing = Infinity
+  const middle = (x0 + x1) / 2
+  // Candidate gutters: just right of an item's right end (a column's edge, on a 2-point grid),
+  // with room for a column on either side.
+  const margin = minColumnWidth * pageWidth
+  const candidates = new Set<number>()
+  for (const p of items) {
+    const x = Math.round((p.x1 + 2) / 2) * 2
+    if (x > x0 + margin && x < x1 - margin) candidates.add(x)
+  }
+  // More crossings than this and no side can pass (the smaller side holds half the items at most).
+  const maxCrossing = items.length * maxCrossingShare / 2
+  for (const x of candidates) {
+    let crossing = 0
+    let left = 0
+    let right = 0
+    for (const p of items) {
+      if (p.x1 <= x + 1) left++
+      else if (p.x0 >= x - 1) right++
+      else if (++crossing > maxCrossing) break
+    }
+    if (left < minSide || right < minSide || crossing > Math.min(left, right) * maxCrossingShare) continue
+    const better = crossing < bestCrossing ||
+      (crossing === bestCrossing && best !== undefined && Math.abs(x - middle) < Math.abs(best - middle))
+    if (better && (crossing === 0 || crossersStandAlone(items, x))) {
+      best = x
+      bestCrossing = crossing
+    }
+  }
+  if (best === undefined) return undefined
+  const gutter = best
+  const leftSide = items.filter((p) => p.x1 <= gutter + 1)
+  const rightSide = items.filter((p) => p.x0 >= gutter - 1)
+  // A side may hold columns of its own (the first gutter of three columns).
+  const columns = (side: ReadonlyArray<Placed>) =>
+    isColumn(side, pageWidth) || findGutter(side, pageWidth) !== undefined
+  return columns(leftSide) && columns(rightSide) ? gutter : undefined
+}
+
+/** Items split at a gutter: each band between spanning items read left then right (right first on RTL pages). */
+const readColumns = (
+  items: ReadonlyArray<Placed>,
+  gutter: number,
+  rtl: boolean,
+  pageWidth: number,
+  depth: number
+): Array<Placed> => {
+  const leftExtent = extent(items.filter((p) => p.x1 <= gutter + 1))
+  const rightExtent = extent(items.filter((p) => p.x0 >= gutter - 1))
+  const ordered: Array<Placed> = []
+  let left: Array<Placed> = []
+  let right: Array<Placed> = []
+  const flush = () => {
+    const a = orderRegion(left, rtl, pageWidth, depth + 1)
+    const b = orderRegion(right, rtl, pageWidth, depth + 1)
+    ordered.push(...(rtl ? [...b, ...a] : [...a, ...b]))
+    left = []
+    right = []
+  }
+  for (const p of items) {
+    if (p.x1 <= gutter + 1) left.push(p)
+    else if (p.x0 >= gutter - 1) right.push(p)
+    else {
+      const intoLeft = gutter - p.x0
+      const intoRight = p.x1 - gutter
+      const spans = intoLeft >= spanShare * (gutter - leftExtent.x0) &&
+        intoRight >= spanShare * (rightExtent.x1 - gutter)
+      if (spans) {
+        flush()
+        ordered.push(p)
+      } else if (intoLeft >= intoRight) left.push(p)
+      else right.push(p)
+    }
+  }
+  flush()
+  return ordered
+}
+
+/** A cut at the widest horizontal gap that lets a band find a gutter of its own; undefined when none does. */
+const readBands = (
+  items: ReadonlyArray<Placed>,
+  rtl: boolean,
+  pageWidth: number,
+  depth: number
+): Array<Placed> | undefined => {
+  let best: number | undefined
+  let bestGap = 0
+  let bottom = -Infinity
+  for (let i = 0; i < items.length; i++) {
+    const p = items[i]!
+    const top = p.y - Math.max(p.size, 1)
+    const height = Math.max(p.size, items[i - 1]?.size ?? 0, 1)
+    if (i > 0 && top - bottom > bandGap * height && top - bottom > bestGap) {
+      const above = items.slice(0, i)
+      const below = items.slice(i)
+      if (findGutter(above, pageWidth) !== undefined || findGutter(below, pageWidth) !== undefined) {
+        best = i
+        bestGap = top - bottom
+      }
+    }
+    bottom = Math.max(bottom, p.y + 0.25 * p.size)
+  }
+  if (best === undefined) return undefined
+  return [
+    ...orderRegion(items.slice(0, best), rtl, pageWidth, depth + 1),
+    ...orderRegion(items.slice(best), rtl, pageWidth, depth + 1)
+  ]
+}
+
+/** The reading order of a region's items (in top-down order of their baselines). */
+export const orderRegion = (
+  items: ReadonlyArray<Placed>,
+  rtl: boolean,
+  pageWidth: number,
+  depth = 0
+): Array<Placed> => {
+  if (depth >= maxDepth || items.length < 2 * minSideLines + 2) return [...items]
+  const gutter = findGutter(items, pageWidth)
+  if (gutter !== undefined) return readColumns(items, gutter, rtl, pageWidth, depth)
+  return readBands(items, rtl, pageWidth, depth) ?? [...items]
+}

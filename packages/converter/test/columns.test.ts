@@ -1,0 +1,76 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { PageText, TextItem } from "../src/internal/layout.js"
+import * as Layout from "../src/internal/layout.js"
+
+/** A run whose width follows its length (half an em a character). */
+const item = (text: string, x: number, y: number, size = 10): TextItem => ({
+  text,
+  x,
+  y,
+  width: text.length * size * 0.5,
+  size,
+  rtl: false,
+  style: 0
+})
+
+/** A column of `count` lines of `chars` characters named `name 1`, `name 2`, ... at `x` from `y`. */
+const column = (name: string, x: number, y: number, count: number, chars: number): Array<TextItem> =>
+  Array.from({ length: count }, (_, i) => item(`${name} ${i + 1} `.padEnd(chars, "x"), x, y + i * 12))
+
+const order = (items: ReadonlyArray<TextItem>, width = 600): Array<string> =>
+  Layout.orderPage({ page: 1, width, height: 800, items, figures: [] } satisfies PageText).items.flatMap((
+    item
+  ) => item._tag === "Line" ? [item.line.text.replace(/ x+$/, "")] : [])
+
+describe("columns by region", () => {
+  it("three columns under a full-width title are read one after the other, the title first", () => {
+    const lines = order([
+      item("A title across the whole page, wider than any one column is", 40, 60, 16),
+      ...column("left", 40, 100, 8, 32),
+      ...column("middle", 220, 100, 8, 32),
+      ...column("right", 400, 100, 8, 32)
+    ])
+    assert.deepStrictEqual(lines, [
+      "A title across the whole page, wider than any one column is",
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((i) => `left ${i}`),
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((i) => `middle ${i}`),
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((i) => `right ${i}`)
+    ])
+  })
+
+  it("three columns above two, apart by a gap, are each read column by column", () => {
+    const lines = order([
+      ...column("a", 40, 100, 6, 32),
+      ...column("b", 220, 100, 6, 32),
+      ...column("c", 400, 100, 6, 32),
+      ...column("d", 40, 220, 6, 50),
+      ...column("e", 310, 220, 6, 50)
+    ])
+    const first = (name: string) => lines.findIndex((line) => line.startsWith(`${name} `))
+    const last = (name: string) => lines.findLastIndex((line) => line.startsWith(`${name} `))
+    for (const [before, after] of [["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"]] as const) {
+      assert.isBelow(last(before), first(after), `${before} before ${after}: ${lines.join(" | ")}`)
+    }
+  })
+
+  it("a line of one column reaching past the gutter stays in its column", () => {
+    const left = column("left", 40, 100, 10, 50)
+    const long = item("left long line that pokes past the gutter by a few", 40, 232)
+    const lines = order([...left, long, ...column("right", 310, 100, 12, 50)])
+    assert.deepStrictEqual(lines.slice(0, 11), [
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => `left ${i}`),
+      "left long line that pokes past the gutter by a few"
+    ])
+    assert.strictEqual(lines[11], "right 1")
+  })
+
+  it("short terms beside their descriptions are not two columns: each row is read across", () => {
+    const items = Array.from({ length: 10 }, (_, i) => [
+      item(`-o${i}`, 40, 100 + i * 12),
+      item(`the description of option ${i} goes here`.padEnd(60, "."), 120, 100 + i * 12)
+    ]).flat()
+    const lines = order(items)
+    const description = (i: number) => `the description of option ${i} goes here`.padEnd(60, ".")
+    assert.deepStrictEqual(lines.slice(0, 4), ["-o0", description(0), "-o1", description(1)])
+  })
+})
