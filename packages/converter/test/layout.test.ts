@@ -235,8 +235,13 @@ describe("layout rules", () => {
 
   it.effect("two columns are read left column first, lines spanning both stay in place", () =>
     Effect.sync(() => {
-      const left = bodyLines(["left one", "left two", "left three", "left four", "left five."], 50, 200)
-      const right = bodyLines(["right one", "right two", "right three", "right four", "right five."], 320, 200)
+      // Columns a quarter of the page wide, as running text fills them.
+      const column = (name: string) =>
+        ["one", "two", "three", "four", "five"].map((n) =>
+          `${name} ${n}, a line of running text${n === "five" ? "." : ""}`
+        )
+      const left = bodyLines(column("left"), 50, 200)
+      const right = bodyLines(column("right"), 320, 200)
       const items = [
         item("A title line spanning both columns of the page", 60, 100, 10),
         // Same baselines on both sides, interleaved the way a content stream may give them.
@@ -246,8 +251,8 @@ describe("layout rules", () => {
       const blocks = contentBlocks(layout([page(items)])).map((block) => block._tag === "Paragraph" ? block.text : "")
       assert.deepStrictEqual(blocks, [
         "A title line spanning both columns of the page",
-        "left one left two left three left four left five.",
-        "right one right two right three right four right five.",
+        column("left").join(" "),
+        column("right").join(" "),
         "A footer note that also spans the whole width of the page, really"
       ])
     }))
