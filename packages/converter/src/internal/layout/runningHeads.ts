@@ -1,48 +1,114 @@
-/** Running heads and folios: lines that repeat in the top or bottom band of the pages. */
+/**
+ * Page furniture: running heads and feet, folios, and a browser's print header and footer, found in
+ * the top and bottom bands of the pages by repetition (numbers varying) and by their form.
+ */
 import type { Line, OrderedPage } from "./model.js"
 
-const pageNumber = /^(page\s*)?[-–—([]?\s*(\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?(\s*(of|\/)\s*\d{1,4})?$/i
-/** The top and bottom bands of a page where running heads and folios live. */
+/** A folio: "3", "iv", "- 3 -", "Page 3", "3 of 7", "3/7", "2 sur 7", "Seite 2 von 7". */
+const pageNumber =
+  /^(?:page|p\.|seite|página|pagina)?\s*[-–—([]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?(?:\s*(?:of|\/|sur|von|de|di|van|из|\|)\s*\d{1,4})?$/i
+/** A URL alone (a browser prints the page's address in its footer). */
+const url = /^(?:https?|file):\/\/\S+$/i
+/** A date, with or without a time, as a browser prints it in its header ("11/26/25, 5:43 PM", "26/11/2025 17:43"). */
+const dateTime = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:,?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?)?$/i
+/** The top and bottom bands of a page where furniture lives. */
 const band = 0.1
+/** Baselines this close (points) are one position on every page. */
+const samePlace = 1.5
+/** A line repeated at one place on this many pages is furniture (a chapter's running head). */
+const minPlacedRepeats = 3
 
-const marginKey = (line: Line, height: number): string | undefined => {
-  const position = line.y < height * band ? "top" : line.y > height * (1 - band) ? "bottom" : undefined
-  if (position === undefined) return undefined
-  return `${position}:${line.text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ")}`
+/** A line's text with numbers (arabic and roman) as one placeholder: "Chapter 3 - 45" matches "Chapter 3 - 46". */
+const textKey = (text: string): string =>
+  text.toLowerCase().replace(/\d+/g, "#").replace(/\b[ivxlcdm]{1,7}\b/g, "#").replace(/\s+/g, " ").trim()
+
+const position = (line: Line, height: number): "top" | "bottom" | undefined =>
+  line.y < height * band ? "top" : line.y > height * (1 - band) ? "bottom" : undefined
+
+/** A page counter ("2 of 7", "2/7"): the page was printed by a browser or a print driver. */
+const counter = /\d\s*(?:of|\/|sur|von|de|di|van|из)\s*\d/i
+
+/**
+ * Whether a line in a band is furniture by its form alone: a folio; a URL or a date when the page
+ * has a page counter too (a browser's print header and footer; elsewhere a date may be a letter's).
+ */
+export const isFurnitureText = (text: string, printed: boolean): boolean => {
+  const trimmed = text.trim()
+  return pageNumber.test(trimmed) || (printed && (url.test(trimmed) || dateTime.test(trimmed)))
+}
+
+/** Counts, per key, the pages a key occurs on. */
+const countPages = (pages: ReadonlyArray<OrderedPage>, keys: (line: Line, height: number) => Array<string>) => {
+  const counts = new Map<string, number>()
+  for (const page of pages) {
+    const seen = new Set<string>()
+    for (const item of page.items) {
+      if (item._tag === "Line") { for (const key of keys(item.line, page.height)) seen.add(key) }
+    }
+    for (const key of seen) counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  return counts
+}
+
+const bandKey = (line: Line, height: number): Array<string> => {
+  const where = position(line, height)
+  return where === undefined ? [] : [`${where}:${textKey(line.text)}`]
+}
+
+/** A numbered title's lead: "Chapter 3:" of "Chapter 3: Installing", up to two words then the number. */
+const numberedLead = /^\p{L}+(?:\s+\p{L}+)?\s+(?:\d+|[IVXLCDM]+|[A-Z])\b[.:]?/u
+
+/**
+ * The keys at the line's place, and at the neighbouring place (a baseline near a rounding edge):
+ * its text, and the lead of a numbered title (a running head naming each chapter in turn).
+ */
+const placedKeys = (line: Line, height: number): Array<string> => {
+  if (position(line, height) === undefined) return []
+  const at = Math.round(line.y / samePlace)
+  const lead = numberedLead.exec(line.text)?.[0]
+  const keys = [textKey(line.text), ...(lead !== undefined ? [`lead:${textKey(lead)}`] : [])]
+  return keys.flatMap((key) => [`${at}:${key}`, `${at + 1}:${key}`])
 }
 
 /**
- * Drops lines in the top and bottom bands that repeat (digits ignored, so "Page 3" matches
- * "Page 4") on at least 3 pages and 30% of the pages, and bare page numbers there. The lines
- * removed are returned too, so a measurement can tell them from body text lost.
+ * Drops the furniture of the top and bottom bands: lines that repeat (numbers ignored) on at least
+ * 3 pages and 30% of the pages, or at one place on at least 3 pages (a chapter's running head in a
+ * long book), or on every page of a document of two or three; and folios, URLs and dates there.
+ * The lines removed are returned too, so a measurement can tell them from body text lost.
  */
 export const removeRunningHeads = (
   pages: ReadonlyArray<OrderedPage>
 ): { readonly pages: Array<OrderedPage>; readonly removed: Array<Line> } => {
   const textPages = pages.filter((page) => page.items.length > 0).length
-  if (textPages < 2) return { pages: [...pages], removed: [] }
-  const counts = new Map<string, number>()
-  for (const page of pages) {
-    const keys = new Set<string>()
-    for (const item of page.items) {
-      if (item._tag !== "Line") continue
-      const key = marginKey(item.line, page.height)
-      if (key !== undefined) keys.add(key)
-    }
-    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1)
-  }
+  const anywhere = countPages(pages, bandKey)
+  const placed = countPages(pages, placedKeys)
   const threshold = Math.max(3, textPages * 0.3)
+  const repeats = textPages <= 3 ? Math.max(2, textPages) : minPlacedRepeats
+  const isFurniture = (line: Line, height: number, printed: boolean): boolean => {
+    const where = position(line, height)
+    if (where === undefined) return false
+    if (isFurnitureText(line.text, printed)) return true
+    if (textPages < 2) return false
+    if ((anywhere.get(`${where}:${textKey(line.text)}`) ?? 0) >= threshold) return true
+    if (!/\p{L}.*\p{L}/u.test(line.text)) return false
+    const keys = placedKeys(line, height)
+    // A lead ("Chapter #:") must recur as often as a running head shared by the whole document.
+    return keys.some((key) => (placed.get(key) ?? 0) >= (key.includes(":lead:") ? threshold : repeats))
+  }
   const removed: Array<Line> = []
-  const kept = pages.map((page) => ({
-    ...page,
-    items: page.items.filter((item) => {
-      if (item._tag !== "Line") return true
-      const key = marginKey(item.line, page.height)
-      const keep = key === undefined ||
-        (!pageNumber.test(item.line.text.trim()) && (counts.get(key) ?? 0) < threshold)
-      if (!keep) removed.push(item.line)
-      return keep
-    })
-  }))
+  const kept = pages.map((page) => {
+    const printed = page.items.some((item) =>
+      item._tag === "Line" && position(item.line, page.height) !== undefined && counter.test(item.line.text) &&
+      pageNumber.test(item.line.text.trim())
+    )
+    return {
+      ...page,
+      items: page.items.filter((item) => {
+        if (item._tag !== "Line" || !isFurniture(item.line, page.height, printed)) return true
+        removed.push(item.line)
+        return false
+      })
+    }
+  })
   return { pages: kept, removed }
 }
