@@ -1,7 +1,21 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { readFileSync } from "node:fs"
+import * as Engine from "../src/internal/engine.js"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import { collectWords, keepsHyphen } from "../src/internal/layout/hyphens.js"
+import * as Markdown from "../src/Markdown.js"
+
+const options: Engine.EngineOptions = {
+  ignorePdfErrors: true,
+  ignoreOcrErrors: true,
+  filename: undefined,
+  password: undefined,
+  ocrLanguages: ["eng"],
+  ocrDataPath: undefined,
+  onProgress: () => Effect.void
+}
 
 const item = (text: string, x: number, y: number, size = 10): TextItem => ({
   text,
@@ -76,4 +90,20 @@ describe("hyphens at line ends", () => {
       { _tag: "Paragraph", text: "referenced here." }
     ])
   })
+})
+
+describe("hyphens read one character at a time", () => {
+  it.effect(
+    "a page read character by character keeps its line-end hyphens (PDFium answers 2 for them there)",
+    () =>
+      Effect.gen(function*() {
+        // acmart's sample: a glyph without a Unicode value sends its pages through FPDFText_GetUnicode.
+        const pdf = readFileSync(new URL("../../../corpus/fidelity/dev/acmart-sigconf.pdf", import.meta.url))
+        const read = yield* Engine.readDocument(pdf, options, "markdown")
+        const markdown = Markdown.render(read.document)
+        assert.include(markdown, "once it has been submitted.")
+        assert.notInclude(markdown, "sub mitted")
+      }),
+    60_000
+  )
 })

@@ -63,6 +63,20 @@ describe("page furniture", () => {
     assert.include(out, "Body text of page 15")
   })
 
+  it("a running head's half on alternate pages goes with the half beside it", () => {
+    const pages = Array.from({ length: 6 }, (_, i) =>
+      page(
+        i + 1,
+        i === 0 ? [] : i % 2 === 0
+          ? [item("The Name of the Title Is Hope", 50, 60, 7), item("Conference acronym, June 2018", 380, 60, 7)]
+          : [item("Conference acronym, June 2018", 50, 60, 7), item("Trovato et al.", 500, 60, 7)],
+        []
+      ))
+    const out = text(pages)
+    assert.notInclude(out, "The Name of the Title Is Hope")
+    assert.notInclude(out, "Trovato")
+  })
+
   it("a browser's print header and footer go: date, title, URL and page counter", () => {
     const pages = [1, 2].map((n) =>
       page(

@@ -29,6 +29,12 @@ const isRtl = (text: string): boolean => {
 const lineEndHyphen = /\uFFFE/g
 
 /**
+ * FPDFText_GetUnicode answers 2 (a control code the layout would strip, leaving "sub mitted") for
+ * the hyphen that FPDFText_GetText writes as U+FFFE.
+ */
+const hyphenCode = 2
+
+/**
  * The characters one at a time (FPDFText_GetUnicode): a character without a Unicode value is an
  * empty string, so that index `i` stays character `i`.
  */
@@ -36,7 +42,7 @@ const charactersOneByOne = (m: Pdfium, textPage: number, count: number): Array<s
   const chars: Array<string> = []
   for (let i = 0; i < count; i++) {
     const code = m.FPDFText_GetUnicode(textPage, i)
-    chars.push(code === 0 ? "" : String.fromCodePoint(code).replace(lineEndHyphen, "-"))
+    chars.push(code === 0 ? "" : code === hyphenCode ? "-" : String.fromCodePoint(code).replace(lineEndHyphen, "-"))
   }
   return chars
 }

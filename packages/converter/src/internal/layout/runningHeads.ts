@@ -70,10 +70,17 @@ const placedKeys = (line: Line, height: number): Array<string> => {
   return keys.flatMap((key) => [`${at}:${key}`, `${at + 1}:${key}`])
 }
 
+/** Whether a line shares its baseline with a line found to be furniture. */
+const besideFurniture = (line: Line, furniture: ReadonlySet<Line>): boolean => {
+  for (const other of furniture) if (Math.abs(other.y - line.y) < samePlace) return true
+  return false
+}
+
 /**
  * Drops the furniture of the top and bottom bands: lines that repeat (numbers ignored) on at least
  * 3 pages and 30% of the pages, or at one place on at least 3 pages (a chapter's running head in a
- * long book), or on every page of a document of two or three; and folios, URLs and dates there.
+ * long book), or on every page of a document of two or three, or at one place on two pages beside
+ * furniture; and folios, URLs and dates there.
  * The lines removed are returned too, so a measurement can tell them from body text lost.
  */
 export const removeRunningHeads = (
@@ -101,10 +108,19 @@ export const removeRunningHeads = (
       item._tag === "Line" && position(item.line, page.height) !== undefined && counter.test(item.line.text) &&
       pageNumber.test(item.line.text.trim())
     )
+    const furniture = new Set<Line>()
+    for (const item of page.items) {
+      if (item._tag === "Line" && isFurniture(item.line, page.height, printed)) furniture.add(item.line)
+    }
+    // A running head's other half (the title beside "Trovato et al."), on alternate pages only.
+    for (const item of page.items) {
+      if (item._tag !== "Line" || furniture.has(item.line) || !besideFurniture(item.line, furniture)) continue
+      if (placedKeys(item.line, page.height).some((key) => (placed.get(key) ?? 0) >= 2)) furniture.add(item.line)
+    }
     return {
       ...page,
       items: page.items.filter((item) => {
-        if (item._tag !== "Line" || !isFurniture(item.line, page.height, printed)) return true
+        if (item._tag !== "Line" || !furniture.has(item.line)) return true
         removed.push(item.line)
         return false
       })
