@@ -73,6 +73,8 @@ const appendixWord = /^Appendix\s+(?=[A-Z]\b)/
 
 const sectionNumber = /^(?:Appendix\s+)?(?:\d+|[A-Z])(?:\.\d+)*\.?(?=\s+\S)/
 
+const words = (text: string): number => text.split(/\s+/).filter((word) => word !== "").length
+
 /**
  * The title of an outlined heading: the outline's, with the section number the page shows before
  * it ("1.1 The R environment" where the bookmark says "The R environment").
@@ -80,6 +82,12 @@ const sectionNumber = /^(?:Appendix\s+)?(?:\d+|[A-Z])(?:\.\d+)*\.?(?=\s+\S)/
 export const headingTitle = (lineText: string, outlineTitle: string): string => {
   const title = normalizeText(outlineTitle).trim()
   const number = sectionNumber.exec(lineText)?.[0]
+  // The page's own letters when they spell the same words: small capitals read as capitals
+  // ("1 INTRODUCTION" where the bookmark says "Introduction").
+  const shown = lineText.slice(number?.length ?? 0).trim()
+  if (matchKey(shown) === matchKey(title) && words(shown) === words(title) && shown !== title) {
+    return number === undefined ? shown : `${number.trim()} ${shown}`
+  }
   if (number === undefined || title.startsWith(number)) return title
   // "Appendix A A sample session" where the bookmark says "A A sample session".
   const word = appendixWord.exec(number)?.[0]
