@@ -11,17 +11,29 @@ describe("a font's style from its name", () => {
         "YBLMOJ+tcxtt",
         "USYJKU+t1xtt-Slant_167",
         "txtt",
-        "LMMono10-Regular"
+        "LMMono10-Regular",
+        "NMGJQF+SFTT1000",
+        "AYKZLN+SFTT0900"
       ]
     ) {
       assert.strictEqual(nameStyle(name) & Style.code, Style.code, name)
     }
     assert.strictEqual(nameStyle("MPGAWB+t1xbtt"), Style.code | Style.strong)
+    assert.strictEqual(nameStyle("TIOFWT+SFBX1200"), Style.strong)
+    assert.strictEqual(nameStyle("UIEXKW+SFTI1000"), Style.emphasis)
   })
 
   it("text faces are not code, whatever letters their names share with one", () => {
     for (
-      const name of ["XTTSDX+TeXGyreTermes-Regular", "LTEDIX+TeXGyreHeros-Bold", "Matt-Regular", "CMR10", "DejaVuSerif"]
+      const name of [
+        "XTTSDX+TeXGyreTermes-Regular",
+        "LTEDIX+TeXGyreHeros-Bold",
+        "Matt-Regular",
+        "CMR10",
+        "DejaVuSerif",
+        "MVPKFB+SFRM1000",
+        "ZVXLFO+SFSS1000"
+      ]
     ) {
       assert.strictEqual(nameStyle(name) & Style.code, 0, name)
     }

@@ -12,11 +12,14 @@ const fixedPitchFlag = 1
 const italicFlag = 64
 const forceBoldFlag = 1 << 18
 
-/** `txtt`, `t1xtt`, `t1xbtt`, `tcxtt`: the typewriter faces of txfonts and newtx (Sphinx's LaTeX uses them). */
+/**
+ * `txtt`, `t1xtt`, `t1xbtt`, `tcxtt`: the typewriter faces of txfonts and newtx (Sphinx's LaTeX
+ * uses them); `sftt`, `sfit`, `sfst`: cm-super's (LaTeX in T1 encoding without Latin Modern).
+ */
 const monoName =
-  /mono|courier|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|ectt|t(?:1|c)?xb?tt|andale|lucidaconsole|\btt\d/i
-const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx|t(?:1|c)?xbtt/i
-const italicName = /italic|oblique|cmti|cmsl|cmitt|slanted|kursiv/i
+  /mono|courier|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|sftt|sfit\d|sfst\d|ectt|t(?:1|c)?xb?tt|andale|lucidaconsole|\btt\d/i
+const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx|sfbx|sfsx|t(?:1|c)?xbtt/i
+const italicName = /italic|oblique|cmti|cmsl|cmitt|sfti|sfsl|sfit\d|sfst\d|slanted|kursiv/i
 
 /** The `Style` bits a font's name tells (a subset prefix "ABCDEF+" ignored). */
 export const nameStyle = (name: string): number => {
