@@ -52,6 +52,22 @@ const charWidthOf = (item: TextItem): number => item.width / Math.max(1, [...ite
 /** Whether a run is set in a fixed-pitch font. */
 export const isMono = (item: TextItem): boolean => (item.style & Style.code) !== 0
 
+/** A comment's start in a listing: what a roman comment follows in the code face. */
+const commentStart = /(?:#|\/\/|\/\*|--|;|%)$/
+
+/**
+ * Whether a line is code whose comment is set in the text face (texinfo's `@r{}`, DocBook's
+ * `<lineannotation>`): code-face runs holding more than a comment marker, the last of them ending
+ * in one, then only text-face runs.
+ */
+const commentedCode = (items: ReadonlyArray<TextItem>): boolean => {
+  let code = 0
+  while (code < items.length && isMono(items[code]!)) code++
+  if (code === 0 || code === items.length) return false
+  const lead = items.slice(0, code).map((item) => item.text).join(" ").trim()
+  return commentStart.test(lead) && lead.replace(commentStart, "").trim().length >= 2
+}
+
 /** The styles a mark keeps: code alone (what a code span shows), else bold and italic. */
 const markStyle = (item: TextItem): number => isMono(item) ? Style.code : item.style & (Style.strong | Style.emphasis)
 
@@ -97,7 +113,7 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
   const rtl = rtlChars > ltrChars
   // Items arrive in visual order; a right-to-left line is read from its right end.
   const ordered = rtl ? [...items].sort((a, b) => (b.x + b.width) - (a.x + a.width)) : items
-  const code = !rtl && items.every(isMono)
+  const code = !rtl && (items.every(isMono) || commentedCode(items))
   let text = ""
   const marks: Array<Mark> = []
   let previous: TextItem | undefined
@@ -134,7 +150,9 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
   const size = dominantSize(items)
   const main = items.find((item) => Math.round(item.size * 2) / 2 === size) ?? items[0]!
   const collapsed = collapseSpaces(text, marks, code)
-  const charWidth = code ? charWidthOf(items.reduce((a, b) => b.text.length > a.text.length ? b : a)) : undefined
+  const charWidth = code
+    ? charWidthOf(items.filter(isMono).reduce((a, b) => b.text.length > a.text.length ? b : a))
+    : undefined
   return {
     text: collapsed.text,
     x0,
