@@ -7,10 +7,11 @@ import * as Either from "effect/Either"
 import type * as Scope from "effect/Scope"
 import * as Zlib from "node:zlib"
 import { PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
-import { shapeBullets } from "./bullets.js"
+import { pagePaths, shapeBullets } from "./bullets.js"
 import type { FigureCheck } from "./figures.js"
 import { decodedAt, pageFigures } from "./figures.js"
 import type { OutlineEntry, PlacedFigure, TextItem } from "./layout.js"
+import type { Rule } from "./layout/model.js"
 import { pageText } from "./pageText.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
@@ -201,6 +202,8 @@ export interface PageContent {
   readonly imageCoverage: number
   /** Characters whose font has no usable Unicode mapping (PDFium's own verdict). */
   readonly unmapped: number
+  /** Thin paths: a table's rules. */
+  readonly rules: ReadonlyArray<Rule>
 }
 
 /**
@@ -237,12 +240,13 @@ export const readPage = (
     const width = m.direct.FPDF_GetPageWidthF(page)
     const height = m.direct.FPDF_GetPageHeightF(page)
     const text = pageText(m, page, width, height)
-    text.items.push(...shapeBullets(m, page, height, text.items))
+    const paths = pagePaths(m, page, height)
+    text.items.push(...shapeBullets(paths.shapes, text.items))
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
     const images = options.figures || empty
       ? pageFigures(m, page, width, height, options.figures ? open.dictionaries : undefined)
       : { figures: [], imageCoverage: 0, checks: [] }
-    return { width, height, items: text.items, unmapped: text.unmapped, ...images }
+    return { width, height, items: text.items, unmapped: text.unmapped, rules: paths.rules, ...images }
   })
 
 /**

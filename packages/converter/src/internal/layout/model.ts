@@ -34,6 +34,15 @@ export interface PlacedFigure {
   readonly y1: number
 }
 
+/** A thin horizontal or vertical path of the page (a table's rule), top-down coordinates. */
+export interface Rule {
+  readonly x0: number
+  readonly x1: number
+  readonly y0: number
+  readonly y1: number
+  readonly horizontal: boolean
+}
+
 /** What was read from one page: its text items (from the text layer, or OCR for a scan). */
 export interface PageText {
   readonly page: number
@@ -41,6 +50,8 @@ export interface PageText {
   readonly height: number
   readonly items: ReadonlyArray<TextItem>
   readonly figures: ReadonlyArray<PlacedFigure>
+  /** Its rules (absent: none read). */
+  readonly rules?: ReadonlyArray<Rule> | undefined
 }
 
 /** A bookmark resolved to its page (1-based) and, when the destination says, its top. */

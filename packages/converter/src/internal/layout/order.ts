@@ -5,6 +5,7 @@ import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
 import { groupRows, segmentRow } from "./lines.js"
 import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
+import { takeRuledTables } from "./ruledTables.js"
 
 const overlaps = (a0: number, a1: number, b0: number, b1: number): boolean => a0 < b1 && b0 < a1
 
@@ -27,7 +28,9 @@ const proseColumns = (rows: ReadonlyArray<ReadonlyArray<Line>>, pageWidth: numbe
     const cells = rows.filter((row) =>
       row[c]!.x1 - row[c]!.x0 >= proseCell * pageWidth && row[c]!.x1 >= right - fillSlack * pageWidth
     ).length
-    if (cells * 2 > rows.length) wide++
+    if (cells * 2 > rows.length) {
+      wide++
+    }
   }
   return wide >= 2
 }
@@ -102,7 +105,22 @@ const placeRows = (
 export const orderPage = (page: PageText): OrderedPage => {
   const grouped = groupRows(page.items)
   const grids = findGrids(grouped, page.width)
+  // Tables found by their columns keep their form; rules find the others.
+  const inGrid = (y0: number, y1: number) =>
+    grids.some((grid) => grouped[grid.start]!.y <= y1 && grouped[grid.end - 1]!.y >= y0)
+  const ruled = takeRuledTables(grouped, page.rules ?? [], page.width, inGrid)
   const placed = placeRows(grouped.map(segmentRow), grids, page.width)
+  if (ruled.length > 0) {
+    for (const table of ruled) {
+      const rows = table.cells.map((row) => row.map((cell) => cell.text))
+      const marks = table.cells.some((row) => row.some((cell) => cell.marks.length > 0))
+        ? { marks: table.cells.map((row) => row.map((cell) => cell.marks)) }
+        : {}
+      const item: PageItem = { _tag: "Table", rows, ...marks, y: table.y0 }
+      placed.push({ item, x0: table.x0, x1: table.x1, y: table.y0, size: 0 })
+    }
+    placed.sort((a, b) => a.y - b.y || a.x0 - b.x0)
+  }
   const lines = placed.flatMap((p) => p.item._tag === "Line" ? [p.item.line] : [])
   const ordered = orderRegion(placed, lines.filter((line) => line.rtl).length > lines.length / 2, page.width)
   const items: Array<PageItem> = ordered.map((p) => p.item)

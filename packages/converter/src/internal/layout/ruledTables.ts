@@ -1,0 +1,194 @@
+/**
+ * Tables drawn with rules (a word processor's cell borders, LaTeX's booktabs lines, Apache FOP's
+ * frames): horizontal rules stacked over one another with text between them. Columns are the
+ * vertical rules inside, else the gaps no run of the rows crosses; rows are the bands between
+ * rules when every row is ruled (four rules or more), else the baselines, a baseline whose first cell is empty going
+ * on with the row above (a cell wrapped over lines).
+ */
+import type { Rich } from "./inline.js"
+import { joinRich, richLine } from "./inline.js"
+import type { Row } from "./lines.js"
+import { isMono, makeLine } from "./lines.js"
+import type { Rule, TextItem } from "./model.js"
+
+/** Rules at one height within this (points) are one rule; rules closer than this in x join. */
+const sameLine = 1
+const joinGap = 3
+/** Rules of one table: within this distance of the next one (points) and overlapping in x by this share. */
+const maxRowHeight = 180
+const minOverlap = 0.8
+/** A table's rules span at least this share of the page. */
+const minWidth = 0.2
+/** A gap between cells this many font sizes wide at least, when no vertical rule parts them. */
+const cellGap = 0.6
+
+/** A ruled table: its area, column edges and the rows of items of each of its rows. */
+export interface RuledTable {
+  readonly x0: number
+  readonly x1: number
+  readonly y0: number
+  readonly y1: number
+  readonly cells: ReadonlyArray<ReadonlyArray<Rich>>
+}
+
+/** Horizontal rules merged: segments at one height that touch are one rule (a row border drawn cell by cell). */
+const mergedRules = (rules: ReadonlyArray<Rule>): Array<Rule> => {
+  const sorted = rules.filter((rule) => rule.horizontal).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)
+  const out: Array<Rule> = []
+  for (const rule of sorted) {
+    const last = out[out.length - 1]
+    if (last !== undefined && Math.abs(last.y0 - rule.y0) <= sameLine && rule.x0 <= last.x1 + joinGap) {
+      out[out.length - 1] = { ...last, x1: Math.max(last.x1, rule.x1), y1: Math.max(last.y1, rule.y1) }
+    } else {
+      out.push(rule)
+    }
+  }
+  return out
+}
+
+const overlap = (a: Rule, b: Rule): number =>
+  (Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) / Math.min(a.x1 - a.x0, b.x1 - b.x0)
+
+/** Stacks of two or more long rules over one another: the frames of candidate tables. */
+const stacks = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<Array<Rule>> => {
+  const long = mergedRules(rules).filter((rule) => rule.x1 - rule.x0 >= minWidth * pageWidth)
+  const groups: Array<Array<Rule>> = []
+  for (const rule of long) {
+    const group = groups.find((g) => {
+      const last = g[g.length - 1]!
+      return rule.y0 - last.y0 <= maxRowHeight && rule.y0 - last.y0 > sameLine && overlap(last, rule) >= minOverlap
+    })
+    if (group !== undefined) group.push(rule)
+    else groups.push([rule])
+  }
+  return groups.flatMap((group) => splitUnjoined(group, rules)).filter((group) => group.length >= 2)
+}
+
+/**
+ * A stack cut where no vertical rule joins two rules while others do: two tables with cell
+ * borders, one above the other, each framed by its own verticals.
+ */
+const splitUnjoined = (group: ReadonlyArray<Rule>, rules: ReadonlyArray<Rule>): Array<Array<Rule>> => {
+  const verticals = rules.filter((rule) => !rule.horizontal)
+  const joins = (a: Rule, b: Rule) =>
+    verticals.some((v) =>
+      v.y0 <= a.y1 + joinGap && v.y1 >= b.y0 - joinGap && v.x0 >= a.x0 - joinGap && v.x1 <= a.x1 + joinGap
+    )
+  const joined = group.slice(1).map((rule, i) => joins(group[i]!, rule))
+  if (!joined.some(Boolean)) return [[...group]]
+  const out: Array<Array<Rule>> = [[group[0]!]]
+  group.slice(1).forEach((rule, i) => {
+    if (joined[i]) out[out.length - 1]!.push(rule)
+    else out.push([rule])
+  })
+  return out
+}
+
+/** Column edges: inner vertical rules, else the gaps that no item of the rows crosses. */
+const columnEdges = (
+  items: ReadonlyArray<TextItem>,
+  verticals: ReadonlyArray<Rule>,
+  x0: number,
+  x1: number
+): Array<number> => {
+  const inner = verticals.map((rule) => (rule.x0 + rule.x1) / 2).filter((x) => x > x0 + joinGap && x < x1 - joinGap)
+  if (inner.length > 0) {
+    // Each cell's own border: two rules a hair apart are one edge.
+    const edges: Array<number> = []
+    for (const x of inner.sort((a, b) => a - b)) {
+      if (edges.length === 0 || x - edges[edges.length - 1]! > joinGap) edges.push(x)
+    }
+    return edges
+  }
+  const spans = items.map((item) => [item.x, item.x + item.width, item.size] as const).sort((a, b) => a[0] - b[0])
+  const edges: Array<number> = []
+  let end = -Infinity
+  for (const [start, stop, size] of spans) {
+    if (end > -Infinity && start - end >= cellGap * size) edges.push((start + end) / 2)
+    end = Math.max(end, stop)
+  }
+  return edges
+}
+
+const empty: Rich = { text: "", marks: [] }
+
+/** The items of a band as text: baselines in order, each read as a line (spaces where gaps are), joined. */
+const cellText = (items: ReadonlyArray<TextItem>): Rich => {
+  const sorted = [...items].sort((a, b) => a.y - b.y || a.x - b.x)
+  const lines: Array<Array<TextItem>> = []
+  for (const item of sorted) {
+    const line = lines[lines.length - 1]
+    if (line !== undefined && Math.abs(item.y - line[0]!.y) <= 0.5 * item.size) line.push(item)
+    else lines.push([item])
+  }
+  return lines.map((line) => richLine(makeLine(line))).reduce((a, b) => a.text === "" ? b : joinRich(a, b), empty)
+}
+
+/**
+ * The ruled tables of a page and the rows' items they take (removed from `rows`, which keep what
+ * stands outside the tables). Not a table: fewer than two columns or two rows, or mostly code (a
+ * framed listing).
+ */
+export const takeRuledTables = (
+  rows: ReadonlyArray<Row>,
+  rules: ReadonlyArray<Rule>,
+  pageWidth: number,
+  taken: (y0: number, y1: number) => boolean
+): Array<RuledTable> => {
+  if (rules.length === 0) return []
+  const tables: Array<RuledTable> = []
+  for (const stack of stacks(rules, pageWidth)) {
+    const x0 = Math.min(...stack.map((rule) => rule.x0)) - joinGap
+    const x1 = Math.max(...stack.map((rule) => rule.x1)) + joinGap
+    const y0 = stack[0]!.y0
+    const y1 = stack[stack.length - 1]!.y1
+    if (taken(y0, y1)) continue
+    const inside = (item: TextItem) =>
+      item.y > y0 && item.y - 0.7 * item.size < y1 && item.x >= x0 && item.x + item.width <= x1
+    const within = rows.flatMap((row) => row.items.filter(inside))
+    if (within.length < 2 || within.filter(isMono).length * 2 > within.length) continue
+    // A title set larger than the cells stands between two tables, not in one.
+    const sizes = within.map((item) => item.size).sort((a, b) => a - b)
+    if (sizes[sizes.length - 1]! > 1.15 * sizes[Math.floor(sizes.length / 2)]!) continue
+    const verticals = rules.filter((rule) =>
+      !rule.horizontal && rule.x0 >= x0 && rule.x1 <= x1 && rule.y1 > y0 && rule.y0 < y1
+    )
+    const edges = columnEdges(within, verticals, x0, x1)
+    if (edges.length === 0) continue
+    const column = (item: TextItem) => edges.filter((edge) => edge <= item.x + item.width / 2).length
+    // Bands: between rules when each rule parts rows, else one per baseline.
+    const baselines = [...new Set(within.map((item) => Math.round(item.y)))].sort((a, b) => a - b)
+    // Rules between the rows when there are four or more (booktabs draws three: top, header, bottom).
+    const ruled = stack.length >= 4
+    const bands: Array<Array<TextItem>> = []
+    const bandOf = (item: TextItem) =>
+      ruled
+        ? stack.filter((rule) => rule.y0 < item.y - 0.3 * item.size).length - 1
+        : baselines.indexOf(Math.round(item.y))
+    for (const item of within) (bands[bandOf(item)] ??= []).push(item)
+    const cells: Array<Array<Rich>> = []
+    for (const band of bands) {
+      if (band === undefined) continue
+      const row = Array.from(
+        { length: edges.length + 1 },
+        (_, c) => cellText(band.filter((item) => column(item) === c))
+      )
+      const last = cells[cells.length - 1]
+      if (!ruled && last !== undefined && row[0]!.text === "") {
+        row.forEach((cell, c) =>
+          last[c] = last[c]!.text === "" ? cell : cell.text === "" ? last[c]! : joinRich(last[c]!, cell)
+        )
+      } else {
+        cells.push(row)
+      }
+    }
+    // Columns empty in every row (an edge of a cell spanning others) go.
+    const used = cells[0]!.map((_, c) => cells.some((row) => row[c]!.text !== ""))
+    const kept = cells.map((row) => row.filter((_, c) => used[c]))
+    if (kept.length < 2 || kept.every((row) => row.filter((cell) => cell.text !== "").length < 2)) continue
+    // The rows keep what stands outside the table (an empty row reads as no line).
+    for (const row of rows) row.items.splice(0, row.items.length, ...row.items.filter((item) => !inside(item)))
+    tables.push({ x0, x1, y0, y1, cells: kept })
+  }
+  return tables
+}

@@ -1,0 +1,80 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { PageText, TextItem } from "../src/internal/layout.js"
+import * as Layout from "../src/internal/layout.js"
+import type { Rule } from "../src/internal/layout/model.js"
+import { Style } from "../src/internal/layout/model.js"
+
+const item = (text: string, x: number, y: number, style = 0, size = 10): TextItem => ({
+  text,
+  x,
+  y,
+  width: text.length * size * 0.5,
+  size,
+  rtl: false,
+  style
+})
+
+const horizontal = (y: number, x0 = 80, x1 = 500): Rule => ({ x0, x1, y0: y, y1: y + 0.5, horizontal: true })
+const vertical = (x: number, y0: number, y1: number): Rule => ({ x0: x, x1: x + 0.5, y0, y1, horizontal: false })
+
+const tables = (items: ReadonlyArray<TextItem>, rules: ReadonlyArray<Rule>) => {
+  const page: PageText = { page: 1, width: 600, height: 800, items, figures: [], rules }
+  return Layout.orderPage(page).items.flatMap((item) => item._tag === "Table" ? [item.rows] : [])
+}
+
+describe("ruled tables", () => {
+  it("cells between rules, parted by a vertical rule, are a table; a cell wrapped over two lines stays one cell", () => {
+    const found = tables([
+      item("PARAMETER", 90, 115),
+      item("DESCRIPTION", 250, 115),
+      item("ENTITY_ROOT", 90, 140),
+      item("Indicates the entity root of the", 250, 140),
+      item("entity path.", 250, 152),
+      item("ACTIVE_OV", 90, 177),
+      item("Holds the Active OV IP address.", 250, 177)
+    ], [
+      horizontal(100),
+      horizontal(122),
+      horizontal(160),
+      horizontal(185),
+      vertical(80, 100, 185),
+      vertical(240, 100, 185),
+      vertical(500, 100, 185)
+    ])
+    assert.deepStrictEqual(found, [[
+      ["PARAMETER", "DESCRIPTION"],
+      ["ENTITY_ROOT", "Indicates the entity root of the entity path."],
+      ["ACTIVE_OV", "Holds the Active OV IP address."]
+    ]])
+  })
+
+  it("columns without vertical rules are the gaps no cell crosses; a first cell left empty goes on with the row above", () => {
+    const found = tables([
+      item("Sensor", 90, 115),
+      item("Value", 300, 115),
+      item("Fan Health", 90, 135),
+      item("OK", 300, 135),
+      item("Degraded", 300, 147),
+      item("Power", 90, 159),
+      item("Failed", 300, 159)
+    ], [horizontal(100), horizontal(122), horizontal(170)])
+    assert.deepStrictEqual(found, [[["Sensor", "Value"], ["Fan Health", "OK Degraded"], ["Power", "Failed"]]])
+  })
+
+  it("a framed listing, a framed note, and rules under a running head are no tables", () => {
+    const code = ["int main() {", "  return 0;   /* done */", "}"].map((line, i) =>
+      item(line, 90, 115 + i * 12, Style.code)
+    )
+    assert.deepStrictEqual(tables(code, [horizontal(100), horizontal(160)]), [])
+    const note = [
+      item("Note:", 90, 115),
+      item("Text of the note that goes on", 150, 115),
+      item("over a line.", 150, 127)
+    ]
+    assert.deepStrictEqual(
+      tables(note, [horizontal(100), horizontal(140), vertical(80, 100, 140), vertical(500, 100, 140)]),
+      []
+    )
+    assert.deepStrictEqual(tables([item("Chapter 2", 90, 40), item("Page 7", 450, 40)], [horizontal(45)]), [])
+  })
+})
