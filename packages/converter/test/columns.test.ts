@@ -47,7 +47,8 @@ describe("columns by region", () => {
       ...column("e", 310, 220, 6, 50)
     ])
     const first = (name: string) => lines.findIndex((line) => line.startsWith(`${name} `))
-    const last = (name: string) => lines.findLastIndex((line) => line.startsWith(`${name} `))
+    const last = (name: string) =>
+      lines.length - 1 - [...lines].reverse().findIndex((line) => line.startsWith(`${name} `))
     for (const [before, after] of [["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"]] as const) {
       assert.isBelow(last(before), first(after), `${before} before ${after}: ${lines.join(" | ")}`)
     }
