@@ -19,12 +19,15 @@ const missing = [
   existsSync("/usr/share/java/epubcheck.jar")
     ? undefined
     : "epubcheck (package epubcheck: /usr/share/java/epubcheck.jar)",
-  has("tmux", ["-V"]) ? undefined : "tmux (package tmux: the terminal the CLI's live view is tested in)"
+  has("tmux", ["-V"]) ? undefined : "tmux (package tmux: the terminal the CLI's live view is tested in)",
+  has("chromium", ["--version"])
+    ? undefined
+    : "chromium (package chromium: the browser the server's web page is tested in)"
 ].filter((tool) => tool !== undefined)
 
 if (missing.length > 0) {
   console.error(`The tests need: ${missing.join(", ")}.`)
   console.error("Install them with `pnpm tools` (Debian/Ubuntu, as root or with sudo), or:")
-  console.error("  sudo apt-get install -y --no-install-recommends poppler-utils epubcheck tmux")
+  console.error("  sudo apt-get install -y --no-install-recommends poppler-utils epubcheck tmux chromium")
   process.exit(1)
 }

@@ -39,6 +39,12 @@ const { metafile } = await esbuild.build({
 Fs.mkdirSync(Path.join(root, "build"), { recursive: true })
 Fs.writeFileSync(Path.join(root, "build", "metafile.json"), JSON.stringify(metafile))
 
+// The server's web page, built afresh and shipped in dist/web, where the bundled server reads it
+// when `serve` starts (see the server's src/internal/webAssets.ts).
+const page = Path.join(root, "..", "server", "web")
+execFileSync(process.execPath, [Path.join(page, "build.mjs")], { stdio: "inherit" })
+Fs.cpSync(Path.join(page, "dist"), Path.join(outdir, "web"), { recursive: true })
+
 // In the repository, the converter's JavaScript build too: the command loads it instead of
 // compiling the converter's TypeScript with tsx at every start (see src/internal/liveConverter.ts).
 const converterProject = Path.join(root, "..", "converter", "tsconfig.src.json")

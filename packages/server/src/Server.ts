@@ -147,6 +147,12 @@ export interface AppOptions {
     readonly maxTotalBytes?: number | undefined
   } | undefined
   /**
+   * The web page at `/` (drop PDFs, watch them convert, read and download the results; an
+   * operator view) and its JSON API under `/api` (`WebApi`), behind the same keys (default on).
+   * Its files are read once, when the server starts.
+   */
+  readonly webPage?: boolean | undefined
+  /**
    * Fetching a `pdfURL` that is not one of this server's uploads (default off). When on, only
    * http(s) to public addresses, checked after DNS resolution and connected to as checked.
    */

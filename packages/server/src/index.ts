@@ -22,3 +22,10 @@ export * as ServerDefaults from "./ServerDefaults.js"
  * @since 0.1.0
  */
 export * as SimulatedConverter from "./SimulatedConverter.js"
+
+/**
+ * The JSON API of the server's web page (`/api/...`), as Schemas.
+ *
+ * @since 0.2.0
+ */
+export * as WebApi from "./WebApi.js"

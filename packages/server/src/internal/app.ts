@@ -25,6 +25,7 @@ import * as SqlStore from "./sqlStore.js"
 import type { StorageError, Store } from "./store.js"
 import { download, result, submit, taskNotFound } from "./taskRoutes.js"
 import { init, putPart, uploadUrl } from "./uploadRoutes.js"
+import * as Web from "./web.js"
 
 /** Everything the application holds; exposed to tests through `makeApp`'s second result. */
 export interface AppState {
@@ -74,7 +75,8 @@ export const makeApp = (
     }, blobs)
     const context = yield* makeContext(options, store)
     yield* Dispatcher.start(context)
-    const routed = yield* HttpRouter.toHttpApp(router(context))
+    const web = options.webPage ? yield* Web.routes(context) : HttpRouter.empty
+    const routed = yield* HttpRouter.toHttpApp(HttpRouter.concat(router(context), web))
 
     const app: HttpApp.Default<never, never> = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest

@@ -134,3 +134,10 @@ export const decideStored = (
   const state = stored === undefined ? initialState(config, now) : { ...stored }
   return { decision: decide(config, state, now, inFlight), state }
 }
+
+/** A key's kept state (none before its first submit) brought up to `now`, to show its use. */
+export const currentState = (config: LimiterConfig, stored: KeyState | undefined, now: number): KeyState => {
+  const state = stored === undefined ? initialState(config, now) : { ...stored }
+  advance(config, state, now)
+  return state
+}

@@ -29,6 +29,8 @@ export interface ResolvedOptions {
     readonly pollMs: number
   }
   readonly maxConcurrentConversions: number
+  /** The web page at `/` and its API under `/api`. */
+  readonly webPage: boolean
   readonly conversionTimeoutMs: number
   readonly taskRetentionMs: number
   readonly maxTasks: number
@@ -135,6 +137,7 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
       "conversions.maxConcurrent",
       options.conversions?.maxConcurrent ?? defaults.maxConcurrentConversions
     ),
+    webPage: options.webPage ?? true,
     conversionTimeoutMs: millis(options.conversions?.timeout ?? defaults.conversionTimeout),
     taskRetentionMs: millis(options.conversions?.retention ?? defaults.taskRetention),
     maxTasks: positive("conversions.maxTasks", options.conversions?.maxTasks ?? defaults.maxTasks),

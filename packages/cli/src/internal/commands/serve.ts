@@ -149,6 +149,7 @@ const run = (flags: Flags) =>
           onSome: (duration) => `simulated conversions of ${Duration.format(duration)}`
         })
         out(`pdf-transform server listening on ${baseUrl} (${engine})`)
+        out(`Its web page: ${baseUrl.replace(/\/v1$/, "")}/ (sign in with an API key)`)
         out(
           storage._tag === "Shared"
             ? "Tasks, uploads and outputs are kept in the shared PostgreSQL database, with the other nodes'."
