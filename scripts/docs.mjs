@@ -54,7 +54,7 @@ if (check && problems.length === 0) {
   const status = spawnSync("git", ["status", "--porcelain", "--", "docs/api"], { cwd: root, encoding: "utf8" })
   if (status.status !== 0) problems.push(`git status failed: ${status.stderr}`)
   else if (status.stdout.trim() !== "") {
-    problems.push(`docs/api is not what the sources generate; run \`pnpm docs\` and commit:\n${status.stdout}`)
+    problems.push(`docs/api is not what the sources generate; run \`pnpm run docs\` and commit:\n${status.stdout}`)
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * Every TypeScript code block in a README is a real file under `examples/`, so `pnpm check`
- * type-checks it and it cannot rot: the block must follow a `<!-- file: examples/... -->` line and
- * be that file's text, whole.
+ * Every TypeScript or JSON code block in a README is a real file under `examples/`, so `pnpm check`
+ * type-checks it (a JSON file is checked by the test of what reads it) and it cannot rot: the block
+ * must follow a `<!-- file: examples/... -->` line and be that file's text, whole.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { execFileSync } from "node:child_process"
@@ -22,12 +22,12 @@ interface Block {
   readonly code: string
 }
 
-/** The ```ts / ```typescript blocks of a README, with the file each one says it is. */
+/** The ```ts / ```typescript / ```json blocks of a README, with the file each one says it is. */
 const blocks = (readme: string): ReadonlyArray<Block> => {
   const lines = Fs.readFileSync(Path.join(root, readme), "utf8").split("\n")
   const found: Array<Block> = []
   for (let i = 0; i < lines.length; i++) {
-    if (!/^\s*```(ts|typescript)\s*$/.test(lines[i]!)) continue
+    if (!/^\s*```(ts|typescript|json)\s*$/.test(lines[i]!)) continue
     const indent = lines[i]!.match(/^\s*/)![0]
     const end = lines.findIndex((line, j) => j > i && line.trim() === "```")
     const marker = lines[i - 1]?.match(/<!-- file: (\S+) -->/)

@@ -54,7 +54,7 @@ describe("root scripts", () => {
   it("the check tells a shadowed name from a script: `pnpm docs` is npm's command, `pnpm run docs` the script", () => {
     assert.isFalse(runsScript("docs", ["docs", "--check"]))
     assert.isTrue(runsScript("docs", ["run", "docs", "--check"]))
-  })
+  }, 60_000)
 
   it("every script another script calls through pnpm runs (none is taken for a pnpm or npm command)", () => {
     const scriptCalls = calls.filter(({ words }) => {
@@ -66,5 +66,6 @@ describe("root scripts", () => {
       const name = words[0] === "run" ? words[1]! : words[0]!
       assert.isTrue(runsScript(name, words), `"${script}" runs \`pnpm ${words.join(" ")}\`, which is not the script`)
     }
-  })
+    // One pnpm process per call: an upper bound for a loaded machine, not a guess.
+  }, 120_000)
 })

@@ -11,12 +11,14 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Contract from "@pdf-transform/core/Contract"
-// The libraries' defaults are the command's (one source), from modules that load nothing else:
-// whatever this module imports is loaded by every `--help` (test/e2e/Startup.test.ts guards it).
-import { defaults as ServerDefaults } from "@pdf-transform/server/ServerDefaults"
+// The libraries' defaults and the server's settings are the command's (one source), from modules
+// that load nothing else: whatever this module imports is loaded by every `--help`
+// (test/e2e/Startup.test.ts guards it).
+import * as ServerConfig from "@pdf-transform/server/ServerConfig"
 import { defaults as BatchDefaults } from "@pdf-transform/stream/BatchDefaults"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { createRequire } from "node:module"
 import * as Duration from "./internal/duration.js"
 
@@ -160,69 +162,45 @@ const convertCommand = Command.make("convert", {
     ))
   )
 
+/** The flag of a server setting: text, or a switch and its `--no-` form; none when not given. */
+const settingFlag = (setting: ServerConfig.Setting): Options.Options<Option.Option<string>> => {
+  const about = `${setting.description}${
+    Option.match(setting.defaultText, {
+      onNone: () => "",
+      onSome: (text) => ` (default ${text})`
+    })
+  } Env: ${setting.env}.`
+  if (!setting.isSwitch) {
+    return Options.text(setting.flag).pipe(
+      Options.withPseudoName(setting.pseudoName),
+      Options.optional,
+      Options.withDescription(about)
+    )
+  }
+  return Options.all([
+    Options.boolean(setting.flag).pipe(Options.withDescription(about)),
+    Options.boolean(`no-${setting.flag}`).pipe(Options.withDescription(`Turns --${setting.flag} off.`))
+  ]).pipe(Options.map(([on, off]) => on ? Option.some("true") : off ? Option.some("false") : Option.none()))
+}
+
 const serveCommand = Command.make("serve", {
-  port: Options.integer("port").pipe(
-    Options.withPseudoName("PORT"),
-    Options.withDefault(ServerDefaults.port),
-    Options.withDescription("The port to listen on (0: any free port).")
+  settings: Options.all(
+    Object.fromEntries(ServerConfig.settings.map((setting) => [setting.flag, settingFlag(setting)] as const))
   ),
-  host: Options.text("host").pipe(
-    Options.withPseudoName("ADDRESS"),
-    Options.withDefault(ServerDefaults.host),
-    Options.withDescription("The address to listen on (default: this machine only).")
-  ),
-  keys: Options.text("keys").pipe(
-    Options.withPseudoName("KEY,KEY"),
+  config: Options.text("config").pipe(
+    Options.withPseudoName("FILE"),
     Options.optional,
     Options.withDescription(
-      "Accepted API keys, separated by commas (default: PDF_TRANSFORM_SERVER_KEYS, else one made up and printed)."
+      "A JSON file of settings (see the server README); a flag or a variable given too wins over it. " +
+        "Env: PDF_TRANSFORM_SERVER_CONFIG."
     )
+  ),
+  printConfig: Options.boolean("print-config").pipe(
+    Options.withDescription("Print the settings the server would run with (secrets redacted) and exit.")
   ),
   simulate: duration("simulate").pipe(
     Options.optional,
     Options.withDescription("Do not convert: every task takes about this long and returns a small document.")
-  ),
-  dataDir: Options.text("data-dir").pipe(
-    Options.withPseudoName("FOLDER"),
-    Options.withDefault(".pdf-transform-server"),
-    Options.withDescription(
-      "Where tasks, uploads and outputs are kept (server.db, SQLite): they survive a restart, and tasks " +
-        "that were converting run again. --data-dir '' keeps them in memory only."
-    )
-  ),
-  blobDir: Options.text("blob-dir").pipe(
-    Options.withPseudoName("FOLDER"),
-    Options.optional,
-    Options.withDescription(
-      "A folder for the bytes of outputs and uploads, instead of the database (default: " +
-        "PDF_TRANSFORM_SERVER_BLOB_DIR, else in the database). With --database-url, the same folder on " +
-        "every node (a volume they all mount)."
-    )
-  ),
-  databaseUrl: Options.redacted("database-url").pipe(
-    Options.withPseudoName("postgres://..."),
-    Options.optional,
-    Options.withDescription(
-      "A PostgreSQL database shared by several server processes (nodes) instead of --data-dir " +
-        "(default: PDF_TRANSFORM_SERVER_DATABASE_URL). Every node answers every task; each converts the " +
-        "tasks it claims; a node's tasks are converted by others if it dies. Give every node the same " +
-        "--keys and PDF_TRANSFORM_SERVER_SIGNING_KEY."
-    )
-  ),
-  publicUrl: Options.text("public-url").pipe(
-    Options.withPseudoName("URL"),
-    Options.optional,
-    Options.withDescription(
-      "The URL clients reach the server at, without /v1 (with several nodes: the load balancer's); " +
-        "upload and download URLs are built on it (default: http:// and the listening address)."
-    )
-  ),
-  nodeId: Options.text("node-id").pipe(
-    Options.withPseudoName("NAME"),
-    Options.optional,
-    Options.withDescription(
-      "This node's name in logs and in the tasks it claims (default: host name and a random suffix)."
-    )
   ),
   verbose
 }, (flags) => Effect.flatMap(Effect.promise(() => import("./internal/commands/serve.js")), (m) => m.serve(flags))).pipe(

@@ -11,27 +11,23 @@ import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { ServeError } from "@effect/platform/HttpServerError"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { Converter } from "@pdf-transform/converter/Converter"
-import * as Config from "effect/Config"
-import type * as ConfigError from "effect/ConfigError"
+import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
+import type * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
-import * as Fs from "node:fs"
 import * as Http from "node:http"
-import * as Path from "node:path"
 import * as internalApp from "./internal/app.js"
-import { parseKeyList } from "./internal/auth.js"
 import { openApiDocument } from "./internal/openapi.js"
 import * as internalOptions from "./internal/options.js"
+import * as internalStorage from "./internal/storage.js"
 import * as internalStore from "./internal/store.js"
+import * as ServerConfig from "./ServerConfig.js"
 import * as ServerDefaults from "./ServerDefaults.js"
 
 /**
@@ -63,14 +59,31 @@ export interface LimitOptions {
 }
 
 /**
+ * A key of the key table: its name and limits of its own.
+ *
+ * @since 0.2.0
+ * @category options
+ */
+export interface KeyOptions {
+  readonly key: Redacted.Redacted<string>
+  /**
+   * Its name in logs, metrics and the tasks it owns (default `key#N`, N its place in `keys`). Tasks
+   * and uploads belong to the name: renaming a key makes its earlier tasks unknown to it.
+   */
+  readonly name?: string | undefined
+  /** Limits of its own, each rule given replacing the server's `limits` rule. */
+  readonly limits?: LimitOptions | undefined
+}
+
+/**
  * Everything of the server except where it listens; enough to build the `HttpApp` without a socket.
  *
  * @since 0.1.0
  * @category options
  */
 export interface AppOptions {
-  /** Accepted API keys (required, at least one). */
-  readonly keys: ReadonlyArray<Redacted.Redacted<string>>
+  /** Accepted API keys (required, at least one), each alone or with its name and limits. */
+  readonly keys: ReadonlyArray<Redacted.Redacted<string> | KeyOptions>
   /**
    * The URL clients reach this server at, without `/v1` (default: `http://` + the listening
    * address). Upload and download URLs are built on it.
@@ -162,6 +175,11 @@ export interface AppOptions {
     readonly maxBytes?: number | undefined
     /** Time limit of the fetch (default 60 s). */
     readonly timeout?: Duration.DurationInput | undefined
+    /**
+     * Host names fetched from (`*.example.com`: its subdomains); a pdfURL on any other host is
+     * refused. The address checks apply to these hosts too. Default: any public host.
+     */
+    readonly allowHosts?: ReadonlyArray<string> | undefined
   } | undefined
 }
 
@@ -227,29 +245,6 @@ export const StorageError: typeof internalStore.StorageError = internalStore.Sto
  */
 export type StorageError = internalStore.StorageError
 
-/** SQLite on `<dataDir>/server.db`, or in memory. */
-const storage = (options: AppOptions): Layer.Layer<SqlClient.SqlClient, StorageError> => {
-  const dataDir = options.dataDir
-  if (options.database !== undefined) {
-    return Layer.mapError(
-      options.database,
-      (cause) => new StorageError({ operation: "connect to the database", cause })
-    )
-  }
-  if (dataDir === undefined) return SqliteClient.layer({ filename: ":memory:" }).pipe(Layer.orDie)
-  const filename = Path.join(dataDir, "server.db")
-  return Layer.unwrapEffect(
-    Effect.try({
-      try: () => {
-        Fs.mkdirSync(dataDir, { recursive: true })
-        Fs.accessSync(dataDir, Fs.constants.R_OK | Fs.constants.W_OK)
-        return SqliteClient.layer({ filename }).pipe(Layer.orDie)
-      },
-      catch: (cause) => new StorageError({ operation: `open ${filename}`, cause })
-    })
-  )
-}
-
 /**
  * The application without a socket, for in-process use (`HttpApp.toWebHandler`, tests, another
  * server). Its background conversions and its storage live in the given scope.
@@ -263,7 +258,7 @@ export const makeApp = (
   Effect.gen(function*() {
     // Invalid options are a programming error: a defect with the reason.
     const resolved = yield* Effect.sync(() => internalOptions.resolve(options))
-    const sql = yield* Layer.build(storage(options))
+    const sql = yield* Layer.build(internalStorage.storage(options))
     const { app } = yield* internalApp.makeApp(resolved).pipe(
       Effect.provide(sql)
     )
@@ -335,50 +330,33 @@ export const layer = (
     const untracedSigned = HttpMiddleware.withTracerDisabledWhen(serve, (request) => request.url.includes("signature="))
     // The storage is opened first and closed last: requests still finishing when the listener
     // closes read and write it.
-    return Layer.provideMerge(untracedSigned, listen).pipe(Layer.provide(storage(options)))
+    return Layer.provideMerge(untracedSigned, listen).pipe(Layer.provide(internalStorage.storage(options)))
   }))
 
 /**
- * The server from configuration: `PDF_TRANSFORM_SERVER_KEYS` (comma separated, redacted),
- * `PDF_TRANSFORM_SERVER_PORT` (default 8787), `PDF_TRANSFORM_SERVER_HOST` (default 127.0.0.1),
- * `PDF_TRANSFORM_SERVER_PUBLIC_URL`, `PDF_TRANSFORM_SERVER_SIGNING_KEY` (redacted) and
- * `PDF_TRANSFORM_SERVER_REMOTE_FETCH` (boolean, default false). Other options as plain values.
- * A value the server cannot use (a key no header can carry, a signing key under 16 bytes, a public
- * URL that is not http(s)) fails with a `ConfigError` naming the variable.
+ * The server from configuration: every setting of `ServerConfig` from its environment variable
+ * (`PDF_TRANSFORM_SERVER_KEYS`, comma separated; `PDF_TRANSFORM_SERVER_PORT`,
+ * `PDF_TRANSFORM_SERVER_LIMITS_RATE` as `10/1s`, ...: see `ServerConfig.settings`), over `options`.
+ * `PDF_TRANSFORM_SERVER_DATABASE_URL` loads `@effect/sql-pg` (installed beside this package). A value
+ * the server cannot use fails with a `ConfigError` naming the variable.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  options: Omit<Options, "keys" | "port" | "host" | "publicUrl" | "signingKey"> = {}
+  options: Partial<Options> = {}
 ): Layer.Layer<Server | HttpServer.HttpServer, ConfigError.ConfigError | ServeError | StorageError, Converter> =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
-      const { checks } = internalOptions
-      const keys = yield* Config.redacted("PDF_TRANSFORM_SERVER_KEYS").pipe(
-        Config.map((text) => parseKeyList(Redacted.value(text)).map((key) => Redacted.make(key))),
-        Config.validate(checks.keys)
-      )
-      const port = yield* Config.integer("PDF_TRANSFORM_SERVER_PORT").pipe(
-        Config.validate({ message: "a port from 0 (any free port) to 65535", validation: (n) => n >= 0 && n <= 65535 }),
-        Config.withDefault(defaults.port)
-      )
-      const host = yield* Config.string("PDF_TRANSFORM_SERVER_HOST").pipe(Config.withDefault(defaults.host))
-      const publicUrl = yield* Config.option(
-        Config.string("PDF_TRANSFORM_SERVER_PUBLIC_URL").pipe(Config.validate(checks.publicUrl))
-      )
-      const signingKey = yield* Config.option(
-        Config.redacted("PDF_TRANSFORM_SERVER_SIGNING_KEY").pipe(Config.validate(checks.signingKey))
-      )
-      const remote = yield* Config.boolean("PDF_TRANSFORM_SERVER_REMOTE_FETCH").pipe(Config.withDefault(false))
-      return layer({
-        ...options,
-        keys,
-        port,
-        host,
-        publicUrl: Option.getOrUndefined(publicUrl),
-        signingKey: Option.getOrUndefined(signingKey),
-        remoteFetch: { ...options.remoteFetch, enabled: options.remoteFetch?.enabled ?? remote }
-      })
+      const env = yield* ServerConfig.fromEnv
+      const { keys, ...merged } = ServerConfig.toOptions(env, options)
+      if (keys === undefined) {
+        return yield* Effect.fail(
+          ConfigError.MissingData(["PDF_TRANSFORM_SERVER_KEYS"], "at least one key is required")
+        )
+      }
+      const database = merged.database ??
+        (env.databaseUrl === undefined ? undefined : internalStorage.databaseFromUrl(env.databaseUrl))
+      return layer({ ...merged, keys, ...(database === undefined ? {} : { database }) })
     })
   )

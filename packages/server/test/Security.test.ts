@@ -68,13 +68,21 @@ describe("signed URLs", () => {
 })
 
 describe("API keys", () => {
-  const ring = Auth.makeKeyRing([Redacted.make("alpha-key"), Redacted.make("beta-key")])
+  const limiter = { rate: undefined, quota: undefined, concurrency: 3, concurrencyRetryAfterMs: 1000 }
+  const ring = Auth.makeKeyRing([
+    { id: "key#1", secret: Redacted.make("alpha-key"), limiter },
+    { id: "beta", secret: Redacted.make("beta-key"), limiter: { ...limiter, concurrency: 9 } }
+  ])
+  const idOf = (authorization: string) => {
+    const result = ring.authenticate(authorization)
+    return result._tag === "Authenticated" ? [result.key.id, result.key.limiter.concurrency] : result._tag
+  }
 
-  it("accepts Bearer (any case) and the raw key, and tells keys apart", () => {
-    assert.deepStrictEqual(ring.authenticate("Bearer alpha-key"), { _tag: "Authenticated", key: { id: "key#1" } })
-    assert.deepStrictEqual(ring.authenticate("bearer   beta-key "), { _tag: "Authenticated", key: { id: "key#2" } })
-    assert.deepStrictEqual(ring.authenticate("BEARER alpha-key"), { _tag: "Authenticated", key: { id: "key#1" } })
-    assert.deepStrictEqual(ring.authenticate("beta-key"), { _tag: "Authenticated", key: { id: "key#2" } })
+  it("accepts Bearer (any case) and the raw key, and tells keys apart, each with its limits", () => {
+    assert.deepStrictEqual(idOf("Bearer alpha-key"), ["key#1", 3])
+    assert.deepStrictEqual(idOf("bearer   beta-key "), ["beta", 9])
+    assert.deepStrictEqual(idOf("BEARER alpha-key"), ["key#1", 3])
+    assert.deepStrictEqual(idOf("beta-key"), ["beta", 9])
   })
 
   it("refuses missing, malformed and wrong credentials", () => {
@@ -186,6 +194,34 @@ describe("addresses (SSRF)", () => {
         timeoutMs: 1000
       }).pipe(Effect.either)
       assert.isTrue(unresolvable._tag === "Left")
+    }))
+
+  it.effect("an allow-list of hosts: only those hosts (and a *. pattern's subdomains), each still checked", () =>
+    Effect.gen(function*() {
+      const allowHosts = ["files.example.test", "*.docs.example.test"]
+      const reasons: Array<string> = []
+      const target = (url: string, address: string) =>
+        Effect.map(
+          Addresses.resolveTarget(url, {
+            resolve: () => Promise.resolve([{ address, family: 4 }]),
+            timeoutMs: 1000,
+            allowHosts
+          }).pipe(Effect.either),
+          (result) => {
+            if (result._tag === "Left") reasons.push(result.left.reason)
+            return result._tag
+          }
+        )
+      assert.strictEqual(yield* target("https://files.example.test/a.pdf", "93.184.216.34"), "Right")
+      assert.strictEqual(yield* target("https://FILES.example.test/a.pdf", "93.184.216.34"), "Right")
+      assert.strictEqual(yield* target("https://a.b.docs.example.test/a.pdf", "93.184.216.34"), "Right")
+      assert.strictEqual(yield* target("https://docs.example.test/a.pdf", "93.184.216.34"), "Left")
+      assert.strictEqual(yield* target("https://evildocs.example.test/a.pdf", "93.184.216.34"), "Left")
+      assert.strictEqual(yield* target("https://other.example.test/a.pdf", "93.184.216.34"), "Left")
+      // An allowed host that resolves to a private address is refused all the same.
+      assert.strictEqual(yield* target("https://files.example.test/a.pdf", "10.0.0.5"), "Left")
+      assert.include(reasons[0], "is not one this server fetches from")
+      assert.include(reasons[3], "not a public address")
     }))
 })
 

@@ -51,7 +51,15 @@ const allowed = (source: string): boolean => {
   const relative = Path.relative(packages, source).split(Path.sep).join("/")
   return relative.startsWith("cli/bin/") || relative === "cli/package.json" ||
     (relative.startsWith("cli/src/") && !relative.startsWith("cli/src/internal/commands/")) ||
-    ["core/src/Contract.ts", "server/src/ServerDefaults.ts", "stream/src/BatchDefaults.ts"].includes(relative)
+    [
+      "core/src/Contract.ts",
+      "server/src/ServerDefaults.ts",
+      // The server's settings, which serve's flags are made from: Schemas of effect only.
+      "server/src/ServerConfig.ts",
+      "server/src/internal/settingTree.ts",
+      "server/src/internal/settingValues.ts",
+      "stream/src/BatchDefaults.ts"
+    ].includes(relative)
 }
 
 /** Packages that belong to a command's work: SQL clients, HTTP server and client, telemetry, the PDF engine, OCR. */

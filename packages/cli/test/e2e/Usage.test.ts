@@ -80,5 +80,6 @@ describe("usage", () => {
     assert.notStrictEqual(unreachable.code, 0)
     assert.include(unreachable.stderr, "connect to the database")
     assert.include(unreachable.stderr, "ECONNREFUSED")
-  })
+    // Three processes: an upper bound for a loaded machine, not a guess.
+  }, 60_000)
 })

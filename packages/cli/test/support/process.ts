@@ -109,9 +109,13 @@ export const run = async (
  * own (the default, `./.pdf-transform-server`, would be the repository's, and carry tasks from one
  * run of the tests to the next); answers its base URL.
  */
-export const serve = async (key: string, extra: ReadonlyArray<string> = []) => {
+export const serve = async (
+  key: string,
+  extra: ReadonlyArray<string> = [],
+  options: { readonly env?: Record<string, string> } = {}
+) => {
   const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "pdf-transform-serve-"))
-  const running = start(["serve", "--port", "0", "--keys", key, "--data-dir", dataDir, ...extra])
+  const running = start(["serve", "--port", "0", "--keys", key, "--data-dir", dataDir, ...extra], options)
   void running.exited.then(() => Fs.rmSync(dataDir, { recursive: true, force: true }))
   const [, baseUrl] = await running.waitFor(/listening on (http:\/\/\S+\/v1)/, 30_000)
   return { ...running, baseUrl: baseUrl! }

@@ -116,13 +116,25 @@ export type Resolve = (
 
 export const systemResolve: Resolve = (hostname) => Dns.promises.lookup(hostname, { all: true, verbatim: true })
 
+/** Whether `host` is one of `allowed` (`*.example.com` allowing its subdomains); every host when undefined. */
+export const isAllowedHost = (host: string, allowed: ReadonlyArray<string> | undefined): boolean =>
+  allowed === undefined ||
+  allowed.some((pattern) =>
+    pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1 : host === pattern
+  )
+
 /**
- * Checks a pdfURL for remote fetching: http(s), no credentials, a host that resolves only to
- * public addresses (one private answer refuses the whole name), within `timeoutMs`.
+ * Checks a pdfURL for remote fetching: http(s), no credentials, a host of `allowHosts` (when
+ * given) that resolves only to public addresses (one private answer refuses the whole name),
+ * within `timeoutMs`.
  */
 export const resolveTarget = (
   pdfURL: string,
-  options: { readonly resolve: Resolve; readonly timeoutMs: number }
+  options: {
+    readonly resolve: Resolve
+    readonly timeoutMs: number
+    readonly allowHosts?: ReadonlyArray<string> | undefined
+  }
 ): Effect.Effect<ResolvedTarget, UrlRefused> =>
   Effect.gen(function*() {
     const url = URL.canParse(pdfURL) ? new URL(pdfURL) : undefined
@@ -135,6 +147,9 @@ export const resolveTarget = (
     }
     const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname
     if (host === "") return yield* new UrlRefused({ reason: "pdfURL has no host" })
+    if (!isAllowedHost(host.toLowerCase(), options.allowHosts)) {
+      return yield* new UrlRefused({ reason: `pdfURL host ${host} is not one this server fetches from` })
+    }
     const literal = isIP(host)
     const answers = literal !== 0
       ? [{ address: host, family: literal }]

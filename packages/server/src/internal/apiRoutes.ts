@@ -29,9 +29,7 @@ const counts = (rows: StoredOverview["states"], owner?: string): WebApi.TaskCoun
 
 /** Every configured key in configuration order, with its limits brought up to `now`. */
 const keyUses = (context: AppContext, stored: StoredOverview, now: number): Array<WebApi.KeyUse> => {
-  const config = context.options.limiter
-  return context.options.keys.map((_, i) => {
-    const key = `key#${i + 1}`
+  return context.options.keys.map(({ id: key, limiter: config }) => {
     const tasks = counts(stored.states, key)
     const state = Limiter.currentState(config, stored.limits.get(key), now)
     return {

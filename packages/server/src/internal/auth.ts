@@ -11,11 +11,20 @@ import * as RedactedValue from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Crypto from "node:crypto"
 import { HttpFailure } from "./http.js"
+import type { LimiterConfig } from "./limiter.js"
+import { credentialPattern } from "./settingValues.js"
 
 /** The identity of an authenticated key, safe to log and to use as a limiter key. */
 export interface KeyIdentity {
-  /** `key#1`, `key#2`, ... in configuration order. */
+  /** The key's name, else `key#1`, `key#2`, ... in configuration order. */
   readonly id: string
+  /** The limits of this key's submits. */
+  readonly limiter: LimiterConfig
+}
+
+/** A configured key: its identity, and the secret presented for it. */
+export interface ConfiguredKey extends KeyIdentity {
+  readonly secret: Redacted.Redacted<string>
 }
 
 export type AuthResult =
@@ -30,9 +39,6 @@ export interface KeyRing {
 }
 
 const sha256 = (text: string): Buffer => Crypto.createHash("sha256").update(text, "utf8").digest()
-
-/** A credential is visible ASCII without spaces (RFC 6750 b64token is narrower; we accept any token68-like text). */
-const credentialPattern = /^[\x21-\x7e]{1,4096}$/
 
 /**
  * Extracts the key from `Authorization`: `Bearer <key>` (scheme case-insensitive), or the raw key
@@ -57,8 +63,8 @@ export const matchIndex = (hashes: ReadonlyArray<Buffer>, candidate: string): nu
   return found
 }
 
-export const makeKeyRing = (keys: ReadonlyArray<Redacted.Redacted<string>>): KeyRing => {
-  const hashes = keys.map((key) => sha256(RedactedValue.value(key)))
+export const makeKeyRing = (keys: ReadonlyArray<ConfiguredKey>): KeyRing => {
+  const hashes = keys.map((key) => sha256(RedactedValue.value(key.secret)))
   return {
     size: hashes.length,
     authenticate: (authorization) => {
@@ -66,7 +72,9 @@ export const makeKeyRing = (keys: ReadonlyArray<Redacted.Redacted<string>>): Key
       if (credential === undefined) return { _tag: "Missing" }
       if (credential === "malformed") return { _tag: "Malformed" }
       const index = matchIndex(hashes, credential)
-      return index === -1 ? { _tag: "Invalid" } : { _tag: "Authenticated", key: { id: `key#${index + 1}` } }
+      if (index === -1) return { _tag: "Invalid" }
+      const { id, limiter } = keys[index]!
+      return { _tag: "Authenticated", key: { id, limiter } }
     }
   }
 }

@@ -5,19 +5,19 @@ import * as Duration from "effect/Duration"
 import * as Redacted from "effect/Redacted"
 import * as Crypto from "node:crypto"
 import * as Os from "node:os"
-import type { AppOptions } from "../Server.js"
+import type { AppOptions, KeyOptions, LimitOptions } from "../Server.js"
 import { defaults } from "../ServerDefaults.js"
 import type { Resolve } from "./addresses.js"
 import { systemResolve } from "./addresses.js"
+import type { ConfiguredKey } from "./auth.js"
 import { isUsableKey } from "./auth.js"
 import type { LimiterConfig } from "./limiter.js"
 import { randomKey } from "./signing.js"
 
 export interface ResolvedOptions {
-  readonly keys: ReadonlyArray<Redacted.Redacted<string>>
+  readonly keys: ReadonlyArray<ConfiguredKey>
   readonly publicUrl: URL
   readonly signingKey: Uint8Array
-  readonly limiter: LimiterConfig
   /** Where outputs and uploaded bytes are kept as files, instead of in the database's rows. */
   readonly blobDir: string | undefined
   /** This process as one node of the server: its name, and how it shares the database's tasks. */
@@ -51,6 +51,8 @@ export interface ResolvedOptions {
     readonly timeoutMs: number
     readonly resolveTimeoutMs: number
     readonly resolve: Resolve
+    /** Host names fetched from (`*.` prefix: subdomains); every host when undefined. */
+    readonly allowHosts: ReadonlyArray<string> | undefined
   }
 }
 
@@ -73,8 +75,8 @@ const positive = (name: string, value: number): number => {
 export const checks = {
   keys: {
     message: "API keys must be 1 to 4096 visible ASCII characters without spaces, and at least one is required",
-    validation: (keys: ReadonlyArray<Redacted.Redacted<string>>): boolean =>
-      keys.length > 0 && keys.every((key) => isUsableKey(Redacted.value(key)))
+    validation: (keys: ReadonlyArray<Redacted.Redacted<string> | KeyOptions>): boolean =>
+      keys.length > 0 && keys.every((key) => isUsableKey(Redacted.value(Redacted.isRedacted(key) ? key : key.key)))
   },
   publicUrl: {
     message: "publicUrl must be an absolute http(s) URL",
@@ -87,6 +89,47 @@ export const checks = {
   }
 } as const
 
+/** The limiter of `limits`: each rule given, or its default; `false` turns it off. */
+const limiterOf = (limits: LimitOptions, where: string): LimiterConfig => {
+  const rate = limits.rate === false ? undefined : limits.rate ?? defaults.rate
+  const quota = limits.quota === false ? undefined : limits.quota ?? defaults.quota
+  const concurrency = limits.concurrency === false ? undefined : limits.concurrency ?? defaults.concurrency
+  return {
+    rate: rate === undefined ? undefined : {
+      limit: positive(`${where}.rate.limit`, rate.limit),
+      windowMs: positive(`${where}.rate.window`, millis(rate.window))
+    },
+    quota: quota === undefined ? undefined : {
+      limit: positive(`${where}.quota.limit`, quota.limit),
+      windowMs: positive(`${where}.quota.window`, millis(quota.window))
+    },
+    concurrency: concurrency === undefined ? undefined : positive(`${where}.concurrency`, concurrency),
+    concurrencyRetryAfterMs: millis(limits.concurrencyRetryAfter ?? defaults.concurrencyRetryAfter)
+  }
+}
+
+/** The keys with their identities: a name, else `key#N`; each key's limits over the server's, rule by rule. */
+const configuredKeys = (options: AppOptions): ReadonlyArray<ConfiguredKey> => {
+  const server = options.limits ?? {}
+  const base = limiterOf(server, "limits")
+  const keys = options.keys.map((key, i): ConfiguredKey => {
+    const entry: KeyOptions = Redacted.isRedacted(key) ? { key } : key
+    const id = entry.name ?? `key#${i + 1}`
+    const own = entry.limits
+    const limiter = own === undefined ? base : limiterOf({
+      rate: own.rate ?? server.rate,
+      quota: own.quota ?? server.quota,
+      concurrency: own.concurrency ?? server.concurrency,
+      concurrencyRetryAfter: own.concurrencyRetryAfter ?? server.concurrencyRetryAfter
+    }, `keys.${id}.limits`)
+    return { id, secret: entry.key, limiter }
+  })
+  const ids = keys.map((key) => key.id)
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i)
+  if (repeated !== undefined) throw new InvalidOptions(`keys: two keys are named ${repeated}`)
+  return keys
+}
+
 export const resolve = (options: AppOptions, internal?: { readonly resolve?: Resolve }): ResolvedOptions => {
   if (!checks.keys.validation(options.keys)) throw new InvalidOptions(checks.keys.message)
   const publicUrlText = (options.publicUrl ?? `http://${defaults.host}`).replace(/\/+$/, "")
@@ -94,10 +137,6 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
   if (options.signingKey !== undefined && !checks.signingKey.validation(options.signingKey)) {
     throw new InvalidOptions(checks.signingKey.message)
   }
-  const limits = options.limits ?? {}
-  const rate = limits.rate === false ? undefined : limits.rate ?? defaults.rate
-  const quota = limits.quota === false ? undefined : limits.quota ?? defaults.quota
-  const concurrency = limits.concurrency === false ? undefined : limits.concurrency ?? defaults.concurrency
   const partSize = options.uploads?.partSize ?? defaults.uploadPartSize
   if (!Number.isInteger(partSize) || partSize < defaults.uploadPartSize) {
     throw new InvalidOptions(`uploads.partSize must be a whole number of bytes, at least ${defaults.uploadPartSize}`)
@@ -106,26 +145,10 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
     ? randomKey()
     : new TextEncoder().encode(Redacted.value(options.signingKey))
   return {
-    keys: options.keys,
+    keys: configuredKeys(options),
     publicUrl: new URL(publicUrlText),
     signingKey,
     blobDir: options.blobDir,
-    limiter: {
-      rate: rate === undefined
-        ? undefined
-        : {
-          limit: positive("limits.rate.limit", rate.limit),
-          windowMs: positive("limits.rate.window", millis(rate.window))
-        },
-      quota: quota === undefined
-        ? undefined
-        : {
-          limit: positive("limits.quota.limit", quota.limit),
-          windowMs: positive("limits.quota.window", millis(quota.window))
-        },
-      concurrency: concurrency === undefined ? undefined : positive("limits.concurrency", concurrency),
-      concurrencyRetryAfterMs: millis(limits.concurrencyRetryAfter ?? defaults.concurrencyRetryAfter)
-    },
     node: {
       id: options.node?.id ?? `${Os.hostname()}-${Crypto.randomUUID().slice(0, 8)}`,
       // A database of this process alone: claims need no lease, and a claim found at start is from a process that died.
@@ -157,7 +180,8 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
       maxBytes: options.remoteFetch?.maxBytes ?? defaults.remoteFetchMaxBytes,
       timeoutMs: millis(options.remoteFetch?.timeout ?? defaults.remoteFetchTimeout),
       resolveTimeoutMs: millis(defaults.resolveTimeout),
-      resolve: internal?.resolve ?? systemResolve
+      resolve: internal?.resolve ?? systemResolve,
+      allowHosts: options.remoteFetch?.allowHosts?.map((host) => host.toLowerCase())
     }
   }
 }

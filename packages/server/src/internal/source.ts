@@ -93,7 +93,11 @@ export const resolveSource = (
       )
     )
   }
-  return resolveTarget(pdfURL, { resolve: remote.resolve, timeoutMs: remote.resolveTimeoutMs }).pipe(
+  return resolveTarget(pdfURL, {
+    resolve: remote.resolve,
+    timeoutMs: remote.resolveTimeoutMs,
+    allowHosts: remote.allowHosts
+  }).pipe(
     Effect.map((target): TaskSource => ({
       _tag: "Remote",
       url: target.url.href,

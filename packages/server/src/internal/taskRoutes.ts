@@ -66,7 +66,7 @@ export const submit = (context: AppContext, format: Contract.Format) =>
     const decision = yield* context.store.createTask(
       task,
       now,
-      (inFlight, state) => Limiter.decideStored(context.options.limiter, state, now, inFlight)
+      (inFlight, state) => Limiter.decideStored(key.limiter, state, now, inFlight)
     )
     if (decision._tag === "Full") {
       return yield* fail(503, "server_busy", "Too many tasks are in progress on this server; retry later", {

@@ -3,6 +3,7 @@
  * `--simulate`, a converter that only takes time (for trying clients and batches at scale).
  */
 import * as Server from "@pdf-transform/server/Server"
+import * as ServerConfig from "@pdf-transform/server/ServerConfig"
 import * as SimulatedConverter from "@pdf-transform/server/SimulatedConverter"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -15,95 +16,60 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { BackendFailed, UsageError } from "../../CliError.js"
+import * as ExitCode from "../../ExitCode.js"
 import { conclude } from "../conclude.js"
 import * as LiveConverter from "../liveConverter.js"
+import { settingsOf } from "./serveConfig.js"
 
 export interface Flags {
-  readonly port: number
-  readonly host: string
-  readonly keys: Option.Option<string>
+  /** Every setting of `ServerConfig.settings` by its flag's name, as typed. */
+  readonly settings: Readonly<Record<string, Option.Option<string>>>
+  readonly config: Option.Option<string>
+  readonly printConfig: boolean
   readonly simulate: Option.Option<Duration.Duration>
-  readonly dataDir: string
-  readonly blobDir: Option.Option<string>
-  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
-  readonly publicUrl: Option.Option<string>
-  readonly nodeId: Option.Option<string>
   readonly verbose: boolean
 }
 
-/** Where the server keeps its state: a data folder (SQLite, or memory), or a database shared by several nodes. */
-type Storage =
-  | { readonly _tag: "Folder"; readonly dataDir: string }
-  | { readonly _tag: "Shared"; readonly url: Redacted.Redacted<string> }
-
-const storageOf = (flags: Flags): Storage => {
-  const fromEnv = process.env.PDF_TRANSFORM_SERVER_DATABASE_URL
-  const url = Option.orElse(
-    flags.databaseUrl,
-    () => fromEnv === undefined || fromEnv === "" ? Option.none() : Option.some(Redacted.make(fromEnv))
-  )
-  return Option.isSome(url) ? { _tag: "Shared", url: url.value } : { _tag: "Folder", dataDir: flags.dataDir }
-}
+/** The data folder when none is given: the current folder's, so a second run finds the first one's tasks. */
+const defaultDataDir = ".pdf-transform-server"
 
 /**
  * The options of a node of a shared database: every node must accept the same keys and sign with
- * the same key, so the keys are given, not made up, and the signing key comes from the environment.
- * PostgreSQL's client is loaded only here.
+ * the same key, so the keys are given, not made up, and so is the signing key. PostgreSQL's client
+ * is loaded only here.
  */
-const sharedOptions = (url: Redacted.Redacted<string>, generatedKeys: boolean, nodeId: Option.Option<string>) =>
+const sharedOptions = (settings: ServerConfig.ServerConfig, url: Redacted.Redacted<string>, generatedKeys: boolean) =>
   Effect.gen(function*() {
     if (generatedKeys) {
       return yield* new UsageError({
         message: "--database-url needs --keys (or PDF_TRANSFORM_SERVER_KEYS), the same on every node"
       })
     }
-    const signingKey = process.env.PDF_TRANSFORM_SERVER_SIGNING_KEY
-    if (signingKey === undefined || signingKey === "") {
+    if (settings.signingKey === undefined) {
       return yield* new UsageError({
-        message: "--database-url needs PDF_TRANSFORM_SERVER_SIGNING_KEY, the same on every node, so that " +
-          "a URL signed by one node works on the others"
+        message: "--database-url needs PDF_TRANSFORM_SERVER_SIGNING_KEY (or --signing-key, or signingKey in the " +
+          "config file), the same on every node, so that a URL signed by one node works on the others"
       })
     }
     const PgClient = yield* Effect.promise(() => import("@effect/sql-pg/PgClient"))
-    return {
-      database: PgClient.layer({ url }),
-      signingKey: Redacted.make(signingKey),
-      ...(Option.isSome(nodeId) ? { node: { id: nodeId.value } } : {})
-    }
-  })
-
-const keysOf = (flags: Flags) =>
-  Effect.gen(function*() {
-    const given = Option.orElse(flags.keys, () => Option.fromNullable(process.env.PDF_TRANSFORM_SERVER_KEYS))
-    if (Option.isNone(given)) {
-      return { keys: [Crypto.randomBytes(24).toString("base64url")], generated: true }
-    }
-    const keys = given.value.split(",").map((key) => key.trim()).filter((key) => key !== "")
-    if (keys.length === 0 || keys.some((key) => !/^[\x21-\x7e]+$/.test(key))) {
-      return yield* new UsageError({
-        message: "--keys takes API keys separated by commas, each of printable characters without spaces"
-      })
-    }
-    return { keys, generated: false }
+    return { database: PgClient.layer({ url }), signingKey: settings.signingKey }
   })
 
 /**
- * The signing key of the server's URLs: `PDF_TRANSFORM_SERVER_SIGNING_KEY`, else, with a data
- * folder, one made once and kept there (`signing.key`, readable by its owner only), so that the
- * URLs handed out before a restart still work after it; else one made for this run.
+ * The signing key of the server's URLs when none is given: with a data folder, one made once and
+ * kept there (`signing.key`, readable by its owner only), so that the URLs handed out before a
+ * restart still work after it; else one made for this run.
  */
-const signingKeyOf = (dataDir: string) =>
+const signingKeyIn = (dataDir: string) =>
   Effect.try({
     try: () => {
-      const given = process.env.PDF_TRANSFORM_SERVER_SIGNING_KEY
-      if (given !== undefined && given !== "") return Option.some(Redacted.make(given))
-      if (dataDir === "") return Option.none()
+      if (dataDir === "") return undefined
       const file = Path.join(Path.resolve(dataDir), "signing.key")
       Fs.mkdirSync(Path.dirname(file), { recursive: true })
       if (!Fs.existsSync(file)) {
         Fs.writeFileSync(file, Crypto.randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" })
       }
-      return Option.some(Redacted.make(Fs.readFileSync(file, "utf8").trim()))
+      return Redacted.make(Fs.readFileSync(file, "utf8").trim())
     },
     catch: (cause) =>
       new BackendFailed({ reason: `the data folder ${dataDir} cannot hold the signing key: ${String(cause)}` })
@@ -111,32 +77,32 @@ const signingKeyOf = (dataDir: string) =>
 
 const run = (flags: Flags) =>
   Effect.gen(function*() {
-    if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535) {
-      return yield* new UsageError({ message: `--port must be from 0 (any free port) to 65535, not ${flags.port}` })
+    const settings = yield* settingsOf(flags)
+    if (flags.printConfig) {
+      process.stdout.write(`${JSON.stringify(ServerConfig.effective(settings), null, 2)}\n`)
+      return ExitCode.ExitCode.ok
     }
-    const { generated, keys } = yield* keysOf(flags)
+    const generated = settings.keys === undefined ? Crypto.randomBytes(24).toString("base64url") : undefined
+    const keys = settings.keys ?? [Redacted.make(generated!)]
     // Simulated durations vary by a fifth either way: tasks submitted together do not all end together.
     const converter = Option.isSome(flags.simulate) ?
       SimulatedConverter.layer({ duration: flags.simulate.value, jitter: 0.2 }) :
       (yield* LiveConverter.load)()
-    const storage = storageOf(flags)
-    const stored = storage._tag === "Shared"
-      ? yield* sharedOptions(storage.url, generated, flags.nodeId)
+    const dataDir = settings.dataDir ?? defaultDataDir
+    const shared = settings.databaseUrl !== undefined
+    const stored = settings.databaseUrl !== undefined
+      ? yield* sharedOptions(settings, settings.databaseUrl, generated !== undefined)
       : {
-        signingKey: Option.getOrUndefined(yield* signingKeyOf(storage.dataDir)),
-        ...(storage.dataDir === "" ? {} : { dataDir: Path.resolve(storage.dataDir) })
+        signingKey: settings.signingKey ?? (yield* signingKeyIn(dataDir)),
+        ...(dataDir === "" ? {} : { dataDir: Path.resolve(dataDir) })
       }
-    const blobDir = Option.orElse(flags.blobDir, () => {
-      const fromEnv = process.env.PDF_TRANSFORM_SERVER_BLOB_DIR
-      return fromEnv === undefined || fromEnv === "" ? Option.none() : Option.some(fromEnv)
-    })
+    const blobDir = settings.blobDir === undefined ? undefined : Path.resolve(settings.blobDir)
+    const { dataDir: _dataDir, ...options } = ServerConfig.toOptions(settings)
     const server = Server.layer({
-      keys: keys.map((key) => Redacted.make(key)),
-      ...(Option.isSome(blobDir) ? { blobDir: Path.resolve(blobDir.value) } : {}),
-      port: flags.port,
-      host: flags.host,
-      ...(Option.isSome(flags.publicUrl) ? { publicUrl: flags.publicUrl.value } : {}),
-      ...stored
+      ...options,
+      keys,
+      ...stored,
+      ...(blobDir === undefined ? {} : { blobDir })
     }).pipe(
       Layer.provide(converter),
       Layer.mapError((error) => new BackendFailed({ reason: error.message }))
@@ -151,14 +117,14 @@ const run = (flags: Flags) =>
         out(`pdf-transform server listening on ${baseUrl} (${engine})`)
         out(`Its web page: ${baseUrl.replace(/\/v1$/, "")}/ (sign in with an API key)`)
         out(
-          storage._tag === "Shared"
+          shared
             ? "Tasks, uploads and outputs are kept in the shared PostgreSQL database, with the other nodes'."
-            : storage.dataDir === ""
+            : dataDir === ""
             ? "Tasks, uploads and outputs are kept in memory: a restart forgets them."
-            : `Tasks, uploads and outputs are kept in ${Path.resolve(storage.dataDir)} (they survive a restart).`
+            : `Tasks, uploads and outputs are kept in ${Path.resolve(dataDir)} (they survive a restart).`
         )
-        if (Option.isSome(blobDir)) out(`The bytes of outputs and uploads are files in ${Path.resolve(blobDir.value)}.`)
-        if (generated) out(`API key (made for this run; choose yours with --keys): ${keys[0]}`)
+        if (blobDir !== undefined) out(`The bytes of outputs and uploads are files in ${blobDir}.`)
+        if (generated !== undefined) out(`API key (made for this run; choose yours with --keys): ${generated}`)
         out(`Convert through it: pdf-transform convert FILES --to markdown --base-url ${baseUrl} --api-key KEY`)
         out("Ctrl-C stops it.")
       }))
