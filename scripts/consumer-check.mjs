@@ -221,6 +221,8 @@ try {
       ], { cwd: work }),
       "npm install -g of the CLI failed"
     )
+    const page = Path.join(prefix, "lib", "node_modules", "@pdf-transform", "cli", "dist", "web", "index.html")
+    if (!Fs.existsSync(page)) fail(`the installed CLI lacks the server's web page (${Path.relative(work, page)})`)
     const help = await capture(Path.join(prefix, "bin", "pdf-transform"), ["--help"], { cwd: work, timeout: 60_000 })
     if (help.status !== 0 || !help.stdout.includes("convert")) {
       fail(`pdf-transform --help (exit ${help.status}):\n${help.output}`)

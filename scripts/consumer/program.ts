@@ -66,6 +66,15 @@ const batchAgainstReferenceServer = Effect.gen(function*() {
     yield* check(text.includes("simulated conversion"), `${name}.md holds ${JSON.stringify(text.slice(0, 80))}`)
   }
   yield* Console.error(`ok: Batch.run converted ${names.length} URL jobs through the reference server at ${server.baseUrl}`)
+  // The web page, from the files the published package ships.
+  const origin = server.baseUrl.replace(/\/v1$/, "")
+  const get = (path: string) =>
+    Effect.promise(() => fetch(`${origin}${path}`).then(async (r) => ({ status: r.status, text: await r.text() })))
+  const page = yield* get("/")
+  yield* check(page.status === 200 && page.text.includes("/assets/app.js"), `GET / answered ${page.status}`)
+  const script = yield* get("/assets/app.js")
+  yield* check(script.status === 200 && script.text.length > 0, `GET /assets/app.js answered ${script.status}`)
+  yield* Console.error("ok: the web page and its script are served from the installed package's files")
 }).pipe(
   Effect.scoped,
   Effect.provide(

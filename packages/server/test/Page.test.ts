@@ -275,9 +275,23 @@ describe("the page, with a converter whose Markdown is hostile", () => {
   ].join("\n\n")
   let server: Running
   beforeAll(async () => {
-    server = await start(fixedMarkdown(markdown))
+    server = await start(fixedMarkdown(markdown), { remoteFetch: { enabled: true } })
   }, 60_000)
   afterAll(() => server?.dispose())
+
+  it("with remote fetching on, addresses can be given; one the server refuses shows its reason", async () => {
+    const context = await chromium.context()
+    const page = await context.newPage()
+    await signIn(page, server.origin, key)
+    await page.fill("#urls", "http://127.0.0.1:9/private.pdf")
+    await page.getByRole("button", { name: "Convert the addresses" }).click()
+    assert.strictEqual(await phaseOf(page, "private.pdf", "markdown", ["failed", "processing", "completed"]), "failed")
+    assert.match(
+      (await taskRow(page, "private.pdf", "markdown").locator(".state").textContent()) ?? "",
+      /^Failed: refused: .*not a public address/
+    )
+    await context.close()
+  }, 60_000)
 
   it("raw HTML shows as text, unsafe links are not links, and no dialog opens nor script runs", async () => {
     const context = await chromium.context()

@@ -8,7 +8,7 @@ import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import type { BrowserContext, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 
 const screenshots = fileURLToPath(new URL("screenshots/", import.meta.url))
 
@@ -138,6 +138,3 @@ export const assertAccessible = async (page: Page, what: string): Promise<void> 
 /** Whether the page fits the viewport's width (nothing to scroll sideways). */
 export const fitsWidth = (page: Page): Promise<boolean> =>
   page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)
-
-/** Copies the documents this browser keeps into another context (its own storage otherwise). */
-export const storageOf = (context: BrowserContext) => context.storageState()
