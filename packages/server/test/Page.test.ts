@@ -405,6 +405,30 @@ describe("the page, with simulated conversions and a low rate limit", () => {
     await context.close()
   }, 60_000)
 
+  it("a PDF over 5 MiB goes up in parts (the chunked protocol) and converts from its cache:// URL", async () => {
+    const context = await chromium.context()
+    const page = await context.newPage()
+    await signIn(page, server.origin, key)
+    const small = corpus("structure/acorn-readme.pdf").bytes
+    const large = new Uint8Array(6 * 1024 * 1024)
+    large.set(small)
+    await page.setInputFiles("#files", { name: "large.pdf", mimeType: "application/pdf", buffer: Buffer.from(large) })
+    assert.strictEqual(await phaseOf(page, "large.pdf", "markdown", ["completed", "failed"]), "completed")
+    const kept = await page.evaluate(() =>
+      (JSON.parse(localStorage.getItem("pdf-transform.documents.v1") ?? "[]") as Array<{ pdfURL?: string }>)[0]?.pdfURL
+    )
+    assert.match(kept ?? "", /^cache:\/\/.+\.pdf$/)
+    // The preview opens the uploaded file with the key: the parts, whole again.
+    const [file] = await Promise.all([
+      page.waitForResponse((response) => new URL(response.url()).pathname.startsWith("/v1/files/")),
+      taskRow(page, "large.pdf", "markdown").getByRole("link", { name: "View" }).click()
+    ])
+    assert.strictEqual(file.status(), 200)
+    const previewed = Number((await file.allHeaders())["content-length"])
+    assert.strictEqual(previewed, large.byteLength)
+    await context.close()
+  }, 60_000)
+
   it("a reload in the middle of conversions brings the list back, and the tasks complete", async () => {
     const context = await chromium.context()
     const page = await context.newPage()
