@@ -177,10 +177,16 @@ export interface PollOptions {
  * How to retry a submit that was rejected with 429. Nothing else is retried, except a
  * connection that failed before anything was sent.
  *
+ * The hooks let a caller take part in each attempt (a batch writes its journal in them, under its
+ * own gates). With any hook given, an attempt (`beforeAttempt`, the request, then `onAccepted` or
+ * `onRefused`) is uninterruptible, so what the hooks record is what was sent; the waits between
+ * attempts stay interruptible, and a hook that waits makes its wait interruptible itself
+ * (`Effect.interruptible`). A hook that fails ends the submit with its error.
+ *
  * @since 0.1.0
  * @category options
  */
-export interface SubmitRetryOptions {
+export interface SubmitRetryOptions<E = never> {
   /** Attempts in all, the first included (default 8). */
   readonly maxAttempts?: number | undefined
   /** Total time the retries may take; a server delay past it fails now (default 60 s). */
@@ -189,6 +195,27 @@ export interface SubmitRetryOptions {
   readonly initialBackoff?: Duration.DurationInput | undefined
   /** Longest backoff delay when the server gave none (default 30 s). */
   readonly maxBackoff?: Duration.DurationInput | undefined
+  /**
+   * Runs before each attempt (numbered from 1) sends its request. A failure ends the submit with
+   * that error, nothing sent.
+   *
+   * @since 0.2.0
+   */
+  readonly beforeAttempt?: ((attempt: number) => Effect.Effect<void, E>) | undefined
+  /**
+   * Runs with the task an attempt created, before `submit` answers it.
+   *
+   * @since 0.2.0
+   */
+  readonly onAccepted?: ((task: Task, attempt: number) => Effect.Effect<void, E>) | undefined
+  /**
+   * Runs after each attempt that failed, whatever the error. `"retry"` lets the client try again
+   * where its policy would (a 429, or a connection that sent nothing, within `maxAttempts` and
+   * `deadline`, after the server's delay or the backoff); `"stop"` ends the submit with this error.
+   *
+   * @since 0.2.0
+   */
+  readonly onRefused?: ((error: SubmitError, attempt: number) => Effect.Effect<"retry" | "stop", E>) | undefined
 }
 
 /**
@@ -273,14 +300,13 @@ export interface Service {
   readonly baseUrl: string
   /**
    * Submits a conversion. Retried only where the contract proves no task was created; `retry`
-   * overrides the client's retry options for this call (`{ maxAttempts: 1 }` hands every 429 to
-   * the caller, as a batch with its own rate gate wants).
+   * overrides the client's retry options for this call, and its hooks take part in each attempt.
    */
-  readonly submit: <F extends Format>(
+  readonly submit: <F extends Format, E = never>(
     format: F,
     request: ConversionRequestInput,
-    retry?: SubmitRetryOptions
-  ) => Effect.Effect<Task<F>, SubmitError>
+    retry?: SubmitRetryOptions<E>
+  ) => Effect.Effect<Task<F>, SubmitError | E>
   /** One poll of the result endpoint. */
   readonly status: <F extends Format>(task: Task<F>) => Effect.Effect<Status, StatusError>
   /** Polls until the task is terminal: the completed task, or `ConversionFailed`. */

@@ -1,13 +1,10 @@
 /**
  * The one retry policy of the client, the uploaders and the batch: a capped exponential backoff,
- * jittered, as a `Schedule` (and its n-th delay for code that keeps its own state), and which
- * failures are worth another try.
+ * jittered, as a `Schedule`, and which failures are worth another try.
  *
  * @since 0.1.0
  */
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Random from "effect/Random"
+import type * as Duration from "effect/Duration"
 import * as Schedule from "effect/Schedule"
 
 /**
@@ -24,14 +21,6 @@ export interface BackoffOptions {
   /** Each delay times a factor drawn from [0.8, 1.2), so that clients who failed together do not retry together (default true). */
   readonly jitter?: boolean | undefined
 }
-
-/**
- * The range the jitter factor is drawn from: Effect's `Schedule.jittered` default.
- *
- * @since 0.1.0
- * @category constants
- */
-export const jitterRange = { min: 0.8, max: 1.2 } as const
 
 /**
  * The delays `initial`, `initial * factor`, ... up to `max`, each jittered: `Schedule.exponential`
@@ -57,37 +46,6 @@ export const backoff = (options: BackoffOptions): Schedule.Schedule<Duration.Dur
   )
   return Schedule.delays((options.jitter ?? true) ? Schedule.jittered(capped) : capped)
 }
-
-/**
- * The delay in milliseconds before try `attempt + 1` (after `attempt` failed tries, from 1) for a
- * jitter factor: the same delays as `backoff`, for code that keeps its own count.
- *
- * @since 0.1.0
- * @category delays
- */
-export const delayOf = (options: BackoffOptions, attempt: number, jitter = 1): number => {
-  const initial = Duration.toMillis(Duration.decode(options.initial))
-  const max = Duration.toMillis(Duration.decode(options.max))
-  return Math.round(Math.min(max, initial * (options.factor ?? 2) ** (Math.max(1, attempt) - 1)) * jitter)
-}
-
-/**
- * A jitter factor for `delayOf`, from `jitterRange` (1 when `jitter` is off).
- *
- * @since 0.1.0
- * @category delays
- */
-export const jitterOf = (options: BackoffOptions): Effect.Effect<number> =>
-  (options.jitter ?? true) ? Random.nextRange(jitterRange.min, jitterRange.max) : Effect.succeed(1)
-
-/**
- * The jittered delay after `attempt` failed tries, in milliseconds.
- *
- * @since 0.1.0
- * @category delays
- */
-export const nextDelay = (options: BackoffOptions, attempt: number): Effect.Effect<number> =>
-  Effect.map(jitterOf(options), (jitter) => delayOf(options, attempt, jitter))
 
 /** 5xx answers that say a retry cannot help soon. */
 const finalServerStatuses: ReadonlySet<number> = new Set([501, 505, 507, 508, 510])

@@ -21,13 +21,6 @@ export * as ChunkedUploader from "./ChunkedUploader.js"
 export * as Contract from "./Contract.js"
 
 /**
- * A first-come, first-served gate of a resizable number of permits.
- *
- * @since 0.1.0
- */
-export * as Gate from "./Gate.js"
-
-/**
  * Content types, file extensions and what counts as a PDF.
  *
  * @since 0.1.0

@@ -157,33 +157,40 @@ afterAll(async () => {
 })
 
 /**
- * Jobs a kill left with `submitting` and no answer (ambiguous on the next run), read from the
- * journal as the killed process left it: the last state of each key, half-written lines ignored.
+ * Jobs a kill left with `submitting` and no answer (ambiguous on the next run), by key with the
+ * document's name, read from the journal as the killed process left it: the last state of each
+ * key, half-written lines ignored.
  */
-const unanswered = (): ReadonlySet<string> => {
-  const last = new Map<string, string>()
+const unanswered = (): ReadonlyMap<string, string> => {
+  const last = new Map<string, { readonly state: string; readonly name: string }>()
   const text = Fs.existsSync(journal) ? Fs.readFileSync(journal, "utf8") : ""
   for (const line of text.split("\n")) {
     try {
-      const entry = JSON.parse(line) as { readonly key?: unknown; readonly state?: unknown }
-      if (typeof entry.key === "string" && typeof entry.state === "string") last.set(entry.key, entry.state)
+      const entry = JSON.parse(line) as { readonly key?: unknown; readonly state?: unknown; readonly name?: unknown }
+      if (typeof entry.key !== "string" || typeof entry.state !== "string") continue
+      const name = typeof entry.name === "string" ? Path.basename(entry.name, ".pdf") : last.get(entry.key)?.name
+      last.set(entry.key, { state: entry.state, name: name ?? "?" })
     } catch {
       // A line cut short by the kill: the journal reports it and reads on; so does this count.
     }
   }
-  return new Set([...last].filter(([, state]) => state === "submitting").map(([key]) => key))
+  return new Map([...last].filter(([, job]) => job.state === "submitting").map(([key, job]) => [key, job.name]))
 }
+
+const mean = (counts: ReadonlyArray<number>, runs: number) =>
+  (counts.reduce((a, b) => a + b, 0) / Math.max(1, runs)).toFixed(2)
 
 describe("crash safety", () => {
   it("200 documents, 20 SIGKILLs at random moments: each completed once on disk or reported ambiguous", async () => {
     const { baseUrl } = await runtime.runPromise(Server.Server)
     let killedRuns = 0
-    const perKill: Array<number> = []
+    // The documents each kill left ambiguous; whether their submit reached the server is known at the end.
+    const perKill: Array<ReadonlyArray<string>> = []
     for (let k = 0; k < kills; k++) {
       const before = unanswered()
       const run = await runChild(baseUrl, { killAfterMs: Math.round(50 + random() * 700) })
       if (run.killed) killedRuns++
-      perKill.push([...unanswered()].filter((key) => !before.has(key)).length)
+      perKill.push([...unanswered()].filter(([key]) => !before.has(key)).map(([, name]) => name))
       outputsAreWhole()
     }
     const final = await runChild(baseUrl, {})
@@ -205,6 +212,8 @@ describe("crash safety", () => {
       assert.isTrue(Fs.existsSync(Path.join(outDir, `${name}.md`)), `${name}.md is missing`)
     }
     const reachedServer = [...ambiguous].filter((name) => (created.get(name) ?? 0) === 1).length
+    const reachedPerKill = perKill.map((names) => names.filter((name) => (created.get(name) ?? 0) > 0).length)
+    const neverPerKill = perKill.map((names, k) => names.length - reachedPerKill[k]!)
 
     const last = await runChild(baseUrl, { resubmit: true })
     assert.strictEqual(last.code, 0)
@@ -218,9 +227,9 @@ describe("crash safety", () => {
     console.info(
       `crash test (seed ${seed}): ${killedRuns} of ${kills} runs killed mid-batch; ${ambiguous.size} document(s) ` +
         `ambiguous after the kills (${reachedServer} of them had reached the server); tasks created: ${total} ` +
-        `for ${documents} documents; left ambiguous per kill: ${perKill.join(" ")} (mean ${
-          (perKill.reduce((a, b) => a + b, 0) / Math.max(1, killedRuns)).toFixed(2)
-        })`
+        `for ${documents} documents; left ambiguous per kill, never reached the service: ${neverPerKill.join(" ")} ` +
+        `(mean ${mean(neverPerKill, killedRuns)}); reached it: ${reachedPerKill.join(" ")} ` +
+        `(mean ${mean(reachedPerKill, killedRuns)})`
     )
   }, 300_000)
 })

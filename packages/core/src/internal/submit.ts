@@ -30,17 +30,18 @@ export interface Env {
   readonly retry: Client.SubmitRetryOptions | undefined
 }
 
+type Hooks<E> = Pick<Client.SubmitRetryOptions<E>, "beforeAttempt" | "onAccepted" | "onRefused">
+
 /** An attempt that created no task, so another may follow; `delay` is the server's, when it gave one. */
 class Retryable extends Data.TaggedError("Retryable")<{
   readonly error: RateLimited | TransportError
   readonly delay: Option.Option<number>
 }> {}
 
-type AttemptError = Client.SubmitError | Retryable
+const isRetryable = (error: unknown): error is Retryable => error instanceof Retryable
 
 /** The retry figures: the call's own over the client's over the defaults. */
-const plan = (client: Client.SubmitRetryOptions | undefined, call: Client.SubmitRetryOptions | undefined) => {
-  const retry = { ...client, ...call }
+const plan = <E>(retry: Client.SubmitRetryOptions<E>) => {
   return {
     maxAttempts: Math.max(1, retry.maxAttempts ?? defaults.submitRetry.maxAttempts),
     deadlineMs: millis(retry.deadline ?? defaults.submitRetry.deadline),
@@ -54,16 +55,20 @@ const plan = (client: Client.SubmitRetryOptions | undefined, call: Client.Submit
  * (doubling, capped, jittered by +-20 %). Only `Retryable` failures recur, at most
  * `maxAttempts` attempts in all, and never when the next attempt would start past the deadline.
  */
-const retrySchedule = (figures: ReturnType<typeof plan>, deadlineAt: number, format: Contract.Format) => {
+const retrySchedule = <E>(figures: ReturnType<typeof plan<E>>, deadlineAt: number, format: Contract.Format) => {
   const backoff = Retry.backoff({ initial: figures.initialBackoff, max: figures.maxBackoff })
-  return Schedule.zipWith(Schedule.identity<AttemptError>(), backoff, (failure, backoffDelay) => ({
-    failure,
-    delay: failure._tag === "Retryable" && Option.isSome(failure.delay)
-      ? Duration.millis(failure.delay.value)
-      // Whole milliseconds, as a server's delays are: jitter would otherwise leave fractions.
-      : Duration.millis(Math.round(Duration.toMillis(backoffDelay)))
-  })).pipe(
-    Schedule.whileInput((failure: AttemptError) => failure._tag === "Retryable"),
+  return Schedule.zipWith(
+    Schedule.identity<Client.SubmitError | Retryable | E>(),
+    backoff,
+    (failure, backoffDelay) => ({
+      failure,
+      delay: isRetryable(failure) && Option.isSome(failure.delay)
+        ? Duration.millis(failure.delay.value)
+        // Whole milliseconds, as a server's delays are: jitter would otherwise leave fractions.
+        : Duration.millis(Math.round(Duration.toMillis(backoffDelay)))
+    })
+  ).pipe(
+    Schedule.whileInput((failure: Client.SubmitError | Retryable | E) => isRetryable(failure)),
     Schedule.modifyDelay(({ delay }) => delay),
     Schedule.checkEffect((_, { delay }) =>
       Effect.map(Clock.currentTimeMillis, (now) => now + Duration.toMillis(delay) <= deadlineAt)
@@ -75,18 +80,22 @@ const retrySchedule = (figures: ReturnType<typeof plan>, deadlineAt: number, for
           format,
           attempt,
           delayMs: Duration.toMillis(delay),
-          error: failure._tag === "Retryable" ? failure.error._tag : failure._tag
+          error: isRetryable(failure) ? failure.error._tag : "unknown"
         })
       )
     )
   )
 }
 
-/** One attempt: its answer, or why there is none and whether another attempt may follow. */
-const attempt = <F extends Contract.Format>(env: Env, format: F, request: HttpClientRequest.HttpClientRequest) =>
+/** One request: its task, or why there is none and whether another attempt may follow. */
+const sendOnce = <F extends Contract.Format>(
+  env: Env,
+  format: F,
+  httpRequest: HttpClientRequest.HttpClientRequest,
+  attempt: number
+) =>
   Effect.gen(function*() {
-    const { recurrence } = yield* Schedule.CurrentIterationMetadata
-    const sent = yield* Effect.either(env.send(request))
+    const sent = yield* Effect.either(env.send(httpRequest))
     if (Either.isLeft(sent)) {
       const failure = sent.left
       switch (failure._tag) {
@@ -119,7 +128,7 @@ const attempt = <F extends Contract.Format>(env: Env, format: F, request: HttpCl
     const signal = exchange.rateLimitSignal(answer)
     const error = new RateLimited({
       format,
-      attempts: recurrence + 1,
+      attempts: attempt,
       rateLimit: signal.rateLimit,
       ...(signal.reason === undefined ? {} : { reason: signal.reason }),
       ...(Option.isSome(signal.delay)
@@ -131,16 +140,36 @@ const attempt = <F extends Contract.Format>(env: Env, format: F, request: HttpCl
     return yield* new Retryable({ error, delay: signal.delay })
   })
 
+/** One attempt with the caller's hooks around its request, uninterruptible as a whole. */
+const attemptWith = <F extends Contract.Format, E>(
+  hooks: Hooks<E>,
+  send: (attempt: number) => Effect.Effect<Client.Task<F>, Client.SubmitError | Retryable>
+) =>
+(attempt: number): Effect.Effect<Client.Task<F>, Client.SubmitError | Retryable | E> =>
+  Effect.gen(function*() {
+    if (hooks.beforeAttempt !== undefined) yield* hooks.beforeAttempt(attempt)
+    const outcome = yield* Effect.either(send(attempt))
+    if (Either.isRight(outcome)) {
+      if (hooks.onAccepted !== undefined) yield* hooks.onAccepted(outcome.right, attempt)
+      return outcome.right
+    }
+    const failure = outcome.left
+    if (hooks.onRefused === undefined) return yield* failure
+    const error = isRetryable(failure) ? failure.error : failure
+    const decision = yield* hooks.onRefused(error, attempt)
+    return yield* (decision === "retry" ? failure : error)
+  }).pipe(Effect.uninterruptible)
+
 const encodeRequest = Schema.encodeSync(Contract.ConversionRequest)
 const decodeRequest = Schema.decodeUnknownEither(Contract.ConversionRequest)
 
 /** The submit operation of a client. */
 export const make = (env: Env) =>
-<F extends Contract.Format>(
+<F extends Contract.Format, E = never>(
   format: F,
   input: Contract.ConversionRequestInput,
-  retry?: Client.SubmitRetryOptions
-): Effect.Effect<Client.Task<F>, Client.SubmitError> =>
+  options?: Client.SubmitRetryOptions<E>
+): Effect.Effect<Client.Task<F>, Client.SubmitError | E> =>
   Effect.gen(function*() {
     const request = yield* Either.mapLeft(
       decodeRequest(input),
@@ -149,21 +178,25 @@ export const make = (env: Env) =>
     const httpRequest = HttpClientRequest.post(Contract.submitPath(format)).pipe(
       HttpClientRequest.bodyUnsafeJson(encodeRequest(request))
     )
-    const figures = plan(env.retry, retry)
+    const retry: Client.SubmitRetryOptions<E> = { ...env.retry, ...options }
+    const figures = plan(retry)
     const deadlineAt = (yield* Clock.currentTimeMillis) + figures.deadlineMs
-    const once = attempt(env, format, httpRequest)
+    const send = (attempt: number) => sendOnce(env, format, httpRequest, attempt)
+    const hooked = retry.beforeAttempt !== undefined || retry.onAccepted !== undefined || retry.onRefused !== undefined
+    const attempt = hooked ? attemptWith(retry, send) : send
+    const next = Effect.flatMap(Schedule.CurrentIterationMetadata, ({ recurrence }) => attempt(recurrence + 1))
     // The retry schedule is set up only once an attempt asks for it: on the usual path, an
     // accepted first attempt, its driver would cost more than the rest of the submit.
-    return yield* once.pipe(
-      Effect.catchTag("Retryable", (first) => {
+    return yield* attempt(1).pipe(
+      Effect.catchIf(isRetryable, (first) => {
         let replay = true
         const again = Effect.suspend(() => {
-          if (!replay) return once
+          if (!replay) return next
           replay = false
           return Effect.fail(first)
         })
-        return Effect.retry(again, retrySchedule(figures, deadlineAt, format))
+        return Effect.retry(again, retrySchedule<E>(figures, deadlineAt, format))
       }),
-      Effect.catchTag("Retryable", (retryable) => Effect.fail(retryable.error))
+      Effect.catchIf(isRetryable, (retryable) => Effect.fail(retryable.error))
     )
   }).pipe(span("PdfTransformClient.submit", { format }))

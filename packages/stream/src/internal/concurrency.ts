@@ -11,11 +11,11 @@
  * - A 429 `concurrency_exceeded` shrinks it to our own tasks in flight (at least 1): the
  *   service is full, so the next submit waits until one of ours ends.
  */
-import * as Gate from "@pdf-transform/core/Gate"
 import * as RateLimit from "@pdf-transform/core/RateLimit"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import * as Gate from "./gate.js"
 import * as metrics from "./metrics.js"
 
 export interface Concurrency {

@@ -1,5 +1,4 @@
 /** What every job of one batch shares: services, gates, the stop signal, and where events go. */
-import type * as Gate from "@pdf-transform/core/Gate"
 import type * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import type * as Uploader from "@pdf-transform/core/Uploader"
 import * as Deferred from "effect/Deferred"
@@ -10,6 +9,7 @@ import type * as Journal from "../Journal.js"
 import type * as RateGate from "../RateGate.js"
 import type { Concurrency } from "./concurrency.js"
 import type { DirectorySync } from "./directorySync.js"
+import type * as Gate from "./gate.js"
 import type { Names } from "./names.js"
 import type { Reachability } from "./reachability.js"
 import type { Seen } from "./seen.js"

@@ -13,13 +13,14 @@
  * and the first answer after an outage as `ServiceReachable`.
  */
 import type { TransportError } from "@pdf-transform/core/PdfTransformError"
+import * as Retry from "@pdf-transform/core/Retry"
 import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Ref from "effect/Ref"
+import * as SynchronizedRef from "effect/SynchronizedRef"
 import type { BatchEvent } from "../BatchEvent.js"
 import { StopReason } from "../BatchEvent.js"
-import * as Backoff from "./backoff.js"
 import type { Stop } from "./context.js"
 
 /** Tries before giving up on a service that never answered. */
@@ -30,6 +31,9 @@ export const firstContactMs = 5_000
 
 /** Failures closer together than this count as one try (several requests failing at once). */
 const sameTryMs = 500
+
+/** The delays between tries: core's backoff, stepped once per try. */
+const backoff = Retry.backoff({ initial: "1 second", max: "30 seconds" })
 
 export interface Reachability {
   /** An answer came (any status): the service is reachable. */
@@ -51,6 +55,8 @@ interface State {
   readonly lastTryAt: number
   /** When the next try is due. */
   readonly retryAt: number
+  /** Where the backoff schedule stands in the current run of failures. */
+  readonly backoff: unknown
 }
 
 const reachable: State = {
@@ -58,7 +64,8 @@ const reachable: State = {
   downSince: undefined,
   tries: 0,
   lastTryAt: Number.NEGATIVE_INFINITY,
-  retryAt: 0
+  retryAt: 0,
+  backoff: backoff.initial
 }
 
 export const make = (options: {
@@ -67,10 +74,10 @@ export const make = (options: {
   readonly stop: Stop
   readonly emit: (event: BatchEvent) => Effect.Effect<void>
 }): Effect.Effect<Reachability> =>
-  Effect.map(Ref.make(reachable), (state) => ({
+  Effect.map(SynchronizedRef.make(reachable), (state) => ({
     answered: Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.flatMap(
-        Ref.modify(state, (current): [number | undefined, State] => [
+        SynchronizedRef.modify(state, (current): [number | undefined, State] => [
           current.downSince === undefined ? undefined : now - current.downSince,
           current.answered && current.downSince === undefined ? current : { ...reachable, answered: true }
         ]),
@@ -79,17 +86,27 @@ export const make = (options: {
     failed: (error) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        const jitter = yield* Backoff.jitter
-        const [newTry, current] = yield* Ref.modify(state, (current): [readonly [boolean, State], State] => {
-          const downSince = current.downSince ?? now
-          if (now - current.lastTryAt < sameTryMs) {
-            const same = { ...current, downSince }
-            return [[false, same], same]
+        const [newTry, current] = yield* SynchronizedRef.modifyEffect(
+          state,
+          (current): Effect.Effect<[readonly [boolean, State], State]> => {
+            const downSince = current.downSince ?? now
+            if (now - current.lastTryAt < sameTryMs) {
+              const same = { ...current, downSince }
+              return Effect.succeed([[false, same], same])
+            }
+            return Effect.map(backoff.step(now, undefined, current.backoff), ([next, delay]) => {
+              const tried = {
+                ...current,
+                downSince,
+                tries: current.tries + 1,
+                lastTryAt: now,
+                retryAt: now + Math.round(Duration.toMillis(delay)),
+                backoff: next
+              }
+              return [[true, tried], tried]
+            })
           }
-          const tries = current.tries + 1
-          const next = { ...current, downSince, tries, lastTryAt: now, retryAt: now + Backoff.delayOf(tries, jitter) }
-          return [[true, next], next]
-        })
+        )
         const outageMs = now - (current.downSince ?? now)
         const giveUp = current.answered
           ? outageMs >= options.maxOutageMs

@@ -1,24 +1,26 @@
 /**
- * One job's submit, under both gates: wait out any shared pause, take a slot of the concurrency
- * gate, write `submitting` to the journal, send, write what the answer proved, and keep the slot
- * while `follow` waits for the task to end.
+ * One job's submit through core's retry loop, with the batch's part in each attempt written as
+ * its hooks: before it, wait out any shared pause, take a slot of the concurrency gate and the
+ * pace's turn, and write `submitting`; after it, write what the answer proved and tell the gates.
+ * The slot is kept while `follow` waits for the task to end.
  *
- * The journal write, the POST and the write of its answer are one uninterruptible step, so an
- * interrupted batch never leaves a task it created unrecorded; only a killed process can leave a
- * `submitting` entry without its answer (reported as ambiguous on restart).
+ * Core runs each attempt with its hooks uninterruptibly, so an interrupted batch never leaves a
+ * task it created unrecorded; only a killed process can leave `submitting` without its answer
+ * (reported as ambiguous on restart).
  */
 import type * as Contract from "@pdf-transform/core/Contract"
 import type * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import type { TransportError } from "@pdf-transform/core/PdfTransformError"
 import * as Clock from "effect/Clock"
+import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type { JobError, JournalFailed } from "../BatchError.js"
 import { describeStop, type JobInfo, StopReason } from "../BatchEvent.js"
-import * as Backoff from "./backoff.js"
 import type { BatchContext } from "./context.js"
+import type { Slot } from "./gate.js"
 import * as metrics from "./metrics.js"
 
 export type SubmitResult<A> =
@@ -27,10 +29,11 @@ export type SubmitResult<A> =
   | { readonly _tag: "Failed"; readonly error: JobError }
   | { readonly _tag: "Ambiguous"; readonly reason: string }
 
-type Step<A> =
-  | SubmitResult<A>
-  /** Another attempt; `counted` unless it only waited out an unreachable service (bounded by `maxOutage`). */
-  | { readonly _tag: "Retry"; readonly error: JobError; readonly counted: boolean }
+/** The batch stopped before the job's next attempt: nothing more is sent for it. */
+class NotAttempted extends Data.TaggedError("NotAttempted")<{ readonly reason: string }> {}
+
+/** A task may exist that the batch cannot name: never resubmitted blindly. */
+class Ambiguous extends Data.TaggedError("Ambiguous")<{ readonly reason: string }> {}
 
 /** Waits until no shared pause is in force, or the batch stops (racing only when there is a pause to wait out). */
 export const passRateGate = (ctx: BatchContext) =>
@@ -69,6 +72,120 @@ export const waitForService = (ctx: BatchContext, error: TransportError) =>
       onSome: (at) => Effect.as(ctx.rateGate.pauseUntil(at), true)
     }))
 
+/** Fails with `NotAttempted` once the batch has stopped. */
+const unlessStopped = (ctx: BatchContext) =>
+  Effect.flatMap(
+    ctx.stop.current,
+    (stop) => Option.isSome(stop) ? Effect.fail(new NotAttempted({ reason: describeStop(stop.value) })) : Effect.void
+  )
+
+/** Core's retry figures for a batch: no deadline, no count of its own; the batch says when to stop. */
+const unbounded = { maxAttempts: Number.POSITIVE_INFINITY, deadline: Duration.infinity } as const
+
+/** The hooks of one job's submit: its journal lines and what its answers teach the gates. */
+const hooks = (ctx: BatchContext, job: JobInfo & { readonly format: Contract.Format }, output: string, slot: Slot) => {
+  const { concurrency, journal, rateGate } = ctx
+  /** Refusals of this job that count against `maxSubmitAttempts` (an unreachable service does not). */
+  let counted = 0
+
+  const again = (counts: boolean): Effect.Effect<"retry" | "stop", NotAttempted> =>
+    Effect.zipRight(
+      unlessStopped(ctx),
+      Effect.sync(() => counts && ++counted >= ctx.settings.maxSubmitAttempts ? "stop" : "retry")
+    )
+
+  const beforeAttempt = (attempt: number): Effect.Effect<void, NotAttempted | JournalFailed> =>
+    Effect.gen(function*() {
+      yield* Effect.interruptible(Effect.gen(function*() {
+        yield* passRateGate(ctx)
+        yield* unlessStopped(ctx)
+        // A job sent back keeps its place ahead of jobs that have not tried yet.
+        yield* slot.take(attempt > 1)
+        // With the slot held, so the pace's turn is not spent waiting for a slot.
+        yield* takeRateGate(ctx)
+      }))
+      yield* Effect.tapError(unlessStopped(ctx), () => slot.give)
+      yield* journal.append({ state: "submitting", key: job.key, name: job.name, format: job.format, output })
+    })
+
+  const onAccepted = (task: PdfTransformClient.Task): Effect.Effect<void, JournalFailed> =>
+    Effect.gen(function*() {
+      yield* journal.append({ state: "submitted", key: job.key, sessionId: task.sessionId })
+      yield* ctx.reachability.answered
+      yield* concurrency.observe(task.rateLimit, true)
+      yield* rateGate.observe(task.rateLimit)
+      yield* ctx.emit({ _tag: "Submitted", job, sessionId: task.sessionId, resumed: false })
+    })
+
+  /** What a refused attempt means: retry, fail, or stop the batch. */
+  const onRefused = (
+    error: PdfTransformClient.SubmitError
+  ): Effect.Effect<"retry" | "stop", NotAttempted | Ambiguous | JournalFailed> =>
+    Effect.gen(function*() {
+      const rejected = journal.append({ state: "rejected", key: job.key, reason: error._tag })
+      if (answered(error)) yield* ctx.reachability.answered
+      switch (error._tag) {
+        case "RateLimited": {
+          yield* rejected
+          yield* metrics.rateLimited(error.reason ?? "unspecified")
+          yield* rateGate.observe(error.rateLimit)
+          if (error.reason === "quota_exceeded") {
+            yield* slot.give
+            yield* ctx.stop.stop(StopReason.QuotaSpent({ error }))
+            return "stop"
+          }
+          if (error.reason === "concurrency_exceeded") {
+            yield* concurrency.exceeded(error.rateLimit)
+            // None of ours will end to free a slot: keep it, so that this job alone probes the
+            // full service again after core's delay.
+            if ((yield* concurrency.inFlight) > 0) yield* slot.give
+          } else {
+            yield* slot.give
+            yield* concurrency.observe(error.rateLimit, false)
+            if (error.retryAt !== undefined) yield* rateGate.pauseUntil(error.retryAt)
+          }
+          return yield* again(true)
+        }
+        case "Unauthenticated":
+          yield* slot.give
+          yield* rejected
+          yield* ctx.stop.stop(StopReason.Unauthenticated({ error }))
+          return "stop"
+        case "TransportError":
+          // Sent, or perhaps: the service may have created a task (ambiguous, below).
+          if (error.sent) break
+          // Nothing reached the service: no task exists, so trying again is safe.
+          yield* slot.give
+          yield* rejected
+          if (!(yield* waitForService(ctx, error))) {
+            yield* unlessStopped(ctx)
+            return "stop"
+          }
+          return yield* again(false)
+        case "InvalidRequest":
+          yield* slot.give
+          yield* rejected
+          return "stop"
+        case "UnexpectedResponse":
+          if (error.status < 500) {
+            yield* slot.give
+            yield* rejected
+            return "stop"
+          }
+          break
+        case "SubmitOutcomeUnknown":
+        case "InvalidResponse":
+          break
+      }
+      // The service may have created (and will bill) a task we cannot name.
+      yield* slot.give
+      yield* journal.append({ state: "ambiguous", key: job.key, reason: error.message })
+      return yield* new Ambiguous({ reason: error.message })
+    })
+
+  return { ...unbounded, beforeAttempt, onAccepted, onRefused }
+}
+
 export const submitAndFollow = <F extends Contract.Format, A, E, R>(
   ctx: BatchContext,
   job: JobInfo & { readonly format: F },
@@ -76,105 +193,30 @@ export const submitAndFollow = <F extends Contract.Format, A, E, R>(
   output: string,
   follow: (task: PdfTransformClient.Task<F>) => Effect.Effect<A, E, R>
 ): Effect.Effect<SubmitResult<A>, E | JournalFailed, R> =>
-  Effect.gen(function*() {
-    const { client, concurrency, journal, rateGate } = ctx
-    const stopped: Effect.Effect<Option.Option<SubmitResult<A>>> = Effect.map(
-      ctx.stop.current,
-      Option.map((reason) => ({ _tag: "NotAttempted", reason: describeStop(reason) }))
-    )
-
-    /** Pauses every submitter until `delay` from now (the service's hint, else a backoff). */
-    const pauseAll = (hint: number | undefined, attempt: number) =>
-      Effect.gen(function*() {
-        const delay = hint ?? (yield* Backoff.delay(attempt))
-        yield* rateGate.pauseUntil((yield* Clock.currentTimeMillis) + delay)
-      })
-
-    /** What a refused submit means: retry, fail, or stop the batch. Runs with the slot held. */
-    const refused = (error: PdfTransformClient.SubmitError, attempt: number): Effect.Effect<Step<A>, JournalFailed> =>
-      Effect.gen(function*() {
-        const rejected = journal.append({ state: "rejected", key: job.key, reason: error._tag })
-        if (answered(error)) yield* ctx.reachability.answered
-        switch (error._tag) {
-          case "RateLimited": {
-            yield* rejected
-            yield* metrics.rateLimited(error.reason ?? "unspecified")
-            yield* rateGate.observe(error.rateLimit)
-            if (error.reason === "quota_exceeded") {
-              yield* ctx.stop.stop(StopReason.QuotaSpent({ error }))
-              return { _tag: "Failed", error }
-            }
-            if (error.reason === "concurrency_exceeded") {
-              yield* concurrency.exceeded(error.rateLimit)
-              // None of ours will end to free a slot: the service is full of other work. Wait.
-              if ((yield* concurrency.inFlight) === 0) yield* pauseAll(error.retryAfterMs, attempt)
-            } else {
-              yield* concurrency.observe(error.rateLimit, false)
-              yield* pauseAll(error.retryAfterMs, attempt)
-            }
-            return { _tag: "Retry", error, counted: true }
+  Effect.suspend(() => {
+    const slot = ctx.concurrency.gate.slot()
+    return ctx.client.submit(job.format, request, hooks(ctx, job, output, slot)).pipe(
+      Effect.matchEffect({
+        onFailure: (error): Effect.Effect<SubmitResult<A>, JournalFailed> => {
+          switch (error._tag) {
+            case "JournalFailed":
+              return Effect.fail(error)
+            case "NotAttempted":
+            case "Ambiguous":
+              return Effect.succeed({ _tag: error._tag, reason: error.reason })
+            default:
+              return Effect.succeed({ _tag: "Failed", error })
           }
-          case "Unauthenticated":
-            yield* rejected
-            yield* ctx.stop.stop(StopReason.Unauthenticated({ error }))
-            return { _tag: "Failed", error }
-          case "TransportError":
-            // Sent, or perhaps: the service may have created a task (ambiguous, below).
-            if (error.sent) break
-            // Nothing reached the service: no task exists, so trying again is safe.
-            yield* rejected
-            if (!(yield* waitForService(ctx, error))) {
-              return yield* Effect.map(stopped, Option.getOrElse((): Step<A> => ({ _tag: "Failed", error })))
-            }
-            return { _tag: "Retry", error, counted: false }
-          case "InvalidRequest":
-            yield* rejected
-            return { _tag: "Failed", error }
-          case "UnexpectedResponse":
-            if (error.status < 500) {
-              yield* rejected
-              return { _tag: "Failed", error }
-            }
-            break
-          case "SubmitOutcomeUnknown":
-          case "InvalidResponse":
-            break
-        }
-        // The service may have created (and will bill) a task we cannot name: never resubmitted blindly.
-        yield* journal.append({ state: "ambiguous", key: job.key, reason: error.message })
-        return { _tag: "Ambiguous", reason: error.message }
-      })
-
-    const attemptOnce = (attempt: number) =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function*() {
-          // With the slot held, so the pace's turn is not spent waiting for a slot.
-          yield* restore(takeRateGate(ctx))
-          const stop = yield* stopped
-          if (Option.isSome(stop)) return stop.value
-          yield* journal.append({ state: "submitting", key: job.key, name: job.name, format: job.format, output })
-          const answer = yield* Effect.either(client.submit(job.format, request, { maxAttempts: 1 }))
-          if (Either.isLeft(answer)) return yield* refused(answer.left, attempt)
-          const task = answer.right
-          yield* journal.append({ state: "submitted", key: job.key, sessionId: task.sessionId })
-          yield* ctx.reachability.answered
-          yield* concurrency.observe(task.rateLimit, true)
-          yield* rateGate.observe(task.rateLimit)
-          yield* Effect.annotateCurrentSpan("sessionId", task.sessionId)
-          yield* ctx.emit({ _tag: "Submitted", job, sessionId: task.sessionId, resumed: false })
-          const value = yield* restore(concurrency.tracking(follow(task)))
-          return { _tag: "Done", value } satisfies Step<A>
-        })
-      )
-
-    for (let attempt = 1, counted = 0, priority = false;; attempt++) {
-      yield* passRateGate(ctx)
-      const stop = yield* stopped
-      if (Option.isSome(stop)) return stop.value
-      const step: Step<A> = yield* concurrency.gate.withPermit(attemptOnce(attempt), { priority })
-      if (step._tag !== "Retry") return step
-      if (step.counted && ++counted >= ctx.settings.maxSubmitAttempts) return { _tag: "Failed", error: step.error }
-      // A job sent back keeps its place ahead of jobs that have not tried yet.
-      priority = true
-    }
+        },
+        onSuccess: (task) =>
+          Effect.map(
+            Effect.zipRight(
+              Effect.annotateCurrentSpan("sessionId", task.sessionId),
+              ctx.concurrency.tracking(follow(task))
+            ),
+            (value): SubmitResult<A> => ({ _tag: "Done", value })
+          )
+      }),
+      Effect.ensuring(slot.give)
+    )
   })

@@ -10,11 +10,11 @@
  *
  * The first failure (of the input or of `f`) interrupts the other workers and is the result.
  */
-import * as Gate from "@pdf-transform/core/Gate"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import * as Gate from "./gate.js"
 
 export const forEach = <A, E, R, E2, R2>(
   input: Stream.Stream<A, E, R>,

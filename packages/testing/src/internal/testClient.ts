@@ -38,10 +38,10 @@ export const make = (
      * A submit under the next script: its error, or the real submit with the script's timeline
      * queued at the fake. A request the client refuses consumes no script.
      */
-    const scripted = <F extends Contract.Format>(
+    const scripted = <F extends Contract.Format, E>(
       request: Contract.ConversionRequestInput,
-      submit: Effect.Effect<PdfTransformClient.Task<F>, PdfTransformClient.SubmitError>
-    ): Effect.Effect<PdfTransformClient.Task<F>, PdfTransformClient.SubmitError> =>
+      submit: Effect.Effect<PdfTransformClient.Task<F>, PdfTransformClient.SubmitError | E>
+    ): Effect.Effect<PdfTransformClient.Task<F>, PdfTransformClient.SubmitError | E> =>
       Effect.suspend(() => {
         if (Either.isLeft(decodeRequest(request))) return submit
         const script = scripts.shift()
@@ -54,11 +54,11 @@ export const make = (
       })
 
     /** Records a submit (of `submit` or `convert`) when it ends, with the created task's id. */
-    const recordSubmit = <F extends Contract.Format>(
+    const recordSubmit = <F extends Contract.Format, E>(
       method: "submit" | "convert",
       format: F,
       request: Contract.ConversionRequestInput,
-      submit: Effect.Effect<PdfTransformClient.Task<F>, PdfTransformClient.SubmitError>
+      submit: Effect.Effect<PdfTransformClient.Task<F>, PdfTransformClient.SubmitError | E>
     ) =>
       Effect.flatMap(Clock.currentTimeMillis, (at) =>
         scripted(request, submit).pipe(

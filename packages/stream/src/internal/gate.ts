@@ -1,24 +1,14 @@
 /**
- * A first-come, first-served gate of a resizable number of permits, for thousands of waiting
- * fibers. Effect 3's `Semaphore` wakes every waiter while a permit is free and sends all but one
- * back to wait, so its cost per release grows with the queue (the stream package's `bench:forks`
- * and the server README give figures). Here a release hands its permit to the oldest waiter only, and a resize grants
- * exactly as many waiters as the new limit allows.
- *
- * The batch package sizes its gate from the service's concurrency hints; the reference server
- * bounds its conversions with one.
- *
- * @since 0.1.0
+ * The batch's first-come, first-served gate of a resizable number of permits, for thousands of
+ * waiting fibers: a release hands its permit to the oldest waiter only (Effect 3's `Semaphore`
+ * wakes every waiter and sends all but one back), and a resize grants exactly as many waiters as
+ * the new limit allows.
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 
-/**
- * @since 0.1.0
- * @category models
- */
 export interface Gate {
   /**
    * Runs `self` once a permit is free, in arrival order (a `priority` waiter goes before every
@@ -42,14 +32,19 @@ export interface Gate {
   readonly held: () => number
   /** Fibers waiting for a permit now. */
   readonly waiting: () => number
+  /** A permit that one fiber takes and gives back across steps of its own (see `Slot`). */
+  readonly slot: () => Slot
 }
 
-/**
- * A gate of `limit` permits (at least 1).
- *
- * @since 0.1.0
- * @category constructors
- */
+/** A permit held across steps: taken before a submit, given back when it is refused or its task ends. */
+export interface Slot {
+  /** Waits for the permit (in arrival order, or before the ordinary waiters with `priority`), unless held already. */
+  readonly take: (priority: boolean) => Effect.Effect<void>
+  /** Gives the permit back, if held. */
+  readonly give: Effect.Effect<void>
+}
+
+/** A gate of `limit` permits (at least 1). */
 export const make = (limit: number): Gate => {
   let permits = normalize(limit)
   let held = 0
@@ -120,7 +115,26 @@ export const make = (limit: number): Gate => {
       }),
     limit: () => permits,
     held: () => held,
-    waiting: () => urgent.size + queue.size
+    waiting: () => urgent.size + queue.size,
+    slot: () => {
+      let taken = false
+      return {
+        take: (priority) =>
+          Effect.uninterruptibleMask((restore) =>
+            taken ? Effect.void : Effect.zipRight(
+              acquire(restore, priority, false),
+              Effect.sync(() => {
+                taken = true
+              })
+            )
+          ),
+        give: Effect.sync(() => {
+          if (!taken) return
+          taken = false
+          release()
+        })
+      }
+    }
   }
 }
 

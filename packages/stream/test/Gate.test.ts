@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Gate } from "@pdf-transform/core"
 import { Deferred, Effect, Exit, Fiber, TestClock } from "effect"
+import * as Gate from "../src/internal/gate.js"
 
 /** Forks `count` holders that each note their index when granted and hold until released. */
 const holders = (
