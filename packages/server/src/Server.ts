@@ -10,7 +10,6 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServer from "@effect/platform/HttpServer"
 import type { ServeError } from "@effect/platform/HttpServerError"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { Converter } from "@pdf-transform/converter/Converter"
 import * as ConfigError from "effect/ConfigError"
@@ -19,10 +18,9 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
-import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
-import * as Http from "node:http"
 import * as internalApp from "./internal/app.js"
+import * as internalListener from "./internal/listener.js"
 import { openApiDocument } from "./internal/openapi.js"
 import * as internalOptions from "./internal/options.js"
 import * as internalStorage from "./internal/storage.js"
@@ -145,6 +143,11 @@ export interface AppOptions {
   readonly downloadUrlTtl?: Duration.DurationInput | undefined
   /** Limit of a submit body (default 64 KiB). */
   readonly maxJsonBodyBytes?: number | undefined
+  /**
+   * How long a request may take, from its first byte to its answer (default 2 min): past it, a 503
+   * with `Retry-After`, so that nothing waits forever on a server whose storage hangs.
+   */
+  readonly requestTimeout?: Duration.DurationInput | undefined
   readonly uploads?: {
     /** Largest PDF accepted by `POST /v1/files` or a chunked upload (default 100 MiB). */
     readonly maxBytes?: number | undefined
@@ -284,9 +287,9 @@ export const layer = (
   // Each build of the layer has its own Node server: a second build (two servers in one process)
   // must not be closed by the first one's finalizer.
   Layer.unwrapEffect(Effect.sync(() => {
-    const grace = Duration.toMillis(Duration.decode(options.shutdownGracePeriod ?? defaults.shutdownGracePeriod))
-    const node = Http.createServer({ requestTimeout: 120_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 })
-    const listen = NodeHttpServer.layer(() => node, {
+    const millis = (input: Duration.DurationInput) => Duration.toMillis(Duration.decode(input))
+    const listener = internalListener.make(millis(options.requestTimeout ?? defaults.requestTimeout))
+    const listen = NodeHttpServer.layer(() => listener.node, {
       port: options.port ?? defaults.port,
       host: options.host ?? defaults.host
     })
@@ -298,28 +301,7 @@ export const layer = (
         // Invalid options are a programming error: a defect with the reason, at startup.
         const resolved = yield* Effect.sync(() => internalOptions.resolve({ ...options, publicUrl }))
         const { app } = yield* internalApp.makeApp(resolved)
-        const closing = yield* Ref.make(false)
-        // While shutting down, every answer closes its connection so keep-alive clients move on.
-        yield* server.serve(
-          Effect.flatMap(app, (response) =>
-            Effect.map(
-              Ref.get(closing),
-              (closing) => closing ? HttpServerResponse.setHeader(response, "connection", "close") : response
-            ))
-        )
-        // Runs before Node's server.close (finalizers run in reverse): idle keep-alive connections
-        // close at once, requests in flight get the grace period, then every connection is cut.
-        yield* Effect.addFinalizer(() =>
-          Effect.zipRight(
-            Ref.set(closing, true),
-            Effect.sync(() => {
-              node.closeIdleConnections()
-              const timer = setTimeout(() => node.closeAllConnections(), grace)
-              timer.unref()
-              node.once("close", () => clearTimeout(timer))
-            })
-          )
-        )
+        yield* listener.serve(app, millis(options.shutdownGracePeriod ?? defaults.shutdownGracePeriod))
         yield* Effect.logInfo("pdf-transform server listening").pipe(
           Effect.annotateLogs({ address: HttpServer.formatAddress(server.address), publicUrl })
         )

@@ -124,6 +124,10 @@ export const ServerConfig = Schema.Struct({
     default: defaults.downloadUrlTtl
   }),
   maxJsonBodyBytes: leaf(V.Bytes, { description: "Limit of a submit body.", default: defaults.maxJsonBodyBytes }),
+  requestTimeout: leaf(V.PositiveDuration, {
+    description: "How long a request may take from its first byte to its answer; past it, a 503.",
+    default: defaults.requestTimeout
+  }),
   uploads: group({
     maxBytes: leaf(V.Bytes, { description: "Largest PDF uploaded.", default: defaults.uploadMaxBytes }),
     retention: leaf(V.PositiveDuration, {

@@ -55,6 +55,8 @@ export const defaults = {
   resolveTimeout: Duration.seconds(5),
   /** How long in-flight requests may take to finish at shutdown before connections are cut. */
   shutdownGracePeriod: Duration.seconds(10),
+  /** A request's deadline, from its first byte to its answer: a 100 MiB upload on a slow link fits. */
+  requestTimeout: Duration.minutes(2),
   /**
    * On a shared database, how long a node's claim on a task lasts unless renewed (every third of
    * it): a node that dies has its conversions taken by another node about this long after.

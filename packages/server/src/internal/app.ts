@@ -7,7 +7,7 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import type * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
 import * as Contract from "@pdf-transform/core/Contract"
 import * as Cause from "effect/Cause"
@@ -18,6 +18,7 @@ import type { AppContext } from "./context.js"
 import { makeContext } from "./context.js"
 import * as Dispatcher from "./dispatcher.js"
 import { fetchFile, upload } from "./fileRoutes.js"
+import * as Health from "./health.js"
 import { fail, failureResponse, jsonResponse, pathOf } from "./http.js"
 import { openApiDocument } from "./openapi.js"
 import type { ResolvedOptions } from "./options.js"
@@ -34,10 +35,12 @@ export interface AppState {
 
 const maxPathLength = 2048
 
-const router = (context: AppContext) => {
+const router = (context: AppContext, sql: SqlClient.SqlClient) => {
   const v1 = Contract.versionPrefix
   const resultRoute = (path: string) => `${v1}${path.replace("{taskId}", ":taskId")}` as `/${string}`
   return HttpRouter.empty.pipe(
+    HttpRouter.get("/healthz", Effect.succeed(Health.healthy)),
+    HttpRouter.get("/readyz", Health.readiness(sql, context.draining)),
     HttpRouter.post(`${v1}${Contract.paths.markdownSubmit}`, submit(context, "markdown")),
     HttpRouter.post(`${v1}${Contract.paths.epubSubmit}`, submit(context, "epub")),
     HttpRouter.get(resultRoute(Contract.paths.markdownResult), result(context, "markdown")),
@@ -76,7 +79,13 @@ export const makeApp = (
     const context = yield* makeContext(options, store)
     yield* Dispatcher.start(context)
     const web = options.webPage ? yield* Web.routes(context) : HttpRouter.empty
-    const routed = yield* HttpRouter.toHttpApp(HttpRouter.concat(router(context), web))
+    const sql = yield* SqlClient.SqlClient
+    const routed = yield* HttpRouter.toHttpApp(HttpRouter.concat(router(context, sql), web))
+    const deadlineSeconds = Math.ceil(options.requestTimeoutMs / 1000)
+    const late = () =>
+      fail(503, "request_timeout", `The server could not answer within ${deadlineSeconds} s; retry later`, {
+        headers: { "retry-after": "5" }
+      })
 
     const app: HttpApp.Default<never, never> = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -94,6 +103,11 @@ export const makeApp = (
       }
       return yield* routed
     }).pipe(
+      // The platform runs the app uninterruptibly: only this part is cut at the deadline, and
+      // disconnected, so the answer goes then even if the cut waits (on a query in a transaction).
+      Effect.disconnect,
+      Effect.interruptible,
+      Effect.timeoutFail({ duration: options.requestTimeoutMs, onTimeout: late }),
       Effect.catchTag("RouteNotFound", ({ request }) =>
         Effect.as(
           context.authenticate,

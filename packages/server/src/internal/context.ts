@@ -7,6 +7,7 @@ import { Converter } from "@pdf-transform/converter/Converter"
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
 import * as Effect from "effect/Effect"
 import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
 import type { KeyIdentity } from "./auth.js"
 import { authenticate, makeKeyRing } from "./auth.js"
 import type { HttpFailure } from "./http.js"
@@ -24,6 +25,8 @@ export interface AppContext {
   readonly store: Store
   /** Tells this node's dispatcher (`dispatcher.ts`) that a task may be waiting: one pending signal is kept. */
   readonly wakeUps: Queue.Queue<void>
+  /** The node is stopping: it is not ready, takes no submit and claims no task. */
+  readonly draining: Ref.Ref<boolean>
 }
 
 export const makeContext = (
@@ -33,12 +36,14 @@ export const makeContext = (
   Effect.gen(function*() {
     const converter = yield* Converter
     const wakeUps = yield* Queue.sliding<void>(1)
+    const draining = yield* Ref.make(false)
     return {
       options,
       converter,
       authenticate: authenticate(makeKeyRing(options.keys)),
       signer: makeSigner(options.signingKey),
       store,
-      wakeUps
+      wakeUps,
+      draining
     }
   })

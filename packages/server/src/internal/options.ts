@@ -37,6 +37,7 @@ export interface ResolvedOptions {
   readonly maxStoredOutputBytes: number
   readonly downloadUrlTtlMs: number
   readonly maxJsonBodyBytes: number
+  readonly requestTimeoutMs: number
   readonly uploads: {
     readonly maxBytes: number
     readonly retentionMs: number
@@ -167,6 +168,7 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
     maxStoredOutputBytes: options.conversions?.maxStoredBytes ?? defaults.maxStoredOutputBytes,
     downloadUrlTtlMs: millis(options.downloadUrlTtl ?? defaults.downloadUrlTtl),
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? defaults.maxJsonBodyBytes,
+    requestTimeoutMs: positive("requestTimeout", millis(options.requestTimeout ?? defaults.requestTimeout)),
     uploads: {
       maxBytes: options.uploads?.maxBytes ?? defaults.uploadMaxBytes,
       retentionMs: millis(options.uploads?.retention ?? defaults.uploadRetention),
