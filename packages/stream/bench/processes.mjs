@@ -54,8 +54,9 @@ export const startServer = (env) =>
     let buffer = ""
     proc.stdout.on("data", (chunk) => {
       buffer += chunk
-      const line = buffer.split("\n")[0]
-      if (buffer.includes("\n")) resolve({ proc, baseUrl: JSON.parse(line).baseUrl })
+      // The server's own log lines (a warning at start, say) may come first.
+      const line = buffer.split("\n").find((text) => text.startsWith("{\"baseUrl\""))
+      if (line !== undefined) resolve({ proc, baseUrl: JSON.parse(line).baseUrl })
     })
     proc.on("error", reject)
     proc.on("exit", (code) => reject(new Error(`server exited ${code}`)))

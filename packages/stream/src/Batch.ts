@@ -242,7 +242,7 @@ export const convert = <E = never, R = never>(
       concurrency,
       rateGate: yield* RateGate.make,
       downloads: Gate.make(settings.downloadConcurrency),
-      syncDirectory: DirectorySync.make(fs),
+      syncDirectory: yield* DirectorySync.make(fs),
       uploads: Gate.make(settings.uploadConcurrency),
       stop,
       reachability: yield* Reachability.make({

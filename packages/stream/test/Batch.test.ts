@@ -5,8 +5,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { PdfTransformClient } from "@pdf-transform/core"
 import { FakeServer } from "@pdf-transform/testing"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Metric, Redacted } from "effect"
 import { Batch, Job, Journal } from "../src/index.js"
+import * as metrics from "../src/internal/metrics.js"
 import * as H from "./support/harness.js"
 
 describe("Batch.convert", () => {
@@ -111,6 +112,23 @@ describe("Batch.convert", () => {
       assert.strictEqual(failure.error._tag, "ConversionFailed")
       assert.include(failure.error.message, "corrupt PDF")
       assert.isFalse(h.memory.files.has("/out/doc-1.md"))
+    }).pipe(Effect.provide(h.layer))
+  })
+
+  it.effect("metrics: the batch's tasks in flight and jobs waiting for a slot while it runs, none after", () => {
+    const h = H.make({ server: { defaultTimeline: H.linear(4) } })
+    const gauge = (metric: Metric.Metric.Gauge<number>) => Effect.map(Metric.value(metric), (state) => state.value)
+    return Effect.gen(function*() {
+      const urls = Array.from({ length: 6 }, (_, i) => Job.url(`https://example.com/${i}.pdf`, "markdown"))
+      const fiber = yield* Effect.fork(Batch.run(urls, { outputDirectory: H.outDir, concurrency: 2 }))
+      yield* H.advance(2_000)
+      assert.strictEqual(yield* gauge(metrics.inFlightGauge), 2)
+      assert.strictEqual(yield* gauge(metrics.waitingGauge), 4)
+      assert.strictEqual(yield* gauge(metrics.concurrencyLimitGauge), 2)
+      const summary = yield* H.drive(fiber)
+      assert.strictEqual(summary.completed.length, 6)
+      assert.strictEqual(yield* gauge(metrics.inFlightGauge), 0)
+      assert.strictEqual(yield* gauge(metrics.waitingGauge), 0)
     }).pipe(Effect.provide(h.layer))
   })
 

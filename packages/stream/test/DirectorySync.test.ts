@@ -52,7 +52,7 @@ describe("DirectorySync", () => {
     Effect.gen(function*() {
       const log: Array<string> = []
       const { fs, release, syncs } = blockingFs(log)
-      const sync = DirectorySync.make(fs)
+      const sync = yield* DirectorySync.make(fs)
       const call = (name: string) =>
         Effect.fork(Effect.zipRight(sync("/out"), Effect.sync(() => void log.push(`${name} returns`))))
       const first = yield* call("a")
@@ -86,7 +86,7 @@ describe("DirectorySync", () => {
     Effect.gen(function*() {
       const log: Array<string> = []
       const { fs, release, syncs } = blockingFs(log, new Set([2]))
-      const sync = DirectorySync.make(fs)
+      const sync = yield* DirectorySync.make(fs)
       const first = yield* Effect.fork(sync("/out"))
       while (syncs() < 1) yield* Effect.yieldNow()
       const second = yield* Effect.fork(sync("/out"))

@@ -10,6 +10,7 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
 import type * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
@@ -140,7 +141,7 @@ interface Context {
   /** For parts: no key, and no platform span (it records `url.full`, and a presigned URL is a credential). */
   readonly storage: Send
   /** The known upload limit: given, or learnt from a 413, so that later files over it fail before any request. */
-  maxBytes: number | undefined
+  readonly maxBytes: Ref.Ref<number | undefined>
 }
 
 /** Runs `attempt` until it succeeds, fails for good, or the schedule ends; counts the attempts. */
@@ -199,7 +200,7 @@ const init = (ctx: Context, file: Source, resume: string | undefined): Effect.Ef
     if (answer.status === 401) return yield* Exchange.unauthenticated("upload", answer)
     if (answer.status === 413) {
       const limit = Either.getOrUndefined(decodeTooLarge(answer.text))?.max_bytes
-      if (limit !== undefined) ctx.maxBytes = limit
+      if (limit !== undefined) yield* Ref.set(ctx.maxBytes, limit)
       return yield* tooLarge(file, limit)
     }
     return yield* Exchange.decode(InitJson, "upload", answer).pipe(
@@ -216,32 +217,33 @@ const sendPart = (
   buffer: Uint8Array | undefined
 ) => {
   const { length, offset } = Protocol.partRange(file.size, plan.partSize, part.part)
-  const attempt = Effect.suspend(() => {
-    let sent = 0
-    let readFailure: ReadFailure | undefined
+  const attempt = Effect.gen(function*() {
+    // The body is read by the HTTP client's fiber; what it counted and why it failed come back here.
+    const sent = yield* Ref.make(0)
+    const readFailure = yield* Ref.make<ReadFailure | undefined>(undefined)
     // A retry reads the same bytes into the same buffer: a write of the last attempt still in
     // flight sends what it would have sent anyway.
     const body = file.read(offset, length, buffer).pipe(
-      Stream.tap((chunk) => {
-        sent += chunk.byteLength
-        return progress(chunk.byteLength)
-      }),
-      Stream.tapError((error) => Effect.sync(() => void (readFailure = error)))
+      Stream.tap((chunk) => Effect.zipRight(Ref.update(sent, (n) => n + chunk.byteLength), progress(chunk.byteLength))),
+      Stream.tapError((error) => Ref.set(readFailure, error))
     )
     const request = HttpClientRequest.put(part.url).pipe(
       HttpClientRequest.bodyStream(body, { contentType: "application/octet-stream", contentLength: length })
     )
     // `storage`, not `api`: a presigned URL is its own credential, and the key must never reach it.
-    return Effect.flatMap(
+    return yield* Effect.flatMap(
       Effect.mapError(ctx.storage(request), fromExchange),
       (answer): Effect.Effect<void, AttemptFailure> =>
         answer.status >= 200 && answer.status < 300 ? Effect.void : Effect.fail(fromStatus(answer))
     ).pipe(
-      Effect.mapError((failure): AttemptFailure =>
-        readFailure === undefined ? failure : { transient: false, reason: readFailure.message, read: true }
+      Effect.catchAll((failure) =>
+        Effect.flatMap(Ref.get(readFailure), (read) =>
+          Effect.fail<AttemptFailure>(
+            read === undefined ? failure : { transient: false, reason: read.message, read: true }
+          ))
       ),
       // What this attempt counted is sent again by the next one.
-      Effect.tapError(() => progress(-sent))
+      Effect.tapError(() => Effect.flatMap(Ref.get(sent), (n) => progress(-n)))
     )
   })
   return retried(ctx, attempt).pipe(
@@ -289,7 +291,7 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
       settings.requestTimeout
     ),
     storage: Exchange.send(HttpClient.withTracerDisabledWhen(client, () => true), settings.requestTimeout),
-    maxBytes: settings.maxBytes
+    maxBytes: Ref.unsafeMake(settings.maxBytes)
   }
   return (
     source: Uploader.UploadSource,
@@ -298,14 +300,17 @@ export const make = (settings: Settings, client: HttpClient.HttpClient, fs: File
     Effect.gen(function*() {
       const file = yield* resolve(fs, source)
       yield* Effect.annotateCurrentSpan({ name: file.name, bytes: file.size })
-      if (ctx.maxBytes !== undefined && file.size > ctx.maxBytes) return yield* tooLarge(file, ctx.maxBytes)
+      const maxBytes = yield* Ref.get(ctx.maxBytes)
+      if (maxBytes !== undefined && file.size > maxBytes) return yield* tooLarge(file, maxBytes)
       const plan = yield* init(ctx, file, source.resume)
       yield* Effect.annotateCurrentSpan({ uploadId: plan.uploadId, parts: plan.missing.length })
-      let sent = plan.received
-      const progress = (delta: number) => {
-        sent += delta
-        return report({ _tag: "Progress", sent, total: file.size })
-      }
+      // Parts go concurrently: each adds what it sends, and takes it back when it fails.
+      const sent = yield* Ref.make(plan.received)
+      const progress = (delta: number) =>
+        Effect.flatMap(
+          Ref.updateAndGet(sent, (n) => n + delta),
+          (now) => report({ _tag: "Progress", sent: now, total: file.size })
+        )
       yield* progress(0)
       const buffers = partBuffers(plan.partSize)
       yield* Effect.forEach(

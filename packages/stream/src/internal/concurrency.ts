@@ -64,7 +64,10 @@ export const make = (bound: number): Effect.Effect<Concurrency> =>
           Option.match({
             onNone: () => Effect.void,
             onSome: (limit) =>
-              Effect.zipRight(gate.resize(Math.min(userBound, limit)), metrics.concurrencyLimit(gate.limit()))
+              Effect.zipRight(
+                gate.resize(Math.min(userBound, limit)),
+                Effect.suspend(() => metrics.concurrencyLimit(gate.limit()))
+              )
           })
         )
 

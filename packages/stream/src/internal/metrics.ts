@@ -30,12 +30,12 @@ export const rateLimitedCounter = Metric.counter("pdf_transform_batch_rate_limit
   incremental: true
 })
 
-let inFlightNow = 0
+/** A gauge's `modify` adds to it: the count lives in the metric, whatever the batches running. */
+export const inFlight = (delta: number): Effect.Effect<void> => Metric.modify(inFlightGauge, delta)
 
-export const inFlight = (delta: number): Effect.Effect<void> =>
-  Effect.suspend(() => Metric.set(inFlightGauge, inFlightNow += delta))
-
-export const waiting = (count: number): Effect.Effect<void> => Metric.set(waitingGauge, count)
+/** Counts `self` among the jobs waiting for the gate while it runs. */
+export const waiting = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.acquireUseRelease(Metric.modify(waitingGauge, 1), () => self, () => Metric.modify(waitingGauge, -1))
 
 export const concurrencyLimit = (limit: number): Effect.Effect<void> => Metric.set(concurrencyLimitGauge, limit)
 

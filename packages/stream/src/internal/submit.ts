@@ -100,7 +100,7 @@ const hooks = (ctx: BatchContext, job: JobInfo & { readonly format: Contract.For
         yield* passRateGate(ctx)
         yield* unlessStopped(ctx)
         // A job sent back keeps its place ahead of jobs that have not tried yet.
-        yield* slot.take(attempt > 1)
+        yield* metrics.waiting(slot.take(attempt > 1))
         // With the slot held, so the pace's turn is not spent waiting for a slot.
         yield* takeRateGate(ctx)
       }))

@@ -3,18 +3,26 @@
  * takes the next element (in the stream's order, with its index) as soon as it is free.
  *
  * What `Stream.mapEffect(f, { concurrency: n, unordered: true })` does, without a fiber per
- * element in a merge whose bookkeeping grows with `n`. A fork of a stock primitive: it stays while
- * `pnpm --filter @pdf-transform/stream bench:forks` (run by CI) and the batch bench show it paying
- * (figures in the package README). The stream is pulled chunk by chunk, one worker at a time, and
- * the workers live as long as the input lasts.
- *
- * The first failure (of the input or of `f`) interrupts the other workers and is the result.
+ * element in a merge whose bookkeeping grows with `n` (`bench:forks` shows what that saves). The
+ * stream is pulled chunk by chunk, one worker at a time. The first failure (of the input or of
+ * `f`) interrupts the other workers and is the result.
  */
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
 import * as Gate from "./gate.js"
+
+/** The chunk being handed out, where the next element is, and its index in the whole stream. */
+interface State<A> {
+  readonly chunk: ReadonlyArray<A>
+  readonly position: number
+  readonly index: number
+  readonly ended: boolean
+}
+
+type Next<A> = readonly [A, number] | "empty" | "ended"
 
 export const forEach = <A, E, R, E2, R2>(
   input: Stream.Stream<A, E, R>,
@@ -25,30 +33,30 @@ export const forEach = <A, E, R, E2, R2>(
     const pull = yield* Stream.toPull(input)
     // One refill at a time: a stream is pulled by one fiber at once.
     const refilling = Gate.make(1)
-    let buffer: ReadonlyArray<A> = []
-    let position = 0
-    let index = 0
-    let ended = false
+    const state = yield* Ref.make<State<A>>({ chunk: [], position: 0, index: 0, ended: false })
 
-    const refill: Effect.Effect<void, E, R> = Effect.suspend(() =>
-      // Another worker may have refilled (or seen the end) while this one waited its turn.
-      position < buffer.length || ended ? Effect.void : Effect.matchEffect(pull, {
-        onFailure: Option.match({ onNone: () => Effect.sync(() => void (ended = true)), onSome: Effect.fail }),
-        onSuccess: (chunk) =>
-          Effect.sync(() => {
-            buffer = Chunk.toReadonlyArray(chunk)
-            position = 0
-          })
-      })
-    )
-
-    const worker: Effect.Effect<void, E | E2, R | R2> = Effect.suspend(() => {
-      if (position < buffer.length) {
-        const element = buffer[position++]!
-        return Effect.zipRight(f(element, index++), worker)
+    const take: Effect.Effect<Next<A>> = Ref.modify(state, (s): [Next<A>, State<A>] => {
+      if (s.position < s.chunk.length) {
+        return [[s.chunk[s.position]!, s.index], { ...s, position: s.position + 1, index: s.index + 1 }]
       }
-      if (ended) return Effect.void
-      return Effect.zipRight(refilling.withPermit(refill), worker)
+      return [s.ended ? "ended" : "empty", s]
+    })
+
+    const refill: Effect.Effect<void, E, R> = Effect.flatMap(Ref.get(state), (s) =>
+      // Another worker may have refilled (or seen the end) while this one waited its turn.
+      s.position < s.chunk.length || s.ended ? Effect.void : Effect.matchEffect(pull, {
+        onFailure: Option.match({
+          onNone: () => Ref.update(state, (current) => ({ ...current, ended: true })),
+          onSome: Effect.fail
+        }),
+        onSuccess: (chunk) =>
+          Ref.update(state, (current) => ({ ...current, chunk: Chunk.toReadonlyArray(chunk), position: 0 }))
+      }))
+
+    const worker: Effect.Effect<void, E | E2, R | R2> = Effect.flatMap(take, (next) => {
+      if (next === "ended") return Effect.void
+      if (next === "empty") return Effect.zipRight(refilling.withPermit(refill), worker)
+      return Effect.zipRight(f(next[0], next[1]), worker)
     })
 
     yield* Effect.all(Array.from({ length: Math.max(1, workers) }, () => worker), {
