@@ -19,8 +19,8 @@ import { createRequire } from "node:module"
 import * as Os from "node:os"
 import * as WorkerThreads from "node:worker_threads"
 import * as Converter from "./Converter.js"
-import * as Engine from "./internal/engine.js"
-import * as Pdfium from "./internal/pdfium.js"
+import type * as Engine from "./internal/engine.js"
+import * as PdfiumWasm from "./internal/pdfiumWasm.js"
 import { useReplacingOnTimeout } from "./internal/pooled.js"
 import { ConvertRequest, EngineFailure } from "./internal/protocol.js"
 
@@ -145,7 +145,11 @@ const fromEngine = (
  */
 export const makeInProcess = (options: Options = {}): Converter.Service =>
   fromEngine((pdf, format, convertOptions) =>
-    Engine.convert(pdf, format, engineOptions(convertOptions)).pipe(
+    // Imported at the first conversion: a pool's thread never loads the engine its workers run.
+    Effect.flatMap(
+      Effect.promise(() => import("./internal/engine.js")),
+      (Engine) => Engine.convert(pdf, format, engineOptions(convertOptions))
+    ).pipe(
       withTimeout(options.timeout ?? defaultTimeout, convertOptions)
     )
   )
@@ -196,8 +200,8 @@ export const makePool = (
 ): Effect.Effect<Converter.Service, WorkerError, Scope.Scope> =>
   Effect.gen(function*() {
     const size = Math.max(1, options.size ?? Os.availableParallelism())
-    // Compiled once here and shared by every worker (see `Pdfium.compiledModule`).
-    const pdfium = yield* Pdfium.compileForPool
+    // Compiled once here and shared by every worker (see `PdfiumWasm`).
+    const pdfium = yield* PdfiumWasm.compileForPool
     const pool = yield* Worker.makePoolSerialized<ConvertRequest>({ size, concurrency: 1 }).pipe(
       Effect.provide(NodeWorker.layer(() =>
         spawnWorker(options.maxHeapMb ?? defaultWorkerHeapMb, options.niceness ?? defaultWorkerNiceness, pdfium)

@@ -13,8 +13,9 @@ import { fileURLToPath } from "node:url"
 import type * as TesseractModule from "tesseract.js"
 
 const require = createRequire(import.meta.url)
-// tesseract.js is CommonJS whose exports Node cannot name statically; require gives the real object.
-const Tesseract = require("tesseract.js") as typeof TesseractModule
+// CommonJS whose exports Node cannot name statically: require gives the real object. Required when
+// a page needs OCR, not when the engine loads (most documents never do).
+const tesseract = (): typeof TesseractModule => require("tesseract.js") as typeof TesseractModule
 
 /** A recognised word, in the pixel coordinates of the image (y is the baseline, from the top). */
 export interface Word {
@@ -121,7 +122,7 @@ export const make = (models: ReadonlyMap<string, string>): Effect.Effect<Ocr, st
     const worker = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () =>
-          Tesseract.createWorker([...models.keys()], Tesseract.OEM.LSTM_ONLY, {
+          tesseract().createWorker([...models.keys()], tesseract().OEM.LSTM_ONLY, {
             langPath,
             workerPath,
             gzip: true,

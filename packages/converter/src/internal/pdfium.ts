@@ -6,8 +6,7 @@
 import type { WrappedPdfiumModule } from "@embedpdf/pdfium"
 import { init } from "@embedpdf/pdfium"
 import * as Effect from "effect/Effect"
-import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import { compiledModule, wasm } from "./pdfiumWasm.js"
 
 /**
  * C functions called once per page, per font, per character or per text run, called as the
@@ -91,8 +90,6 @@ interface Files {
 /** The module, its exported C functions (wrapped, and the hot ones direct), its heap and open files. */
 export type Pdfium = WrappedPdfiumModule & { readonly direct: Direct; readonly files: Files }
 
-const require = createRequire(import.meta.url)
-
 /**
  * The WebAssembly heap only grows: a large document leaves the module holding what it needed.
  * Past this size, once no document is open, the instance is dropped (the garbage collector frees
@@ -122,43 +119,6 @@ const withFiles = (module: WrappedPdfiumModule): Pdfium => {
     return 1
   }, "iiiii")
   return Object.assign(module, { direct: directOf(module.pdfium.wasmExports), files: { bytes, next: 1, getBlock } })
-}
-
-/**
- * PDFium's WebAssembly (4.6 MB), compiled once per process and instantiated per module instance:
- * the threads of a pool share one compilation (the pool's thread compiles it and hands it to each
- * worker) instead of each worker, and each fresh instance, compiling its own. Speed does not come
- * from sharing V8's optimised code: the warm set ran in the same time with baseline code only,
- * optimised code only, and two workers sharing one module or compiling one each (README).
- */
-let compiled: WebAssembly.Module | undefined
-
-/** The global `WebAssembly` object, which Node's type declarations describe only as types. */
-interface WasmApi {
-  readonly Module: new(bytes: Uint8Array) => WebAssembly.Module
-  readonly Instance: new(module: WebAssembly.Module, imports: object) => { readonly exports: object }
-  readonly compile: (bytes: Uint8Array) => Promise<WebAssembly.Module>
-}
-const wasm: WasmApi = Reflect.get(globalThis, "WebAssembly")
-
-const wasmBytes = () => readFileSync(require.resolve("@embedpdf/pdfium/pdfium.wasm"))
-
-/** The compiled module, compiled here (synchronously) if no thread handed one over. */
-const compiledModule = (): WebAssembly.Module => compiled ??= new wasm.Module(wasmBytes())
-
-/**
- * The compiled module for a pool to hand to its workers, compiled off the calling thread; this
- * thread's own conversions use it too.
- */
-export const compileForPool: Effect.Effect<WebAssembly.Module> = Effect.suspend(() =>
-  compiled === undefined
-    ? Effect.map(Effect.promise(() => wasm.compile(wasmBytes())), (module) => compiled ??= module)
-    : Effect.succeed(compiled)
-)
-
-/** Uses a module compiled by another thread of the process (a worker's, from its pool). */
-export const useCompiledModule = (module: unknown): void => {
-  if (module instanceof wasm.Module) compiled ??= module
 }
 
 const load = (): Promise<Pdfium> =>

@@ -16,7 +16,7 @@ import * as Vm from "node:vm"
 import * as WorkerThreads from "node:worker_threads"
 import * as Engine from "./engine.js"
 import type { EngineError } from "./engine.js"
-import * as Pdfium from "./pdfium.js"
+import * as PdfiumWasm from "./pdfiumWasm.js"
 import { coalesce } from "./progress.js"
 import { ConvertRequest, DoneEvent, ProgressEvent } from "./protocol.js"
 
@@ -92,9 +92,9 @@ const convert = (request: ConvertRequest) =>
     return Mailbox.toStream(events)
   }))
 
-/** The pool's thread hands over PDFium's compiled WebAssembly (see `Pdfium.compiledModule`). */
+/** The pool's thread hands over PDFium's compiled WebAssembly (see `PdfiumWasm`). */
 if (typeof WorkerThreads.workerData === "object" && WorkerThreads.workerData !== null) {
-  Pdfium.useCompiledModule(Reflect.get(WorkerThreads.workerData, "pdfium"))
+  PdfiumWasm.useCompiledModule(Reflect.get(WorkerThreads.workerData, "pdfium"))
 }
 
 const Main = WorkerRunner.layerSerialized(ConvertRequest, { Convert: convert })
