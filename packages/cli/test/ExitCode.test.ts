@@ -6,7 +6,11 @@ import { ExitCode, ofBatch, ofError } from "../src/ExitCode.js"
 import { errors } from "./support/errors.js"
 import { completed, failed, job } from "./support/events.js"
 
-const summaryOf = (events: ReadonlyArray<BatchEvent.BatchEvent>) => events.reduce(Batch.summarize, Batch.emptySummary)
+const summaryOf = (events: ReadonlyArray<BatchEvent.BatchEvent>) => {
+  const summarizer = Batch.makeSummarizer()
+  for (const event of events) summarizer.add(event)
+  return summarizer.summary
+}
 const calm = { stoppedByUser: false, unfinished: 0 }
 
 describe("exit codes", () => {

@@ -9,7 +9,11 @@ import { errors } from "./support/errors.js"
 import { completed, failed, job } from "./support/events.js"
 
 const display: Display = { path: (path) => path, messages: {} }
-const summaryOf = (events: ReadonlyArray<BatchEvent.BatchEvent>) => events.reduce(Batch.summarize, Batch.emptySummary)
+const summaryOf = (events: ReadonlyArray<BatchEvent.BatchEvent>) => {
+  const summarizer = Batch.makeSummarizer()
+  for (const event of events) summarizer.add(event)
+  return summarizer.summary
+}
 
 describe("the summary", () => {
   it("lists every document in input order with its output or its reason", () => {

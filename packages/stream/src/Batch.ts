@@ -23,13 +23,13 @@ import * as DirectorySync from "./internal/directorySync.js"
 import * as Gate from "./internal/gate.js"
 import * as runJob from "./internal/job.js"
 import * as Names from "./internal/names.js"
+import * as RateGate from "./internal/rateGate.js"
 import * as Reachability from "./internal/reachability.js"
 import * as Seen from "./internal/seen.js"
 import * as Workers from "./internal/workers.js"
 import type * as Job from "./Job.js"
 import * as Journal from "./Journal.js"
 import * as Output from "./Output.js"
-import * as RateGate from "./RateGate.js"
 
 /**
  * @since 0.1.0
@@ -89,23 +89,7 @@ export interface Summary {
   readonly journalProblems: ReadonlyArray<Extract<BatchEvent, { readonly _tag: "JournalProblem" }>>
 }
 
-/**
- * A summary of nothing yet.
- *
- * @since 0.1.0
- * @category summary
- */
-export const emptySummary: Summary = {
-  completed: [],
-  failed: [],
-  skipped: [],
-  ambiguous: [],
-  notAttempted: [],
-  stopped: undefined,
-  journalProblems: []
-}
-
-/** Which list of a summary each final event goes to: the one table `summarize` and `Summarizer` share. */
+/** Which list of a summary each final event goes to. */
 const lists = {
   Completed: "completed",
   Failed: "failed",
@@ -115,27 +99,10 @@ const lists = {
   JournalProblem: "journalProblems"
 } as const satisfies Partial<Record<BatchEvent["_tag"], keyof Summary>>
 
-const listOf = (event: BatchEvent): (typeof lists)[keyof typeof lists] | undefined =>
-  event._tag in lists ? lists[event._tag as keyof typeof lists] : undefined
-
 /**
- * Adds one event to a summary (events other than final ones, `Stopped` and `JournalProblem`
- * leave it as it is). It copies the list it adds to: to summarize a whole stream, use a
- * `Summarizer`, which adds in place.
- *
- * @since 0.1.0
- * @category summary
- */
-export const summarize = (summary: Summary, event: BatchEvent): Summary => {
-  if (event._tag === "Stopped") return { ...summary, stopped: event }
-  const list = listOf(event)
-  if (list === undefined) return summary
-  return { ...summary, [list]: [...summary[list], event] }
-}
-
-/**
- * A summary built in place as events come: `add` each event, read `summary` at any time (the
- * same object, growing). `Batch.run` uses one; so can any consumer of `Batch.convert`.
+ * A summary built in place as events come: `add` each event (events other than final ones,
+ * `Stopped` and `JournalProblem` leave it as it is), read `summary` at any time (the same object,
+ * growing). `Batch.run` uses one; so can any consumer of `Batch.convert`.
  *
  * @since 0.1.0
  * @category summary
@@ -168,7 +135,7 @@ export const makeSummarizer = (): Summarizer => {
         target.stopped = event
         return
       }
-      const list = listOf(event)
+      const list = event._tag in lists ? lists[event._tag as keyof typeof lists] : undefined
       // Each list holds the events of its tag (the table above), so the push is of the right kind.
       if (list !== undefined) (target[list] as Array<BatchEvent>).push(event)
     }

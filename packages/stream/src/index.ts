@@ -52,10 +52,3 @@ export * as Journal from "./Journal.js"
  * @since 0.1.0
  */
 export * as Output from "./Output.js"
-
-/**
- * The pause every submitter of a batch shares.
- *
- * @since 0.1.0
- */
-export * as RateGate from "./RateGate.js"

@@ -6,7 +6,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { RateLimit } from "@pdf-transform/core"
 import { TestClockDriver } from "@pdf-transform/testing"
 import { Clock, Effect } from "effect"
-import { RateGate } from "../src/index.js"
+import * as RateGate from "../src/internal/rateGate.js"
 
 const info = (policy: string, state: string) => RateLimit.parse({ policy, state })
 

@@ -7,8 +7,6 @@
  *
  * A window counted as "at most q in any w" fits both ways services count: a fixed window holds at
  * most q of ours, and a token bucket of q refilled over w never runs dry.
- *
- * @since 0.1.0
  */
 import * as RateLimit from "@pdf-transform/core/RateLimit"
 import * as Clock from "effect/Clock"
@@ -16,10 +14,6 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 
-/**
- * @since 0.1.0
- * @category models
- */
 export interface RateGate {
   /**
    * Waits until a submit may go (no pause in force, and room in every window the service
@@ -44,9 +38,6 @@ export interface RateGate {
 /**
  * Quotas above this are not paced send by send (a quota of a million a day would keep a million
  * timestamps): their `r=0` with `t` still pauses every submitter until the reset.
- *
- * @since 0.1.0
- * @category constants
  */
 export const maxPacedQuota = 10_000
 
@@ -121,10 +112,6 @@ const learn = (state: State, info: RateLimit.RateLimitInfo, now: number): State 
   return { windows, resumesAt }
 }
 
-/**
- * @since 0.1.0
- * @category constructors
- */
 export const make: Effect.Effect<RateGate> = Effect.map(
   Ref.make<State>({ windows: new Map(), resumesAt: 0 }),
   (state) => {
