@@ -1,8 +1,4 @@
-/**
- * Code blocks: consecutive lines set wholly in a fixed-pitch font. Each line keeps its
- * indentation (its offset from the block's leftmost line, in characters) and the blank lines
- * between them (vertical gaps, in line pitches); nothing is re-wrapped, joined or escaped.
- */
+/** Code blocks: lines wholly in a fixed-pitch font, kept as printed with their indentation and blank lines. */
 import type * as Document from "../../Document.js"
 import type { Line } from "./model.js"
 
@@ -14,10 +10,7 @@ const maxTerms = 3
 /** How far (font sizes) a definition is indented past its terms, at least. */
 const minDefinitionIndent = 1.5
 
-/**
- * A listing's quotes as typed: TeX engines set the ASCII quotes of a typewriter face as curly
- * ones in the text layer (DBLaTeX with XeTeX does), and `echo ”Hello!”` is not a command one can run.
- */
+/** A listing's quotes as typed: TeX sets a typewriter face's ASCII quotes as curly ones in the text layer. */
 const straightQuotes = (text: string): string => text.replace(/[\u201C\u201D]/g, "\"").replace(/[\u2018\u2019]/g, "'")
 
 export class CodeBuilder {
@@ -29,7 +22,6 @@ export class CodeBuilder {
     this.lines.push(line)
   }
 
-  /** Adds a code line when it goes on with this block (close enough below); false otherwise. */
   add(line: Line): boolean {
     const last = this.lines[this.lines.length - 1]!
     const dy = line.y - last.y
@@ -40,10 +32,8 @@ export class CodeBuilder {
   }
 
   /**
-   * The block's lines when they are the terms of a definition list and `next` starts the
-   * definition: at most `maxTerms` lines flush at one margin, and `next`, set in the text face,
-   * directly below and indented past them (texinfo's `@table @code`, DocBook's variable lists,
-   * an option list). A listing is followed by text at its own margin or further left.
+   * The block's lines when they are the terms of a definition list and `next`, in the text face just
+   * below and indented past them, starts the definition (texinfo's `@table`, DocBook variable lists).
    */
   termsBefore(next: Line): ReadonlyArray<Line> | undefined {
     const first = this.lines[0]!

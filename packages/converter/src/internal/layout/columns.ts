@@ -1,10 +1,6 @@
 /**
- * Columns, found per region of a page: a gutter that (almost) no line crosses splits a region
- * into a left and a right part, each read whole and searched again for gutters of its own (three
- * columns, a column set in two); lines that span the gutter (a title, an abstract, a figure's
- * caption across the page) cut the region into bands, read in place between them. A region with
- * no gutter is cut at a wide horizontal gap when that lets a band below or above find one (three
- * columns over two).
+ * Columns, per region of a page: a gutter (almost) no line crosses splits a region into sides, each
+ * searched again; lines spanning it (titles, captions) cut the region into bands read in place.
  */
 import type { PageItem } from "./model.js"
 
@@ -18,7 +14,6 @@ export interface Placed {
   readonly size: number
 }
 
-/** Nested splits at most (a page of four columns in bands needs three). */
 const maxDepth = 5
 /** A side of a gutter holds at least this many lines, and this share of the region's. */
 const minSideLines = 3
@@ -35,7 +30,6 @@ const spanShare = 0.25
 /** A horizontal gap this many line heights tall may separate bands of different columns. */
 const bandGap = 1.5
 
-/** The extent of a set of items. */
 const extent = (items: ReadonlyArray<Placed>): { x0: number; x1: number } => {
   let x0 = Infinity
   let x1 = -Infinity
@@ -56,10 +50,7 @@ const isColumn = (side: ReadonlyArray<Placed>, pageWidth: number): boolean => {
   return full >= Math.max(minSideLines, fullLinesShare * side.length)
 }
 
-/**
- * Whether the items that cross `x` stand alone on their baselines, as a title or a caption across
- * columns does; one with a neighbour beside it is a column of its own (three columns, not two).
- */
+/** Whether the items crossing `x` stand alone on their baselines, as a title across columns does. */
 const crossersStandAlone = (items: ReadonlyArray<Placed>, x: number): boolean =>
   items.every((p) =>
     p.x1 <= x + 1 || p.x0 >= x - 1 ||
@@ -74,8 +65,7 @@ export const findGutter = (items: ReadonlyArray<Placed>, pageWidth: number): num
   let best: number | undefined
   let bestCrossing = Infinity
   const middle = (x0 + x1) / 2
-  // Candidate gutters: just right of an item's right end (a column's edge, on a 2-point grid),
-  // with room for a column on either side.
+  // Candidate gutters: just right of an item's right end, with room for a column on either side.
   const margin = minColumnWidth * pageWidth
   const candidates = new Set<number>()
   for (const p of items) {

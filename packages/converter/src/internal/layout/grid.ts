@@ -1,8 +1,6 @@
 /**
- * Tables found by their columns: a run of baselines whose pieces stand in vertical bands that no
- * piece crosses. It finds what the baseline rule of `order.ts` misses in HTML printed by a
- * browser: a row's cells are centred vertically, so a short cell sits on another baseline than a
- * wrapped one, and cells may be as close as a wide word space. `gridRows.ts` rebuilds the rows.
+ * Tables found by their columns: baselines whose pieces stand in bands no piece crosses, as in HTML
+ * printed by a browser, whose cells are centred vertically and so sit on different baselines.
  */
 import type { Band, Piece } from "./gridRows.js"
 import { bandOf, headed, isBold, mergeHeaderBands, tableRows } from "./gridRows.js"
@@ -26,11 +24,9 @@ export interface Grid {
   readonly x0: number
   readonly x1: number
   readonly rows: Array<Array<string>>
-  /** Each cell's marks; undefined when no cell has any. */
   readonly marks: Array<Array<ReadonlyArray<Mark>>> | undefined
 }
 
-/** A row's items cut where the gap is wider than `pieceGap` font sizes. */
 const piecesOf = (row: Row): Array<Piece> => {
   const pieces: Array<Piece> = []
   for (const item of row.items) {
@@ -58,12 +54,7 @@ const addToBands = (bands: ReadonlyArray<Band>, pieces: ReadonlyArray<Piece>): A
   return merged
 }
 
-/**
- * Whether the run looks like a table and not like something else cut into bands: two or more
- * bands, pieces in two bands or more on at least two baselines, not all in a fixed-pitch font
- * (a code listing aligned in columns), no band of list markers alone (a list's hanging
- * indent), and not two bands of running text side by side (a two-column page).
- */
+/** A table, not a code listing, a list's hanging indent or two text columns cut into bands. */
 const isTable = (rows: ReadonlyArray<Array<Piece>>, bands: ReadonlyArray<Band>, pageWidth: number): boolean => {
   if (bands.length < 2) return false
   const multi = rows.filter((pieces) => new Set(pieces.map((piece) => bandOf(bands, piece))).size >= 2).length
@@ -81,19 +72,12 @@ const isTable = (rows: ReadonlyArray<Array<Piece>>, bands: ReadonlyArray<Band>, 
 
 const close = (a: Row, b: Row): boolean => Math.abs(b.y - a.y) <= maxRowGap * Math.max(a.size, b.size)
 
-/**
- * A bold row of two cells or more farther above the run than its rows are apart: a header over a first row that is
- * taller than it (its short cells centred, the first line of its wrapped cell higher up).
- */
+/** A bold header above a first row taller than it (short cells centred, wrapped cells higher up). */
 const headerAbove = (header: Row, below: Row): boolean =>
   below.y - header.y <= maxHeaderGap * Math.max(header.size, below.size) && header.items.every(isBold) &&
   piecesOf(header).length >= 2
 
-/**
- * A row's pieces cut where the bands' gutters fall: cells set close together (a long name and the
- * next column's value one space apart) are one piece until other rows show where the columns are.
- * A piece is cut only when each of its items stands in a single band.
- */
+/** A row's pieces cut at the bands' gutters: cells one space apart are one piece until other rows show the columns. */
 const fitToBands = (pieces: ReadonlyArray<Piece>, bands: ReadonlyArray<Band>): Array<Piece> =>
   pieces.flatMap((piece) => {
     const inBand = piece.items.map((item) =>
@@ -114,10 +98,8 @@ const fitToBands = (pieces: ReadonlyArray<Piece>, bands: ReadonlyArray<Band>): A
   })
 
 /**
- * Adds row `index` to the bands, its pieces cut at their gutters if it must; undefined when the
- * row would merge more than two bands into one or leave fewer than two (a line across the
- * columns). Two bands may merge: a header centred over a column of narrower cells stands apart
- * from them until a wider cell joins the two.
+ * Adds row `index` to the bands, cutting its pieces at their gutters if it must; undefined when it
+ * would merge more than two bands (a line across the columns) or leave fewer than two.
  */
 const extend = (bands: ReadonlyArray<Band>, pieces: Array<Array<Piece>>, index: number): Array<Band> | undefined => {
   const next = addToBands(bands, pieces[index]!)
@@ -166,8 +148,7 @@ export const findGrids = (rows: ReadonlyArray<Row>, pageWidth: number): Array<Gr
   const pieces = rows.map(piecesOf)
   let floor = 0
   for (let i = 0; i < rows.length; i++) {
-    // A table has a bold header row of two cells or more: runs are grown from such rows only (on
-    // two text columns, nearly every baseline has two pieces, and growing from each is quadratic).
+    // Runs grow from bold rows of two pieces only: growing from every baseline is quadratic.
     if (pieces[i]!.length < 2 || !rows[i]!.items.every(isBold)) continue
     const run = growRun(rows, pieces, i, floor)
     if (!rows[run.start]!.items.every(isBold)) continue

@@ -1,8 +1,4 @@
-/**
- * A table's rows rebuilt from its bands: the lines of a wrapped cell are closer than the rows
- * are, a row is the cells whose vertical extents overlap (a short cell is centred against a
- * wrapped one), and a header centred over narrower cells joins their column.
- */
+/** A table's rows rebuilt from its bands: cells whose vertical extents overlap, wrapped lines closer than rows. */
 import type { Rich } from "./inline.js"
 import { joinRich, richLine } from "./inline.js"
 import type { Row } from "./lines.js"
@@ -29,9 +25,8 @@ export const bandOf = (bands: ReadonlyArray<Band>, piece: Piece): number =>
   bands.findIndex((band) => piece.x0 < band.x1 && band.x0 < piece.x1)
 
 /**
- * Whether the rows start with a header a browser prints from `<th>`: two cells or more, all in
- * bold (or code), and rows below it. Without one, bands are as likely a definition list (a term, its
- * description beside it) or code with comments set beside it, and stay text.
+ * Whether the rows start with a browser's `<th>` header (two bold or code cells or more, rows below):
+ * without one, bands are as likely a definition list or commented code, and stay text.
  */
 export const headed = (rows: ReadonlyArray<ReadonlyArray<Cell | undefined>>): boolean => {
   const header = rows[0]!.filter((cell) => cell !== undefined)
@@ -39,10 +34,7 @@ export const headed = (rows: ReadonlyArray<ReadonlyArray<Cell | undefined>>): bo
     header.some((cell) => cell.bold)
 }
 
-/**
- * A header cell centred over a column of narrower cells stands in a band of its own, beside the
- * band of the column's cells, which has no header: the two are one column.
- */
+/** A header centred over narrower cells stands in a band of its own beside theirs: the two are one column. */
 export const mergeHeaderBands = (rows: Array<Array<Cell | undefined>>): Array<Array<Cell | undefined>> => {
   let out = rows
   const filled = (column: number) => out.slice(1).some((row) => row[column] !== undefined)
@@ -61,7 +53,6 @@ export const mergeHeaderBands = (rows: Array<Array<Cell | undefined>>): Array<Ar
   return out
 }
 
-/** One band's text on one baseline. */
 interface CellLine {
   readonly y: number
   readonly rich: Rich
@@ -80,10 +71,8 @@ export interface Cell {
 }
 
 /**
- * The distance below which two lines of a band are one wrapped cell: a little over the smallest
- * distance between lines of a band (the leading), when some lines of a band stand farther apart
- * than that but less than two leadings (a row's padding after a wrapped cell); otherwise no cell
- * wraps, and each line is a row.
+ * The distance below which two lines of a band are one wrapped cell: a little over the leading, when
+ * some lines stand farther apart than that but less than two leadings (a row's padding); else none.
  */
 const wrapLimit = (columns: ReadonlyArray<ReadonlyArray<CellLine>>): number => {
   const distances = columns.flatMap((lines) => lines.slice(1).map((line, i) => line.y - lines[i]!.y))

@@ -5,10 +5,7 @@ import { Style } from "./model.js"
 import { pageLines } from "./model.js"
 import { letterCount, normalizeText } from "./text.js"
 
-/**
- * The most common distance between consecutive lines of the body size, in font sizes: about 1.2
- * for most typeset documents, 1.5 for HTML printed by a browser.
- */
+/** The most common distance between consecutive body-size lines, in font sizes. */
 export const lineRatio = (pages: ReadonlyArray<OrderedPage>, body: number): number => {
   const weights = new Map<number, number>()
   for (const page of pages) {
@@ -65,25 +62,18 @@ export const useOutline = (outline: ReadonlyArray<OutlineEntry>): boolean => out
 
 const matchKey = (text: string): string => normalizeText(text).toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
-/**
- * A visible section number at the start of a title: "1", "1.2", "A.3", "2.1.", "Appendix B"
- * (then a space).
- */
+/** A visible section number at the start of a title: "1", "1.2", "A.3", "Appendix B" (then a space). */
 const appendixWord = /^Appendix\s+(?=[A-Z]\b)/
 
 const sectionNumber = /^(?:Appendix\s+)?(?:\d+|[A-Z])(?:\.\d+)*\.?(?=\s+\S)/
 
 const words = (text: string): number => text.split(/\s+/).filter((word) => word !== "").length
 
-/**
- * The title of an outlined heading: the outline's, with the section number the page shows before
- * it ("1.1 The R environment" where the bookmark says "The R environment").
- */
+/** An outlined heading's title: the outline's, with the section number the page shows before it. */
 export const headingTitle = (lineText: string, outlineTitle: string): string => {
   const title = normalizeText(outlineTitle).trim()
   const number = sectionNumber.exec(lineText)?.[0]
-  // The page's own letters when they spell the same words: small capitals read as capitals
-  // ("1 INTRODUCTION" where the bookmark says "Introduction").
+  // The page's own letters when they spell the same words: small capitals read as capitals.
   const shown = lineText.slice(number?.length ?? 0).trim()
   if (matchKey(shown) === matchKey(title) && words(shown) === words(title) && shown !== title) {
     return number === undefined ? shown : `${number.trim()} ${shown}`
@@ -101,20 +91,15 @@ export const headingTitle = (lineText: string, outlineTitle: string): string => 
 const deepSectionNumber = /^(\d+(?:\.\d+)+)\.?\s+\S/
 
 /**
- * The level of a paragraph that is a numbered heading set in bold at the body size (HTML's
- * `<h4>`, printed by a browser as bold running text): one short line, all of it bold, starting
- * with a section number of two levels or more; its level is the number's depth. Undefined for
- * anything else.
+ * The level of a one-line, all-bold paragraph starting with a section number of two levels or more
+ * (a browser's `<h4>` as bold running text): the number's depth. Undefined for anything else.
  */
 export const boldNumberedLevel = (text: string, marks: ReadonlyArray<Mark>, lines: number): number | undefined => {
   if (lines !== 1 || text.length > 120 || /[.:;,]$/.test(text) || !allBold(text, marks)) return undefined
   return sectionDepth(text)
 }
 
-/**
- * Whether a text is set in bold throughout: it starts in bold, and every character but spaces is
- * bold or code (a heading's code span, `### 2.9.1 \`options.ignorecase\``, is set in the code font).
- */
+/** Whether a text is bold throughout (code spans, in the code font, aside). */
 export const allBold = (text: string, marks: ReadonlyArray<Mark>): boolean => {
   if (marks.length === 0 || marks[0]!.start !== 0 || (marks[0]!.style & Style.strong) === 0) return false
   let end = 0
@@ -132,9 +117,8 @@ export const sectionDepth = (text: string): number | undefined => {
 }
 
 /**
- * Heading levels by size in an outlined document, from the lines matched to the outline: each
- * size takes the level most of its matched lines have (sizes seen once are left out). A heading
- * the outline does not list (Texinfo's unnumbered `@subheading`s) is then found by its size.
+ * Heading levels by size in an outlined document: each size takes the level most of its matched lines
+ * have, so headings the outline does not list are found by size.
  */
 export const outlineSizeLevels = (lines: ReadonlyMap<Line, OutlinedLine>): Map<number, number> => {
   const counts = new Map<number, Map<number, number>>()
@@ -175,10 +159,7 @@ export interface OutlineMatch {
   readonly missing: Map<number, Array<OutlineEntry>>
 }
 
-/**
- * The lines of a page, from the first that starts the entry's title, that together spell it (a
- * title may wrap); or undefined when no run of lines does.
- */
+/** The lines of a page, from the one starting the entry's title, that together spell it; undefined when none do. */
 const findTitleLines = (
   lines: ReadonlyArray<Line>,
   key: string,

@@ -1,14 +1,8 @@
-/**
- * A hyphen at a line end: a word cut by the typesetter ("docu-ment") or a compound that keeps
- * its hyphen ("two-column"). PDFium reports both alike, so the document's own words decide:
- * what it writes whole elsewhere, with or without the hyphen.
- */
+/** A line-end hyphen is a cut ("docu-ment") or a compound ("two-column"): the document's own words decide. */
 
 /** The words a document writes whole (not cut at a line end), lower-cased. */
 export interface Hyphenation {
-  /** Words without a hyphen. */
   readonly words: ReadonlySet<string>
-  /** Hyphenated words ("two-column"). */
   readonly compounds: ReadonlySet<string>
 }
 
@@ -40,10 +34,8 @@ export const collectWords = (lines: Iterable<string>): Hyphenation => {
 }
 
 /**
- * Whether a line-end hyphen between `before` (the letters before it) and `after` (the letters the
- * next line starts with) is part of a compound: the document writes the compound whole and never
- * the joined word, or writes both halves as words of their own and never the joined word
- * ("trace-based", "mixed-mode"). Without words to go by, a hyphen before a lower-case letter is a cut.
+ * Whether a line-end hyphen between `before` and `after` is part of a compound: the document writes the
+ * compound or both halves whole, and never the joined word. Without words, a hyphen before lower case is a cut.
  */
 export const keepsHyphen = (hyphenation: Hyphenation | undefined, before: string, after: string): boolean => {
   if (hyphenation === undefined) return false

@@ -1,8 +1,4 @@
-/**
- * Text with styled stretches (code, bold, italic) as the layout joins lines into paragraphs and
- * list items: the marks follow the text through joins, and a mark that ends one line and starts
- * the next with the same style is one stretch.
- */
+/** Text with styled stretches (code, bold, italic) whose marks follow it through the joins of lines. */
 import type { Hyphenation } from "./hyphens.js"
 import type { Line, Mark } from "./model.js"
 import { joinParts } from "./text.js"
@@ -13,7 +9,6 @@ export interface Rich {
   readonly marks: ReadonlyArray<Mark>
 }
 
-/** A line as rich text. */
 export const richLine = (line: Line): Rich => ({ text: line.text, marks: line.marks ?? [] })
 
 /** Whether the last character of `rich` (spaces aside) is in a code mark. */
@@ -22,11 +17,7 @@ const endsInCode = (rich: Rich): boolean => {
   return rich.marks.some((mark) => (mark.style & 1) !== 0 && mark.start < end && mark.end >= end)
 }
 
-/**
- * `left` and `right` joined as lines of running text (a word split at the line end rejoined, not
- * inside code, the document's words telling a cut from a compound); `beside` joins pieces of one
- * baseline with a plain space.
- */
+/** `left` and `right` joined as running text (see `joinParts`); `beside` joins pieces of one baseline with a space. */
 export const joinRich = (left: Rich, right: Rich, beside = false, hyphenation?: Hyphenation): Rich => {
   const parts = joinParts(left.text, right.text, beside || endsInCode(left), hyphenation)
   const marks: Array<Mark> = []
@@ -59,7 +50,6 @@ export const shiftMarks = (marks: ReadonlyArray<Mark>, shift: number, length: nu
     return end > start ? [{ start, end, style: mark.style }] : []
   })
 
-/** Rich text trimmed at both ends. */
 export const trimRich = (rich: Rich): Rich => {
   const lead = rich.text.length - rich.text.trimStart().length
   const text = rich.text.trim()

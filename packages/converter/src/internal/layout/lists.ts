@@ -1,8 +1,4 @@
-/**
- * Lists: a bullet or a number starts an item; items are nested by the indentation of their
- * markers; a line indented past its list's marker, or close below an unfinished item, goes on
- * with that item, so an item that wraps stays one item.
- */
+/** Lists: a marker starts an item, nesting follows the markers' indentation, wrapped lines stay in their item. */
 import type * as Document from "../../Document.js"
 import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
@@ -13,7 +9,6 @@ import { bulletCharacters, endsSentence } from "./text.js"
 const bulletMarker = new RegExp(`^([${bulletCharacters}])\\s+(?=\\S)`, "u")
 const orderedMarker = /^(\(?(\d{1,3}|[a-z])[.)])\s+(?=\S)/u
 
-/** A list marker found at the start of a line, the text after it, and where that text starts. */
 export interface ListMarker {
   readonly ordered: boolean
   readonly number: number
@@ -69,16 +64,11 @@ const toList = (list: OpenList): Document.List => ({
   })
 })
 
-/**
- * Whether a line hangs under the items of `list`: indented past its marker, and not short of where
- * its wrapped lines start once that is known (a paragraph's first-line indent after the list is
- * past the marker, but not as far as the items' text).
- */
+/** Whether a line hangs under `list`'s items: past its marker, and not short of where wrapped lines start. */
 const hangsUnder = (list: OpenList, line: Line): boolean =>
   line.x0 > list.markerX + hanging * line.size &&
   (list.textX === undefined || line.x0 >= list.textX - hanging * line.size)
 
-/** The item text of a line after its marker, with the line's marks moved along. */
 const itemText = (line: Line, marker: ListMarker): Rich => {
   const rich = richLine(line)
   return { text: marker.rest, marks: shiftMarks(rich.marks, -marker.length, marker.rest.length) }
@@ -105,10 +95,7 @@ export class ListBuilder {
     return endsSentence(list.items[list.items.length - 1]!.rich.text)
   }
 
-  /**
-   * Adds the item a marker line starts, at the depth of its marker; false when it belongs to no
-   * open list (further left than the outermost, or another kind of list at the outermost depth).
-   */
+  /** Adds the item a marker line starts at its marker's depth; false when it belongs to no open list. */
   item(line: Line, marker: ListMarker): boolean {
     const tolerance = sameDepth * line.size
     while (this.stack.length > 1 && line.x0 < this.stack[this.stack.length - 1]!.markerX - tolerance) this.stack.pop()
@@ -135,10 +122,7 @@ export class ListBuilder {
     return true
   }
 
-  /**
-   * Joins a line to the item it hangs under (the innermost list whose marker it is indented
-   * past), or to the innermost item when it is close below and that item is unfinished.
-   */
+  /** Joins a line to the item it hangs under, or to the innermost unfinished item just above it. */
   continuation(line: Line, closeBelow: boolean): boolean {
     let depth = this.stack.length - 1
     while (depth >= 0 && !hangsUnder(this.stack[depth]!, line)) depth--

@@ -1,9 +1,7 @@
 /**
- * Tables drawn with rules (a word processor's cell borders, LaTeX's booktabs lines, Apache FOP's
- * frames): horizontal rules stacked over one another with text between them. Columns are the
- * vertical rules inside, else the gaps no run of the rows crosses; rows are the bands between
- * rules when every row is ruled (four rules or more), else the baselines, a baseline whose first cell is empty going
- * on with the row above (a cell wrapped over lines).
+ * Tables drawn with rules (cell borders, booktabs lines): horizontal rules stacked with text between
+ * them. Columns are the inner vertical rules, else the gaps no run crosses; rows are the bands between
+ * rules when every row is ruled, else the baselines (an empty first cell goes on with the row above).
  */
 import type { Rich } from "./inline.js"
 import { joinRich, richLine } from "./inline.js"
@@ -22,7 +20,6 @@ const minWidth = 0.2
 /** A gap between cells this many font sizes wide at least, when no vertical rule parts them. */
 const cellGap = 0.6
 
-/** A ruled table: its area, column edges and the rows of items of each of its rows. */
 export interface RuledTable {
   readonly x0: number
   readonly x1: number
@@ -64,10 +61,7 @@ const stacks = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<Array<Rule
   return groups.flatMap((group) => splitUnjoined(group, rules)).filter((group) => group.length >= 2)
 }
 
-/**
- * A stack cut where no vertical rule joins two rules while others do: two tables with cell
- * borders, one above the other, each framed by its own verticals.
- */
+/** A stack cut where no vertical rule joins two rules while others do: two framed tables, one above the other. */
 const splitUnjoined = (group: ReadonlyArray<Rule>, rules: ReadonlyArray<Rule>): Array<Array<Rule>> => {
   const verticals = rules.filter((rule) => !rule.horizontal)
   const joins = (a: Rule, b: Rule) =>
@@ -112,7 +106,7 @@ const columnEdges = (
 
 const empty: Rich = { text: "", marks: [] }
 
-/** The items of a band as text: baselines in order, each read as a line (spaces where gaps are), joined. */
+/** The items of a band as text: baselines in order, each read as a line, joined. */
 const cellText = (items: ReadonlyArray<TextItem>): Rich => {
   const sorted = [...items].sort((a, b) => a.y - b.y || a.x - b.x)
   const lines: Array<Array<TextItem>> = []
@@ -124,11 +118,7 @@ const cellText = (items: ReadonlyArray<TextItem>): Rich => {
   return lines.map((line) => richLine(makeLine(line))).reduce((a, b) => a.text === "" ? b : joinRich(a, b), empty)
 }
 
-/**
- * The ruled tables of a page and the rows' items they take (removed from `rows`, which keep what
- * stands outside the tables). Not a table: fewer than two columns or two rows, or mostly code (a
- * framed listing).
- */
+/** The ruled tables of a page, their items taken out of `rows`; not a table: one column or row, or mostly code. */
 export const takeRuledTables = (
   rows: ReadonlyArray<Row>,
   rules: ReadonlyArray<Rule>,
@@ -156,7 +146,6 @@ export const takeRuledTables = (
     const edges = columnEdges(within, verticals, x0, x1)
     if (edges.length === 0) continue
     const column = (item: TextItem) => edges.filter((edge) => edge <= item.x + item.width / 2).length
-    // Bands: between rules when each rule parts rows, else one per baseline.
     const baselines = [...new Set(within.map((item) => Math.round(item.y)))].sort((a, b) => a - b)
     // Rules between the rows when there are four or more (booktabs draws three: top, header, bottom).
     const ruled = stack.length >= 4

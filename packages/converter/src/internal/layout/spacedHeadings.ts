@@ -1,8 +1,6 @@
 /**
- * Headings set like bold running text (HTML's `<h4>`, `<h5>` printed by a browser: the body's
- * font, size and weight): told from a bold one-line paragraph ("**Params**") by the space around
- * them. A browser puts 1.33 em above and below an `<h4>` where a paragraph has 1 em, so such a
- * heading stands farther from the lines around it than paragraphs stand from each other.
+ * Headings set like bold running text (a browser's `<h4>`, `<h5>`): told from a bold one-line paragraph
+ * by the extra space a browser puts around them.
  */
 import { allBold } from "./headings.js"
 import { heaviest } from "./lines.js"
@@ -17,10 +15,7 @@ const maxExtra = 1
 /** Longer bold lines are a sentence set in bold, not a title. */
 const maxChars = 120
 
-/**
- * The most common distance between the baselines of two body-size lines that stand farther apart
- * than the document's leading: the gap between paragraphs (undefined when the document has few).
- */
+/** The most common baseline distance between body-size lines farther apart than the leading: the paragraph gap. */
 export const paragraphGap = (
   pages: ReadonlyArray<OrderedPage>,
   body: number,
@@ -57,11 +52,7 @@ const boldTitleLine = (line: Line, body: number): boolean => {
     !/[.:;,]$/.test(line.text) && !/^[\u2022\u25E6\u25AA\u2013\u2014*+-]\s/.test(line.text)
 }
 
-/**
- * The bold body-size lines that stand alone with more space around them than paragraphs have:
- * the next line below, on the same page, between `minExtra` and `maxExtra` font sizes farther
- * than the paragraph gap, and the line above (when there is one) at least `minExtra` farther.
- */
+/** Bold body-size lines with more space above and below them than paragraphs have (within `maxExtra`). */
 export const spacedHeadings = (
   pages: ReadonlyArray<OrderedPage>,
   body: number,

@@ -6,10 +6,8 @@ import { keepsHyphen } from "./hyphens.js"
 const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
 /**
- * NFKC turns ligatures and Arabic presentation forms into base letters; control characters are
- * noise in extracted text, and so are soft hyphens, but for one ending a run after a letter: the
- * producer's mark of a word cut at the line end, which the join of lines reads (and `makeLine`
- * drops when the run does not end its line).
+ * NFKC for ligatures and presentation forms; control characters and soft hyphens dropped, but for
+ * one ending a run after a letter: the producer's mark of a word cut at the line end.
  */
 export const normalizeText = (text: string): string =>
   composeAccents(text).normalize("NFKC").replace(xmlInvalid, "").replace(/\u00AD(?!\s*$)|(?<!\p{L})\u00AD/gu, "")
@@ -33,11 +31,7 @@ const spacingAccents: Record<string, string> = {
   "\u00B8": "\u0327"
 }
 
-/**
- * Letters and accents the PDF drew apart, composed (NFC: "naïve", not "naı̈ve"): a dotless i or j
- * under a combining mark is the letter with its dot replaced by the accent, and a spacing accent
- * right before a letter is that letter's combining mark.
- */
+/** Letters and accents the PDF drew apart, composed (NFC: "naïve", not "naı̈ve"). */
 const composeAccents = (text: string): string =>
   /[\u0131\u0237\u00A8\u00B4\u02C6\u02DC\u00AF\u02D8-\u02DD\u02C7\u00B8]/u.test(text)
     ? text
@@ -54,14 +48,10 @@ const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 /** Text that starts with a lower-case letter (a sentence going on). */
 export const lowerStart = /^\p{Ll}/u
 
-/** How two lines were joined: the text, how much of the left was kept, where the right starts. */
 export interface JoinedParts {
   readonly text: string
-  /** Characters of `left` kept at the start of `text`. */
   readonly kept: number
-  /** Where the (trimmed) right text starts in `text`. */
   readonly offset: number
-  /** Spaces trimmed from the start of `right`. */
   readonly lead: number
 }
 
@@ -69,12 +59,9 @@ const lineEndHyphen = /(\p{L}+(?:-\p{L}+)*)[-\u2010]$/u
 const leadingLetters = /^\p{L}+/u
 
 /**
- * Two lines as running text. A soft hyphen at the end of the left one is a cut: the word is
- * joined. A hyphen there between letters is a word cut by the typesetter when the right one goes
- * on in lower case ("exam- ple" → "example"), unless the document's words (`hyphenation`) say it
- * is a compound ("two- column" → "two-column"); before a capital or a digit it is part of a name
- * ("Trace- Monkey" → "Trace-Monkey"), kept, with no space. `literal` (code, or pieces of one
- * baseline) joins with a space whatever the ends are.
+ * Two lines as running text. A hyphen between letters at the end of the left one is a cut when the
+ * right goes on in lower case, unless `hyphenation` says it is a compound; before a capital or a digit
+ * it is kept ("Trace-Monkey"). `literal` (code, pieces of one baseline) joins with a space.
  */
 export const joinParts = (
   left: string,
@@ -111,12 +98,11 @@ export const joinLines = (left: string, right: string, hyphenation?: Hyphenation
 
 const terminal = /[.!?:;。！？：”"'’)\]]$/u
 
-/** True when the text ends like the end of a sentence (a paragraph may end there). */
 export const endsSentence = (text: string): boolean => terminal.test(text.trimEnd())
 
 const letter = /\p{L}/u
 
-/** Count of letters in a text: ASCII by its codes, anything else by Unicode's letter class, without a copy of the text. */
+/** Letters in a text, without a copy of it. */
 export const letterCount = (text: string): number => {
   let count = 0
   for (let i = 0; i < text.length; i++) {
