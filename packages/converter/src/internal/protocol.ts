@@ -1,21 +1,14 @@
-/**
- * The messages between the caller and a conversion worker: one request per document, answered
- * by a stream of progress events and a final result.
- */
+/** The messages between the caller and a conversion worker: a request, progress events, a result. */
 import * as Transferable from "@effect/platform/Transferable"
 import * as Schema from "effect/Schema"
 import { OcrFailed, OcrLanguageUnavailable, PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
 
-/** Pages done so far. */
 export class ProgressEvent extends Schema.TaggedClass<ProgressEvent>()("Progress", {
   pagesDone: Schema.Number,
   pagesTotal: Schema.Number
 }) {}
 
-/**
- * The finished conversion. Bytes (an EPUB, or Markdown as UTF-8) are moved to the caller's thread,
- * not copied: a copy of a large output would briefly sit in both threads.
- */
+/** The finished conversion; its bytes are moved to the caller's thread, never held in both. */
 export class DoneEvent extends Schema.TaggedClass<DoneEvent>()("Done", {
   output: Schema.Union(Schema.String, Transferable.Uint8Array),
   pages: Schema.Number,
@@ -32,11 +25,7 @@ export const EngineFailure = Schema.Union(
   OcrLanguageUnavailable
 )
 
-/**
- * Convert one document. The PDF bytes are moved to the worker, not cloned: the caller gives a
- * copy of its own (see `ConverterLive`), so that no second copy of a large PDF stays in the
- * caller's thread for the whole conversion.
- */
+/** Convert one document; the PDF bytes (the caller's own copy) are moved to the worker, not cloned. */
 export class ConvertRequest extends Schema.TaggedRequest<ConvertRequest>()("Convert", {
   failure: EngineFailure,
   success: Schema.Union(ProgressEvent, DoneEvent),

@@ -1,7 +1,4 @@
-/**
- * Entry point of a conversion worker thread: runs the engine for each request and streams its
- * progress back to the caller.
- */
+/** A conversion worker thread: runs the engine for each request and streams its progress back. */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeWorkerRunner from "@effect/platform-node/NodeWorkerRunner"
 import * as WorkerRunner from "@effect/platform/WorkerRunner"
@@ -21,9 +18,8 @@ import { coalesce } from "./progress.js"
 import { ConvertRequest, DoneEvent, ProgressEvent } from "./protocol.js"
 
 /**
- * Conversions are batch work next to a server answering requests on the main thread: on Linux the
- * worker lowers its own thread's priority (nice is per thread there, and threads it starts, such
- * as OCR's, inherit it), so that with every core busy, request handling still runs first.
+ * On Linux the worker lowers its thread's priority (per thread there, inherited by OCR's threads), so
+ * request handling on the main thread runs first when every core is busy.
  */
 const lowerPriority = (data: unknown): Effect.Effect<void> =>
   Effect.gen(function*() {
@@ -39,11 +35,7 @@ const lowerPriority = (data: unknown): Effect.Effect<void> =>
     }).pipe(Effect.catchAll((error) => Effect.logDebug("could not lower the worker's priority", error)))
   })
 
-/**
- * A function that runs a full garbage collection, or why there is none. Node offers one only under
- * `--expose-gc`, a V8 flag that is process-wide and cannot be given to a worker: it is switched on
- * just long enough to read `gc` from a fresh context, then off again.
- */
+/** A full garbage collection, or why there is none (`--expose-gc` is process-wide: read from a fresh context). */
 const garbageCollector: { readonly collect: () => void } | { readonly unavailable: unknown } = (() => {
   try {
     V8.setFlagsFromString("--expose-gc")

@@ -1,17 +1,11 @@
-/**
- * The shapes the layout rules pass along: positioned text as a PDF (or OCR) gives it, lines
- * rebuilt from it, and pages in reading order.
- */
+/** The shapes the layout rules pass along: positioned text, lines rebuilt from it, pages in reading order. */
 import type * as Document from "../../Document.js"
 import type { Mark } from "../../Document.js"
 
 /** Font styles of a run and of marks, as bits: fixed pitch (code), bold (strong), italic (emphasis). */
 export { Style } from "../../Document.js"
 
-/**
- * One run of text as the PDF places it; `y` is the baseline measured from the page top. `style`
- * holds `Style` bits (0 or absent: plain).
- */
+/** One run of text as the PDF places it; `y` is the baseline from the page top. */
 export interface TextItem {
   readonly text: string
   readonly x: number
@@ -43,7 +37,6 @@ export interface Rule {
   readonly horizontal: boolean
 }
 
-/** What was read from one page: its text items (from the text layer, or OCR for a scan). */
 export interface PageText {
   readonly page: number
   readonly width: number
@@ -63,9 +56,8 @@ export interface OutlineEntry {
 }
 
 /**
- * A horizontal run of text on one baseline, without large gaps. `marks` are its styled stretches
- * (absent when it has none); `charWidth` is set when the whole line is in a fixed-pitch font: the
- * width of one character, which turns horizontal offsets back into spaces.
+ * A run of text on one baseline without large gaps. `charWidth`, set when the whole line is fixed-pitch,
+ * turns horizontal offsets back into spaces.
  */
 export interface Line {
   readonly text: string
@@ -89,7 +81,6 @@ export type PageItem =
   }
   | { readonly _tag: "Figure"; readonly placed: PlacedFigure }
 
-/** A page after reading order was rebuilt. */
 export interface OrderedPage {
   readonly page: number
   readonly height: number

@@ -1,7 +1,4 @@
-/**
- * Page furniture: running heads and feet, folios, and a browser's print header and footer, found in
- * the top and bottom bands of the pages by repetition (numbers varying) and by their form.
- */
+/** Page furniture (running heads and feet, folios, print headers and footers) in the top and bottom bands. */
 import type { Line, OrderedPage } from "./model.js"
 
 /** A folio: "3", "iv", "- 3 -", "Page 3", "3 of 7", "3/7", "2 sur 7", "Seite 2 von 7". */
@@ -9,7 +6,7 @@ const pageNumber =
   /^(?:page|p\.|seite|página|pagina)?\s*[-–—([]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?(?:\s*(?:of|\/|sur|von|de|di|van|из|\|)\s*\d{1,4})?$/i
 /** A URL alone (a browser prints the page's address in its footer). */
 const url = /^(?:https?|file):\/\/\S+$/i
-/** A date, with or without a time, as a browser prints it in its header ("11/26/25, 5:43 PM", "26/11/2025 17:43"). */
+/** A date, with or without a time, as a browser prints it in its header. */
 const dateTime = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:,?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?)?$/i
 /** The top and bottom bands of a page where furniture lives. */
 const band = 0.1
@@ -25,19 +22,15 @@ const textKey = (text: string): string =>
 const position = (line: Line, height: number): "top" | "bottom" | undefined =>
   line.y < height * band ? "top" : line.y > height * (1 - band) ? "bottom" : undefined
 
-/** A page counter ("2 of 7", "2/7"): the page was printed by a browser or a print driver. */
+/** A page counter ("2 of 7", "2/7"): a browser or a print driver printed the page. */
 const counter = /\d\s*(?:of|\/|sur|von|de|di|van|из)\s*\d/i
 
-/**
- * Whether a line in a band is furniture by its form alone: a folio; a URL or a date when the page
- * has a page counter too (a browser's print header and footer; elsewhere a date may be a letter's).
- */
+/** Furniture by form alone: a folio, or a URL or date on a page with a counter (a browser's header and footer). */
 export const isFurnitureText = (text: string, printed: boolean): boolean => {
   const trimmed = text.trim()
   return pageNumber.test(trimmed) || (printed && (url.test(trimmed) || dateTime.test(trimmed)))
 }
 
-/** Counts, per key, the pages a key occurs on. */
 const countPages = (pages: ReadonlyArray<OrderedPage>, keys: (line: Line, height: number) => Array<string>) => {
   const counts = new Map<string, number>()
   for (const page of pages) {
@@ -58,10 +51,7 @@ const bandKey = (line: Line, height: number): Array<string> => {
 /** A numbered title's lead: "Chapter 3:" of "Chapter 3: Installing", up to two words then the number. */
 const numberedLead = /^\p{L}+(?:\s+\p{L}+)?\s+(?:\d+|[IVXLCDM]+|[A-Z])\b[.:]?/u
 
-/**
- * The keys at the line's place, and at the neighbouring place (a baseline near a rounding edge):
- * its text, and the lead of a numbered title (a running head naming each chapter in turn).
- */
+/** The keys at the line's place and the neighbouring one: its text, and the lead of a numbered title. */
 const placedKeys = (line: Line, height: number): Array<string> => {
   if (position(line, height) === undefined) return []
   const at = Math.round(line.y / samePlace)
@@ -77,11 +67,8 @@ const besideFurniture = (line: Line, furniture: ReadonlySet<Line>): boolean => {
 }
 
 /**
- * Drops the furniture of the top and bottom bands: lines that repeat (numbers ignored) on at least
- * 3 pages and 30% of the pages, or at one place on at least 3 pages (a chapter's running head in a
- * long book), or on every page of a document of two or three, or at one place on two pages beside
- * furniture; and folios, URLs and dates there.
- * The lines removed are returned too, so a measurement can tell them from body text lost.
+ * Drops the furniture of the top and bottom bands (lines repeated across pages, numbers ignored; folios,
+ * URLs and dates) and returns it, so a measurement can tell it from body text lost.
  */
 export const removeRunningHeads = (
   pages: ReadonlyArray<OrderedPage>
