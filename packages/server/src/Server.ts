@@ -148,6 +148,12 @@ export interface AppOptions {
    * with `Retry-After`, so that nothing waits forever on a server whose storage hangs.
    */
   readonly requestTimeout?: Duration.DurationInput | undefined
+  /**
+   * Record metrics in Effect's `Metric` registry, for an exporter to read (`Telemetry.metrics`
+   * serves them to Prometheus): requests, submits, refusals, conversions, claims taken over,
+   * storage failures and the tasks the storage keeps (default false: nothing is recorded).
+   */
+  readonly metrics?: boolean | undefined
   readonly uploads?: {
     /** Largest PDF accepted by `POST /v1/files` or a chunked upload (default 100 MiB). */
     readonly maxBytes?: number | undefined
@@ -217,6 +223,11 @@ export interface Service {
   /** The base URL of the contract, ending in `/v1`: give it to `PdfTransformClient` as `baseUrl`. */
   readonly baseUrl: string
   readonly address: HttpServer.Address
+  /**
+   * Reads the figures the storage keeps for the whole cluster (tasks by state, tasks waiting for a
+   * slot) into the metrics; an exporter runs it before each reading. Nothing without `metrics`.
+   */
+  readonly refreshMetrics: Effect.Effect<void>
 }
 
 /**
@@ -300,12 +311,16 @@ export const layer = (
         const publicUrl = options.publicUrl ?? publicUrlOf(server.address)
         // Invalid options are a programming error: a defect with the reason, at startup.
         const resolved = yield* Effect.sync(() => internalOptions.resolve({ ...options, publicUrl }))
-        const { app } = yield* internalApp.makeApp(resolved)
+        const { app, state } = yield* internalApp.makeApp(resolved)
         yield* listener.serve(app, millis(options.shutdownGracePeriod ?? defaults.shutdownGracePeriod))
         yield* Effect.logInfo("pdf-transform server listening").pipe(
           Effect.annotateLogs({ address: HttpServer.formatAddress(server.address), publicUrl })
         )
-        return { baseUrl: `${publicUrl.replace(/\/+$/, "")}/v1`, address: server.address }
+        return {
+          baseUrl: `${publicUrl.replace(/\/+$/, "")}/v1`,
+          address: server.address,
+          refreshMetrics: state.refreshMetrics
+        }
       })
     )
     // Signed URLs carry their signature in the query: such requests are not traced (spans record url.full).

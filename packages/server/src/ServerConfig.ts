@@ -164,6 +164,17 @@ export const ServerConfig = Schema.Struct({
     description: "Time requests in flight get to finish when the listener closes.",
     default: defaults.shutdownGracePeriod
   }),
+  metricsPort: leaf(V.Port, {
+    description: "Serve Prometheus metrics at GET /metrics on this port, a listener of its own (default: no " +
+      "metrics; 0: any free port).",
+    serveOnly: true
+  }),
+  metricsHost: leaf(Schema.String, {
+    description: "The address of the metrics listener.",
+    default: "127.0.0.1",
+    serveOnly: true,
+    pseudoName: "ADDRESS"
+  }),
   webPage: leaf(V.Switch, {
     description: "The web page at / and its API under /api, behind the same keys.",
     default: true
@@ -351,7 +362,7 @@ export const effective = (config: ServerConfig): Record<string, unknown> => {
  */
 export const toOptions = (config: ServerConfig, base: Partial<Options> = {}): Partial<Options> => {
   // Typed as options: a setting that `Server.layer` would not take fails to compile here.
-  const { databaseUrl: _databaseUrl, ...options } = config
+  const { databaseUrl: _databaseUrl, metricsHost: _metricsHost, metricsPort: _metricsPort, ...options } = config
   const given: Partial<Options> = options
   const merged: Record<string, unknown> = { ...base }
   for (const setting of settings) {

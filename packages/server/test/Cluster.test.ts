@@ -3,7 +3,8 @@
  * with the simulated converter: any node answers any task, upload and download; conversions
  * spread over the nodes; a node killed with SIGKILL in the middle of its conversions has them
  * converted again by the others, and by nobody else; and the limit of tasks in flight holds across
- * the nodes. The figures come from the database itself (who claimed, who finished, how often).
+ * the nodes. The figures come from the database itself (who claimed, who finished, how often), and
+ * each node's metrics agree with them.
  */
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest"
 import * as Crypto from "node:crypto"
@@ -14,6 +15,7 @@ import type { Postgres } from "./fixtures/postgres.js"
 import { rows, startPostgres } from "./fixtures/postgres.js"
 import type { Started, Status } from "./processes.js"
 import { bearer, fetchSigned, kill, start, submit, submitRaw, waitFor } from "./processes.js"
+import { parse, totalOf, valueOf } from "./prometheus.js"
 import { fakePdf, raw } from "./utils.js"
 
 const conversionMs = 2000
@@ -130,6 +132,26 @@ describe("three nodes on one Postgres", () => {
       // The conversions spread: each surviving node converted some of them.
       assert.isAbove(finishers.get("node-1") ?? 0, 0)
       assert.isAbove(finishers.get("node-3") ?? 0, 0)
+      // Every node reads the cluster's figures from the database: the same on each. Its counters are
+      // its own: summed over the survivors they equal what the database says the survivors did.
+      const scrapes = await Promise.all(survivors.map(async (node) => {
+        const scraped = await fetch(node.metrics)
+        assert.strictEqual(scraped.status, 200)
+        return parse(await scraped.text())
+      }))
+      for (const families of scrapes) {
+        assert.strictEqual(valueOf(families, "pdf_transform_tasks", { state: "completed" }), 30)
+        assert.strictEqual(valueOf(families, "pdf_transform_tasks", { state: "processing" }), 0)
+        assert.strictEqual(valueOf(families, "pdf_transform_tasks_waiting"), 0)
+      }
+      const sum = (name: string, labels: Record<string, string> = {}) =>
+        scrapes.reduce((total, families) => total + totalOf(families, name, labels), 0)
+      assert.strictEqual(sum("pdf_transform_tasks_submitted_total"), 20)
+      assert.strictEqual(sum("pdf_transform_claim_takeovers_total"), inFlightAtKill.size)
+      assert.strictEqual(
+        sum("pdf_transform_conversion_duration_seconds_count", { outcome: "completed" }),
+        (finishers.get("node-1") ?? 0) + (finishers.get("node-3") ?? 0)
+      )
       if (blobDir !== undefined) {
         // One file per output, none half-written, and no bytes in the rows.
         assert.strictEqual(Fs.readdirSync(Path.join(blobDir, "outputs")).length, 30)

@@ -17,6 +17,8 @@ export const bearer = { authorization: `Bearer ${key}` }
 export interface Started {
   readonly child: ChildProcess
   readonly origin: string
+  /** Its Prometheus metrics. */
+  readonly metrics: string
   readonly exited: Promise<void>
 }
 
@@ -50,9 +52,10 @@ export const start = (env: Record<string, string>): Promise<Started> =>
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString()
       const match = /listening (http:\/\/[^\s]+)\/v1/.exec(out)
-      if (match !== null) {
+      const metrics = /metrics (http:\/\/[^\s]+)/.exec(out)
+      if (match !== null && metrics !== null) {
         clearTimeout(timer)
-        resolve({ child, origin: match[1]!, exited })
+        resolve({ child, origin: match[1]!, metrics: metrics[1]!, exited })
       }
     })
     child.once("exit", (code) => {

@@ -11,6 +11,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
 import * as Contract from "@pdf-transform/core/Contract"
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as BlobDirectory from "./blobDirectory.js"
@@ -20,8 +21,10 @@ import * as Dispatcher from "./dispatcher.js"
 import { fetchFile, upload } from "./fileRoutes.js"
 import * as Health from "./health.js"
 import { fail, failureResponse, jsonResponse, pathOf } from "./http.js"
+import * as Observe from "./observe.js"
 import { openApiDocument } from "./openapi.js"
 import type { ResolvedOptions } from "./options.js"
+import * as Overview from "./sqlOverview.js"
 import * as SqlStore from "./sqlStore.js"
 import type { StorageError, Store } from "./store.js"
 import { download, result, submit, taskNotFound } from "./taskRoutes.js"
@@ -31,6 +34,8 @@ import * as Web from "./web.js"
 /** Everything the application holds; exposed to tests through `makeApp`'s second result. */
 export interface AppState {
   readonly store: Store
+  /** Reads the cluster's figures the storage keeps into the metrics. */
+  readonly refreshMetrics: Effect.Effect<void>
 }
 
 const maxPathLength = 2048
@@ -80,7 +85,9 @@ export const makeApp = (
     yield* Dispatcher.start(context)
     const web = options.webPage ? yield* Web.routes(context) : HttpRouter.empty
     const sql = yield* SqlClient.SqlClient
-    const routed = yield* HttpRouter.toHttpApp(HttpRouter.concat(router(context, sql), web))
+    const routed = yield* HttpRouter.toHttpApp(
+      HttpRouter.concat(router(context, sql), web).pipe(HttpRouter.use(Observe.noteRoute))
+    )
     const deadlineSeconds = Math.ceil(options.requestTimeoutMs / 1000)
     const late = () =>
       fail(503, "request_timeout", `The server could not answer within ${deadlineSeconds} s; retry later`, {
@@ -119,7 +126,10 @@ export const makeApp = (
       Effect.catchTag("HttpFailure", (failure) => Effect.succeed(failureResponse(failure))),
       Effect.catchTag("StorageError", (error) =>
         Effect.as(
-          Effect.logError("storage failed", error.cause).pipe(Effect.annotateLogs({ operation: error.operation })),
+          Effect.logError("storage failed", error.cause).pipe(
+            Effect.annotateLogs({ operation: error.operation }),
+            Effect.zipRight(context.metrics.storageFailed(error.operation))
+          ),
           failureResponse(
             fail(503, "storage_unavailable", "The server's storage failed; retry later", {
               headers: { "retry-after": "5" }
@@ -137,5 +147,23 @@ export const makeApp = (
       Effect.catchAllCause(() => Effect.succeed(HttpServerResponse.empty({ status: 499 })))
     )
 
-    return { app, state: { store } }
+    const refreshMetrics = Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const { states } = yield* Overview.read(now).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+      const byState = { processing: 0, completed: 0, failed: 0 }
+      let claimed = 0
+      for (const row of states) {
+        byState[row.state] += row.n
+        if (row.state === "processing") claimed += row.running
+      }
+      yield* context.metrics.stored(byState, byState.processing - claimed)
+    }).pipe(
+      Effect.catchAll((error) =>
+        Effect.zipRight(context.metrics.storageFailed(error.operation), Effect.logWarning("metrics not read", error))
+      )
+    )
+    return {
+      app: options.metrics ? Observe.observed(app, context.metrics) : app,
+      state: { store, refreshMetrics: options.metrics ? refreshMetrics : Effect.void }
+    }
   })

@@ -11,6 +11,9 @@ import * as Ref from "effect/Ref"
 import type { KeyIdentity } from "./auth.js"
 import { authenticate, makeKeyRing } from "./auth.js"
 import type { HttpFailure } from "./http.js"
+import type { Recorder } from "./metrics.js"
+import { makeRecorder, noRecorder } from "./metrics.js"
+import { note } from "./observe.js"
 import type { ResolvedOptions } from "./options.js"
 import type { Signer } from "./signing.js"
 import { makeSigner } from "./signing.js"
@@ -27,6 +30,7 @@ export interface AppContext {
   readonly wakeUps: Queue.Queue<void>
   /** The node is stopping: it is not ready, takes no submit and claims no task. */
   readonly draining: Ref.Ref<boolean>
+  readonly metrics: Recorder
 }
 
 export const makeContext = (
@@ -40,10 +44,11 @@ export const makeContext = (
     return {
       options,
       converter,
-      authenticate: authenticate(makeKeyRing(options.keys)),
+      authenticate: Effect.tap(authenticate(makeKeyRing(options.keys)), (key) => note({ key: key.id })),
       signer: makeSigner(options.signingKey),
       store,
       wakeUps,
-      draining
+      draining,
+      metrics: options.metrics ? makeRecorder() : noRecorder
     }
   })

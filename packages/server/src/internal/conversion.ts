@@ -13,6 +13,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { fetchTarget } from "./addresses.js"
 import type { AppContext } from "./context.js"
+import type { Engine } from "./metrics.js"
 import type { Outcome, Task } from "./store.js"
 import { SubmitBody } from "./submitBody.js"
 
@@ -59,7 +60,7 @@ const convert = (
   task: Task,
   request: SubmitBody,
   pdf: Uint8Array
-): Effect.Effect<Uint8Array, Failure> => {
+): Effect.Effect<Converted, Failure> => {
   const timeoutMs = context.options.conversionTimeoutMs
   const convertOptions: ConverterModule.ConvertOptions = {
     ignorePdfErrors: request.ignore_pdf_errors,
@@ -68,9 +69,17 @@ const convert = (
     onProgress: trackProgress(context, task),
     timeout: timeoutMs
   }
+  const converted = <A>(conversion: ConverterModule.Conversion<A>, output: Uint8Array): Converted => ({
+    output,
+    pages: conversion.pages,
+    engine: (conversion.ocrPages?.length ?? 0) > 0 ? "ocr" : "text"
+  })
   const output = task.format === "markdown"
-    ? Effect.map(context.converter.toMarkdown(pdf, convertOptions), (c) => new TextEncoder().encode(c.output))
-    : Effect.map(context.converter.toEpub(pdf, convertOptions), (c) => c.output)
+    ? Effect.map(
+      context.converter.toMarkdown(pdf, convertOptions),
+      (c) => converted(c, new TextEncoder().encode(c.output))
+    )
+    : Effect.map(context.converter.toEpub(pdf, convertOptions), (c) => converted(c, c.output))
   // The converter has its own limit; this one also covers a converter that ignores it.
   return Effect.timeoutFail(output, {
     duration: timeoutMs + 1000,
@@ -78,7 +87,14 @@ const convert = (
   })
 }
 
-const outputOf = (context: AppContext, task: Task): Effect.Effect<Uint8Array, Failure> =>
+/** A conversion's output, with what the metrics count of it. */
+interface Converted {
+  readonly output: Uint8Array
+  readonly pages: number
+  readonly engine: Engine
+}
+
+const outputOf = (context: AppContext, task: Task): Effect.Effect<Converted, Failure> =>
   Effect.gen(function*() {
     const request = yield* Effect.mapError(decodeRequest(task.request), () => ({
       message: "The task's stored request could not be read"
@@ -96,32 +112,54 @@ export const runConversion = (context: AppContext, task: Task): Effect.Effect<vo
         context.store.finishTask(task.id, outcome, now + context.options.taskRetentionMs, context.options.node.id)
     )
 
-  return outputOf(context, task).pipe(
-    Effect.matchCauseEffect({
-      onSuccess: (output) =>
-        Effect.zipRight(
-          finish({ output }),
-          Effect.logInfo("task completed").pipe(Effect.annotateLogs({ bytes: output.byteLength }))
-        ),
-      onFailure: (cause) => {
-        if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
-        const failure = Cause.failureOption(cause)
-        const reason = failure._tag === "Some" && failure.value.message !== ""
-          ? failure.value.message
-          : "Internal conversion error"
-        return Effect.zipRight(
-          finish({ error: reason }),
-          failure._tag === "Some"
-            ? Effect.logInfo("task failed").pipe(Effect.annotateLogs({ reason }))
-            : Effect.logError("task failed with a defect", cause)
-        )
-      }
-    }),
-    // A task whose end cannot be written stays processing: a restart runs it again.
-    Effect.catchTag("StorageError", (error) => Effect.logError("task end not recorded", error)),
-    Effect.annotateLogs({ taskId: task.id, format: task.format, key: task.owner }),
-    Effect.catchAllCause((cause) =>
-      Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("conversion fiber failed", cause)
+  const seconds = (started: number) => Effect.map(Clock.currentTimeMillis, (now) => (now - started) / 1000)
+  return Effect.flatMap(Clock.currentTimeMillis, (started) =>
+    outputOf(context, task).pipe(
+      Effect.tap((converted) =>
+        Effect.flatMap(seconds(started), (s) => context.metrics.converted(task.format, s, converted))
+      ),
+      Effect.tapErrorCause((cause) =>
+        Cause.isInterruptedOnly(cause)
+          ? Effect.void
+          : Effect.flatMap(seconds(started), (s) => context.metrics.converted(task.format, s, "failed"))
+      )
+    )).pipe(
+      Effect.matchCauseEffect({
+        onSuccess: ({ output }) =>
+          Effect.zipRight(
+            finish({ output }),
+            Effect.logInfo("task completed").pipe(Effect.annotateLogs({ bytes: output.byteLength }))
+          ),
+        onFailure: (cause) => {
+          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+          const failure = Cause.failureOption(cause)
+          const reason = failure._tag === "Some" && failure.value.message !== ""
+            ? failure.value.message
+            : "Internal conversion error"
+          return Effect.zipRight(
+            finish({ error: reason }),
+            failure._tag === "Some"
+              ? Effect.logInfo("task failed").pipe(Effect.annotateLogs({ reason }))
+              : Effect.logError("task failed with a defect", cause)
+          )
+        }
+      }),
+      // A task whose end cannot be written stays processing: a restart runs it again.
+      Effect.catchTag(
+        "StorageError",
+        (error) =>
+          Effect.zipRight(
+            context.metrics.storageFailed(error.operation),
+            Effect.logError("task end not recorded", error)
+          )
+      ),
+      Effect.annotateLogs({ taskId: task.id, format: task.format, key: task.owner }),
+      Effect.withSpan("Server.conversion", {
+        attributes: { "pdf_transform.task_id": task.id, "pdf_transform.format": task.format },
+        captureStackTrace: false
+      }),
+      Effect.catchAllCause((cause) =>
+        Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("conversion fiber failed", cause)
+      )
     )
-  )
 }

@@ -51,13 +51,26 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
         const task = claimed.value
         // A lease of ours that lapsed and was claimed again by us: the conversion is still running here.
         if (yield* FiberMap.has(running, task.id)) continue
-        const fiber = yield* FiberMap.run(running, task.id, runConversion(context, task))
+        if (task.claims > 1) yield* context.metrics.takenOver
+        const conversion = Effect.zipRight(
+          context.metrics.running(1),
+          Effect.ensuring(runConversion(context, task), context.metrics.running(-1))
+        )
+        const fiber = yield* FiberMap.run(running, task.id, conversion)
         // After the map's own observer has removed the fiber: the woken loop sees the slot free.
         fiber.addObserver(() => Queue.unsafeOffer(wakeUps, undefined))
       }
       return false
     }).pipe(
-      Effect.catchAll((error) => Effect.as(Effect.logError("could not claim a task", error), true)),
+      Effect.catchAll((error) =>
+        Effect.as(
+          Effect.zipRight(
+            context.metrics.storageFailed(error.operation),
+            Effect.logError("could not claim a task", error)
+          ),
+          true
+        )
+      ),
       Effect.annotateLogs({ node: node.id })
     )
 
@@ -81,7 +94,9 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
           yield* FiberMap.remove(running, id)
         }
       }).pipe(
-        Effect.catchAll((error) => Effect.logError("claims not renewed", error)),
+        Effect.catchAll((error) =>
+          Effect.zipRight(context.metrics.storageFailed(error.operation), Effect.logError("claims not renewed", error))
+        ),
         Effect.annotateLogs({ node: node.id })
       )
       yield* Effect.forkScoped(Effect.schedule(renew, Schedule.spaced(Duration.millis(node.leaseMs / 3))))

@@ -38,6 +38,8 @@ export interface ResolvedOptions {
   readonly downloadUrlTtlMs: number
   readonly maxJsonBodyBytes: number
   readonly requestTimeoutMs: number
+  /** Record metrics (`metrics.ts`). */
+  readonly metrics: boolean
   readonly uploads: {
     readonly maxBytes: number
     readonly retentionMs: number
@@ -168,6 +170,7 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
     maxStoredOutputBytes: options.conversions?.maxStoredBytes ?? defaults.maxStoredOutputBytes,
     downloadUrlTtlMs: millis(options.downloadUrlTtl ?? defaults.downloadUrlTtl),
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? defaults.maxJsonBodyBytes,
+    metrics: options.metrics ?? false,
     requestTimeoutMs: positive("requestTimeout", millis(options.requestTimeout ?? defaults.requestTimeout)),
     uploads: {
       maxBytes: options.uploads?.maxBytes ?? defaults.uploadMaxBytes,

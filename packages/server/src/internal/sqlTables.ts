@@ -171,7 +171,8 @@ const TaskRow = Schema.Struct({
   error: Schema.NullOr(Schema.String),
   expires_at: Schema.NullOr(Millis),
   source: Schema.parseJson(TaskSource),
-  request: Schema.String
+  request: Schema.String,
+  claims: Schema.Union(Schema.Number, Schema.NumberFromString)
 })
 export const decodeTaskRows = Schema.decodeUnknown(Schema.Array(TaskRow))
 
@@ -218,7 +219,7 @@ export const toEntry = (row: typeof FileRow.Type, received: ReadonlyArray<number
 })
 
 export const taskColumns =
-  "id, format, owner, filename, created_at, state, progress, error, expires_at, source, request"
+  "id, format, owner, filename, created_at, state, progress, error, expires_at, source, request, claims"
 
 export const toTask = (row: typeof TaskRow.Type): Task => ({
   id: row.id,
@@ -231,7 +232,8 @@ export const toTask = (row: typeof TaskRow.Type): Task => ({
   error: row.error ?? undefined,
   expiresAt: row.expires_at ?? Number.POSITIVE_INFINITY,
   source: row.source,
-  request: row.request
+  request: row.request,
+  claims: row.claims
 })
 
 /**

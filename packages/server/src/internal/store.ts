@@ -36,9 +36,11 @@ export interface Task {
   readonly source: TaskSource
   /** The submit body as the client sent it (encoded JSON), for the conversion's options. */
   readonly request: string
+  /** How many times a node has claimed it: more than once when a node died, stopped or let it go. */
+  readonly claims: number
 }
 
-export type NewTask = Omit<Task, "state" | "progress" | "error" | "expiresAt">
+export type NewTask = Omit<Task, "state" | "progress" | "error" | "expiresAt" | "claims">
 
 export type Outcome = { readonly output: Uint8Array } | { readonly error: string }
 

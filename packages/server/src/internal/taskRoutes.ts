@@ -17,6 +17,7 @@ import type { AppContext } from "./context.js"
 import { contentDisposition, sanitizeFilename } from "./disposition.js"
 import { fail, HttpFailure, jsonResponse, readBody } from "./http.js"
 import * as Limiter from "./limiter.js"
+import { note } from "./observe.js"
 import { signedUrl, verifySigned } from "./signedUrls.js"
 import { resolveSource } from "./source.js"
 import type { NewTask, Task } from "./store.js"
@@ -74,9 +75,12 @@ export const submit = (context: AppContext, format: Contract.Format) =>
       })
     }
     if (decision._tag === "Rejected") {
+      yield* context.metrics.rateLimited(decision.reason)
       yield* Effect.logInfo("submit rate limited").pipe(Effect.annotateLogs({ key: key.id, reason: decision.reason }))
       return rateLimited(decision)
     }
+    yield* note({ task: task.id })
+    yield* context.metrics.submitted(format)
     yield* Queue.offer(context.wakeUps, undefined)
     yield* Effect.logInfo("task submitted").pipe(
       Effect.annotateLogs({ taskId: task.id, format, key: key.id, source: source._tag })

@@ -1,0 +1,46 @@
+/** Each request's route, key and task, noted by the handlers as they learn them, with its status and duration. */
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type { Recorder } from "./metrics.js"
+
+/** What a request is about, filled in while it is answered. */
+export interface Notes {
+  /** The route's pattern (`/v1/pdf-transform-markdown/result/:taskId`), never the path itself. */
+  route: string | undefined
+  /** The key's id (`key#1` or its name), never the key. */
+  key: string | undefined
+  task: string | undefined
+}
+
+export class RequestNotes extends Context.Tag("@pdf-transform/server/RequestNotes")<RequestNotes, Notes>() {}
+
+/** Notes `fields` on the current request, if it is being observed. */
+export const note = (fields: Partial<Notes>): Effect.Effect<void> =>
+  Effect.map(Effect.serviceOption(RequestNotes), Option.map((notes) => Object.assign(notes, fields)))
+
+/** A router middleware: each route notes its pattern, and the task its `:taskId` names. */
+export const noteRoute = <E, R>(
+  handler: HttpRouter.Route.Middleware<E, R>
+): HttpRouter.Route.Middleware<E, R> =>
+  Effect.zipRight(
+    Effect.flatMap(HttpRouter.RouteContext, ({ params, route }) =>
+      note({ route: route.path, ...(params["taskId"] === undefined ? {} : { task: params["taskId"] }) })),
+    handler
+  )
+
+/** `app`, with each request's route, status and duration recorded. */
+export const observed = (app: HttpApp.Default<never, never>, recorder: Recorder): HttpApp.Default<never, never> =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const notes: Notes = { route: undefined, key: undefined, task: undefined }
+    const started = yield* Clock.currentTimeNanos
+    const response = yield* Effect.provideService(app, RequestNotes, notes)
+    const seconds = Number((yield* Clock.currentTimeNanos) - started) / 1e9
+    yield* recorder.request(notes.route ?? "unmatched", request.method, response.status, seconds)
+    return response
+  })
