@@ -2,6 +2,7 @@
  * `pdf-transform serve`: the reference server in the foreground, with the local converter or, with
  * `--simulate`, a converter that only takes time (for trying clients and batches at scale).
  */
+import * as HttpServer from "@effect/platform/HttpServer"
 import * as Server from "@pdf-transform/server/Server"
 import * as ServerConfig from "@pdf-transform/server/ServerConfig"
 import * as SimulatedConverter from "@pdf-transform/server/SimulatedConverter"
@@ -75,6 +76,33 @@ const signingKeyIn = (dataDir: string) =>
       new BackendFailed({ reason: `the data folder ${dataDir} cannot hold the signing key: ${String(cause)}` })
   })
 
+/**
+ * OpenTelemetry, loaded only when it is asked for: Prometheus metrics on `metricsPort`, and traces
+ * when the standard OTLP variables name an endpoint. `around` wraps the server's layer.
+ */
+const telemetryOf = (settings: ServerConfig.ServerConfig) =>
+  Effect.gen(function*() {
+    const otlp = [process.env["OTEL_EXPORTER_OTLP_ENDPOINT"], process.env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]]
+      .some((endpoint) => endpoint !== undefined && endpoint !== "")
+    const port = settings.metricsPort
+    if (port === undefined && !otlp) {
+      return { around: <A, E, R>(layer: Layer.Layer<A, E, R>) => layer, metricsUrl: Effect.succeed(undefined) }
+    }
+    const Telemetry = yield* Effect.promise(() => import("@pdf-transform/server/Telemetry"))
+    const metrics = port === undefined ? undefined : Telemetry.metrics({ port, host: settings.metricsHost })
+    return {
+      around: <E, R>(layer: Layer.Layer<Server.Server | HttpServer.HttpServer, E, R>) => {
+        const traced = layer.pipe(Layer.provide(Telemetry.tracing()))
+        return metrics === undefined ? traced : Layer.provideMerge(metrics, traced)
+      },
+      metricsUrl: metrics === undefined ? Effect.succeed(undefined) : Effect.map(
+        Effect.serviceOption(Telemetry.MetricsListener),
+        (listener) =>
+          Option.getOrUndefined(Option.map(listener, ({ address }) => `${HttpServer.formatAddress(address)}/metrics`))
+      )
+    }
+  })
+
 const run = (flags: Flags) =>
   Effect.gen(function*() {
     const settings = yield* settingsOf(flags)
@@ -98,18 +126,22 @@ const run = (flags: Flags) =>
       }
     const blobDir = settings.blobDir === undefined ? undefined : Path.resolve(settings.blobDir)
     const { dataDir: _dataDir, ...options } = ServerConfig.toOptions(settings)
+    const telemetry = yield* telemetryOf(settings)
     const server = Server.layer({
       ...options,
       keys,
       ...stored,
-      ...(blobDir === undefined ? {} : { blobDir })
+      ...(blobDir === undefined ? {} : { blobDir }),
+      metrics: settings.metricsPort !== undefined
     }).pipe(
       Layer.provide(converter),
+      telemetry.around,
       Layer.mapError((error) => new BackendFailed({ reason: error.message }))
     )
-    const announce = Effect.flatMap(Server.Server, ({ baseUrl }) =>
+    const announce = Effect.flatMap(Effect.zip(Server.Server, telemetry.metricsUrl), ([{ baseUrl }, metricsUrl]) =>
       Effect.sync(() => {
-        const out = (line: string) => process.stdout.write(`${line}\n`)
+        const out = (line: string) =>
+          process.stdout.write(`${line}\n`)
         const engine = Option.match(flags.simulate, {
           onNone: () => "the local converter",
           onSome: (duration) => `simulated conversions of ${Duration.format(duration)}`
@@ -124,6 +156,7 @@ const run = (flags: Flags) =>
             : `Tasks, uploads and outputs are kept in ${Path.resolve(dataDir)} (they survive a restart).`
         )
         if (blobDir !== undefined) out(`The bytes of outputs and uploads are files in ${blobDir}.`)
+        if (metricsUrl !== undefined) out(`Prometheus metrics: ${metricsUrl}`)
         if (generated !== undefined) out(`API key (made for this run; choose yours with --keys): ${generated}`)
         out(`Convert through it: pdf-transform convert FILES --to markdown --base-url ${baseUrl} --api-key KEY`)
         out("Ctrl-C stops it.")
