@@ -5,9 +5,11 @@
  * for dev, held-out and all, the held-out totals against issue 37's targets, and speed: Markdown
  * time against `pdftotext -layout` on the same file, EPUB time against Markdown.
  *
- * `tsx bench/fidelity.ts [--set dev|heldout] [--out DIR] [--failures] [--no-speed] [ids...]`
+ * `tsx bench/fidelity.ts [--set dev|heldout] [--out DIR] [--failures] [--no-speed] [--no-structure] [ids...]`
  * `--out` keeps our Markdown; `--failures` prints each failed assertion of a dev document with
- * the text nearest to it (never a held-out one's, so no one tunes on them).
+ * the text nearest to it (never a held-out one's, so no one tunes on them); `--no-structure`
+ * reads tagged documents by their layout alone, as if they had no structure tree. For tagged
+ * documents it prints what was judged of their trees (per document for dev, totals for held-out).
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -15,6 +17,7 @@ import { execFileSync, spawnSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
 import * as Engine from "../src/internal/engine.js"
+import * as Markdown from "../src/Markdown.js"
 import type { Check, Group } from "./fidelityChecks.js"
 import { groups, textGroups } from "./fidelityChecks.js"
 import type { FidelityDocument } from "./fidelityCorpus.js"
@@ -38,6 +41,7 @@ const outDir = flag("--out")
 const onlySet = flag("--set")
 const showFailures = toggle("--failures")
 const speed = !toggle("--no-speed")
+const readStructure = !toggle("--no-structure")
 const repeats = 3
 
 const options: Engine.EngineOptions = {
@@ -47,7 +51,8 @@ const options: Engine.EngineOptions = {
   password: undefined,
   ocrLanguages: ["eng"],
   ocrDataPath: undefined,
-  onProgress: () => Effect.void
+  onProgress: () => Effect.void,
+  readStructure
 }
 
 interface Row {
@@ -59,6 +64,7 @@ interface Row {
   readonly markdownMs: number
   readonly layoutMs: number
   readonly epubMs: number
+  readonly structure: Engine.ReadDocument["structure"]
 }
 
 const pdftotextText = (file: string): string =>
@@ -83,8 +89,8 @@ const measure = (doc: FidelityDocument, checks: ReadonlyArray<Check>) =>
   Effect.gen(function*() {
     const file = pdfPath(doc)
     const pdf = readFileSync(file)
-    const result = yield* Engine.convert(pdf, "markdown", options)
-    const markdown = String(result.output)
+    const result = yield* Engine.readDocument(pdf, options, "markdown")
+    const markdown = Markdown.render(result.document)
     if (outDir !== undefined) {
       mkdirSync(outDir, { recursive: true })
       writeFileSync(Path.join(outDir, `${doc.id}.md`), markdown)
@@ -116,7 +122,8 @@ const measure = (doc: FidelityDocument, checks: ReadonlyArray<Check>) =>
       failures,
       markdownMs: median(times.markdown),
       layoutMs: median(times.layout),
-      epubMs: median(times.epub)
+      epubMs: median(times.epub),
+      structure: result.structure
     } satisfies Row
   })
 
@@ -234,6 +241,52 @@ const printSpeed = (rows: ReadonlyArray<Row>) => {
   console.log(`  EPUB above 1.3x Markdown (target none): ${over.length === 0 ? "none" : over.join(", ")}`)
 }
 
+/** Pages of tagged documents with a tree, those whose tree was sound and used, why the others were not. */
+const structureCounts = (rows: ReadonlyArray<Row>) => {
+  const pages = rows.flatMap((row) => row.structure.pages)
+  const reasons = new Map<string, number>()
+  for (const page of pages) {
+    if (page.unsound !== undefined) reasons.set(page.unsound, (reasons.get(page.unsound) ?? 0) + 1)
+  }
+  const body = pages.reduce((n, page) => n + page.measures.visible - page.measures.artifacts, 0)
+  const reached = pages.reduce((n, page) => n + page.measures.reached, 0)
+  return {
+    pages: String(pages.length),
+    used: String(pages.filter((page) => page.unsound === undefined).length),
+    coverage: body === 0 ? "-" : `${(100 * reached / body).toFixed(1)}%`,
+    reasons: [...reasons].map(([reason, n]) => `${reason} ${n}`).join(", ") || "-"
+  }
+}
+
+/** Tagged documents: whether their structure tree was found sound and used, page by page. */
+const printStructure = (rows: ReadonlyArray<Row>) => {
+  const tagged = rows.filter((row) => row.structure.tagged)
+  if (tagged.length === 0) return
+  console.log(
+    `\ntagged documents: structure tree used per page when sound (text reached >= 95%, roles known >= 90%, blocks read back up <= 5%)${
+      readStructure ? "" : "; not read in this run (--no-structure)"
+    }:`
+  )
+  const line = (name: string, set: string, picked: ReadonlyArray<Row>) => {
+    const counts = structureCounts(picked)
+    return [
+      name,
+      set,
+      String(picked.reduce((n, row) => n + row.doc.pages, 0)),
+      counts.pages,
+      counts.used,
+      counts.coverage,
+      counts.reasons
+    ]
+  }
+  const table = tagged.filter((row) => row.doc.set === "dev").map((row) => line(row.doc.id, "dev", [row]))
+  for (const set of ["dev", "heldout"]) {
+    const picked = tagged.filter((row) => row.doc.set === set)
+    if (picked.length > 0) table.push(line(`total (${set}, ${picked.length} documents)`, set, picked))
+  }
+  formatTable(["document", "set", "pages", "pages with a tree", "tree used", "text reached", "not used because"], table)
+}
+
 const main = Effect.gen(function*() {
   const all = documents()
   const docs = all.filter((doc) =>
@@ -279,6 +332,7 @@ const main = Effect.gen(function*() {
   }
   const heldout = rows.filter((row) => row.doc.set === "heldout")
   if (heldout.length > 0) printTargets(heldout)
+  printStructure(rows)
   if (speed && rows.length > 0) printSpeed(rows)
   const failures = rows.flatMap((row) => row.failures)
   if (showFailures) console.log(`\nfailed assertions of dev documents (${failures.length}):\n${failures.join("\n")}`)

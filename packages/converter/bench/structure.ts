@@ -6,7 +6,9 @@
  * emphasis and list-item recall, heading recall, depth agreement and numbers kept, table rows
  * against the reference, and word recall; then the held-out totals against issue 28's targets.
  *
- * `tsx bench/structure.ts [--out DIR] [--set dev|heldout] [names...]`; `--out` keeps our Markdown.
+ * `tsx bench/structure.ts [--out DIR] [--set dev|heldout] [--no-structure] [names...]`; `--out` keeps our
+ * Markdown; `--no-structure` reads tagged documents by their layout alone, as if they had no
+ * structure tree.
  */
 import * as Effect from "effect/Effect"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -28,6 +30,8 @@ const flag = (name: string): string | undefined => {
 }
 const outDir = flag("--out")
 const onlySet = flag("--set")
+const noStructure = args.indexOf("--no-structure")
+if (noStructure >= 0) args.splice(noStructure, 1)
 const documents = structureDocuments.filter((doc) =>
   (onlySet === undefined || doc.set === onlySet) && (args.length === 0 || args.includes(doc.name))
 )
@@ -39,7 +43,8 @@ const options: Engine.EngineOptions = {
   password: undefined,
   ocrLanguages: ["eng"],
   ocrDataPath: undefined,
-  onProgress: () => Effect.void
+  onProgress: () => Effect.void,
+  readStructure: noStructure < 0
 }
 
 interface Row {

@@ -13,6 +13,7 @@ import { layout } from "./layout.js"
 import * as Ocr from "./ocr.js"
 import { readPages } from "./pages.js"
 import * as Pdf from "./pdf.js"
+import type { PageVerdict } from "./tagged/page.js"
 
 /** The output formats. */
 export type Format = "markdown" | "epub"
@@ -27,6 +28,8 @@ export interface EngineOptions {
   readonly ocrDataPath: string | undefined
   /** A full garbage collection, where available (conversion workers): see `convert`. */
   readonly collectGarbage?: (() => void) | undefined
+  /** Whether a tagged document's structure tree is read (default true; benches compare without it). */
+  readonly readStructure?: boolean | undefined
   /** Markdown as UTF-8 bytes rather than a string (a worker moves bytes to the caller's thread). */
   readonly markdownAsUtf8?: boolean | undefined
   readonly onProgress: (progress: Converter.Progress) => Effect.Effect<void>
@@ -41,8 +44,10 @@ export interface ReadDocument {
   readonly warnings: Array<Converter.ConversionWarning>
   /** Pages that were read by OCR (rendered and recognised), whether its reading was kept or not. */
   readonly ocrPages: ReadonlyArray<number>
-  /** The running heads and folios the layout removed. */
+  /** The running heads and folios the layout removed (and a tagged page's artifacts). */
   readonly removedLines: ReadonlyArray<string>
+  /** Whether the document is tagged, and the verdict on each page that has a structure tree. */
+  readonly structure: { readonly tagged: boolean; readonly pages: ReadonlyArray<PageVerdict> }
 }
 
 /** Reads and lays out the whole document; warnings collect what was skipped. */
@@ -57,7 +62,7 @@ export const readDocument = (
     if ("missing" in models) {
       return yield* new OcrLanguageUnavailable({ language: models.missing, searched: models.searched })
     }
-    const open = yield* Pdf.open(pdf, options.password)
+    const open = yield* Pdf.open(pdf, options.password, options.readStructure !== false)
     const outline = yield* Pdf.outline(open)
     const title = yield* Pdf.title(open)
     const read = yield* readPages(open, { ...options, models: models.files, figures: format === "epub" })
@@ -72,7 +77,8 @@ export const readDocument = (
       document: laid.document,
       warnings: read.warnings,
       ocrPages: read.ocrPages,
-      removedLines: laid.removedLines
+      removedLines: laid.removedLines,
+      structure: { tagged: open.tagged, pages: read.tagged }
     }
   }))
 

@@ -11,6 +11,7 @@ import * as P from "./pdfium.js"
 import type { Channels } from "./png.js"
 import { downscale, encodePng } from "./png.js"
 import type { StreamDictionaries } from "./streamDictionaries.js"
+import type { MarkedFigure } from "./tagged/model.js"
 
 const imageObject = 3
 const formObject = 5
@@ -91,7 +92,9 @@ export const pageFigures = (
   width: number,
   height: number,
   /** Given (the figures are wanted): what the document's stream dictionaries say of an image's rows. */
-  dictionaries: StreamDictionaries | undefined
+  dictionaries: StreamDictionaries | undefined,
+  /** Given (a tagged page): each figure is a `MarkedFigure` with its object's marked content. */
+  marked?: (object: number) => number
 ): {
   readonly figures: Array<PlacedFigure>
   readonly imageCoverage: number
@@ -101,12 +104,14 @@ export const pageFigures = (
     const figures: Array<PlacedFigure> = []
     const checks: Array<FigureCheck> = []
     let imageCoverage = 0
-    const visit = (count: number, get: (index: number) => number, path: ReadonlyArray<number>) => {
+    // An image in a form is tagged by the marked content around the form on the page.
+    const visit = (count: number, get: (index: number) => number, path: ReadonlyArray<number>, outer: number) => {
       for (let i = 0; i < count; i++) {
         const object = get(i)
+        const tagObject = path.length === 0 ? object : outer
         const type = m.FPDFPageObj_GetType(object)
         if (type === formObject && path.length < maxFormDepth) {
-          visit(m.FPDFFormObj_CountObjects(object), (j) => m.FPDFFormObj_GetObject(object, j), [...path, i])
+          visit(m.FPDFFormObj_CountObjects(object), (j) => m.FPDFFormObj_GetObject(object, j), [...path, i], tagObject)
         }
         if (type !== imageObject || !m.FPDFPageObj_GetBounds(object, out, out + 4, out + 8, out + 12)) continue
         const [left, bottom, right, top] = P.floats(m, out, 4)
@@ -121,12 +126,14 @@ export const pageFigures = (
         if (copy === "too small") continue
         const figure = copy?.figure ?? decodedFigure(m, object)
         if (figure === undefined) continue
-        const placed = { figure, ...box }
+        const placed: PlacedFigure | MarkedFigure = marked === undefined
+          ? { figure, ...box }
+          : { figure, ...box, mcid: marked(tagObject) }
         figures.push(placed)
         if (copy?.valid !== undefined) checks.push({ placed, path: [...path, i], valid: copy.valid })
       }
     }
-    visit(m.FPDFPage_CountObjects(page), (i) => m.FPDFPage_GetObject(page, i), [])
+    visit(m.FPDFPage_CountObjects(page), (i) => m.FPDFPage_GetObject(page, i), [], 0)
     return { figures, imageCoverage, checks }
   })
 

@@ -10,9 +10,14 @@ import { bodySize, headingLevels, lineRatio, matchOutline, outlineSizeLevels, us
 import { collectWords } from "./layout/hyphens.js"
 import { detectLanguage, languageSample } from "./layout/language.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
+import { pageLines } from "./layout/model.js"
 import { orderPage } from "./layout/order.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
 import { paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
+import { linesPage, taggedBlocks } from "./tagged/assemble.js"
+import { appendTagged } from "./tagged/merge.js"
+import type { TaggedPage } from "./tagged/page.js"
+import { isTaggedPage } from "./tagged/page.js"
 
 export { mergeSplitParagraphs } from "./layout/blocks.js"
 export { detectLanguage } from "./layout/language.js"
@@ -28,7 +33,7 @@ export interface LayoutInput {
    * takes them: the array is emptied, so that each page's lines can be freed as soon as its blocks
    * are built (a 2,000-page document's lines are about 30 MB).
    */
-  readonly pages: Array<PageText | OrderedPage>
+  readonly pages: Array<PageText | OrderedPage | TaggedPage>
   readonly outline: ReadonlyArray<OutlineEntry>
   readonly title: string | undefined
   readonly filename: string | undefined
@@ -73,9 +78,9 @@ export const layoutDocument = (input: LayoutInput): Document.Document => layout(
 /** `layoutDocument`, with the running heads it removed. */
 export const layout = (input: LayoutInput): Layout => {
   const pageCount = input.pages.length
-  const { pages, removed } = removeRunningHeads(
-    input.pages.splice(0).map((page) => "width" in page ? orderPage(page) : page)
-  )
+  const all = input.pages.splice(0).map((page) => "width" in page ? orderPage(page) : page)
+  // A page read from its structure tree has its elements' lines measured with the rest.
+  const { pages, removed } = removeRunningHeads(all.map((page) => isTaggedPage(page) ? linesPage(page) : page))
   const body = bodySize(pages)
   const outline = useOutline(input.outline) ? input.outline : []
   const matched = matchOutline(pages, outline)
@@ -93,9 +98,20 @@ export const layout = (input: LayoutInput): Layout => {
     hyphenation: collectWords(lineTexts(pages))
   }
   const blocks: Array<Document.Block> = []
-  // Each page leaves the array as its blocks are built: its lines are garbage from then on.
-  for (let page = pages.shift(); page !== undefined; page = pages.shift()) {
+  // A tagged page's artifacts are reported once, as the page's own, whether the rule found them or not.
+  const artifacts = new Set(all.flatMap((page) => isTaggedPage(page) ? page.artifacts : []))
+  const removedLines = removed.flatMap((line) => artifacts.has(line) ? [] : [line.text])
+  let open: Array<number> = []
+  // Each page leaves the arrays as its blocks are built: its lines are garbage from then on.
+  for (let next = all.shift(); next !== undefined; next = all.shift()) {
+    const page = pages.shift()!
     blocks.push({ _tag: "PageBreak", page: page.page })
+    if (isTaggedPage(next)) {
+      open = appendTagged(blocks, taggedBlocks(next, new Set(pageLines(page)), rules), open)
+      removedLines.push(...next.artifacts.map((line) => line.text))
+      continue
+    }
+    open = []
     blocks.push(...pageBlocks(page, rules, matched.missing.get(page.page) ?? []))
   }
   const merged = mergeSplitParagraphs(blocks, rules.hyphenation)
@@ -108,6 +124,6 @@ export const layout = (input: LayoutInput): Layout => {
       blocks: merged,
       pages: pageCount
     },
-    removedLines: removed.map((line) => line.text)
+    removedLines
   }
 }

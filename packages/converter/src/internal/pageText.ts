@@ -106,19 +106,33 @@ export interface PageText {
   readonly items: Array<TextItem>
   /** Characters whose font has no usable Unicode mapping. */
   readonly unmapped: number
+  /** Each run's marked content (see `structTree.markedContent`), when it was asked for. */
+  readonly mcids: Array<number> | undefined
 }
 
-/** The text runs of a loaded page, in top-down page coordinates. */
-export const pageText = (m: Pdfium, page: number, width: number, height: number): PageText => {
+/**
+ * The text runs of a loaded page, in top-down page coordinates, in the order the page draws
+ * them; with `marked`, each run's marked content too (asked once per text object), and runs of
+ * two marked contents are never joined.
+ */
+export const pageText = (
+  m: Pdfium,
+  page: number,
+  width: number,
+  height: number,
+  marked?: (textObject: number) => number
+): PageText => {
+  const mcids: Array<number> | undefined = marked === undefined ? undefined : []
   const textPage = m.direct.FPDFText_LoadPage(page)
-  if (textPage === 0) return { items: [], unmapped: 0 }
+  if (textPage === 0) return { items: [], unmapped: 0, mcids }
   try {
     const count = m.direct.FPDFText_CountChars(textPage)
-    if (count <= 0) return { items: [], unmapped: 0 }
+    if (count <= 0) return { items: [], unmapped: 0, mcids }
     const chars = characters(m, textPage, count)
     return P.withBuffer(m, 64, (out) => {
       const c = m.direct
       const items: Array<TextItem> = []
+      let mcid = 0
       let unmapped = 0
       const deviceWidth = Math.ceil(width * precision)
       const deviceHeight = Math.ceil(height * precision)
@@ -139,6 +153,7 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
       }
       const run = (start: number, end: number, object: number) => {
         const style = styleOf(object)
+        if (marked !== undefined) mcid = marked(object)
         // A space in a fixed-pitch run may stand for several (TeX and PDFium write one for any
         // gap): its words are placed one by one, and the line rules count the spaces between.
         if ((style & Style.code) !== 0) {
@@ -188,7 +203,8 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
         const last = items[items.length - 1]
         if (
           last !== undefined && !item.rtl && !last.rtl && last.style === item.style && last.size === item.size &&
-          last.y === item.y && Math.abs(item.x - (last.x + last.width)) < 0.05 * size
+          last.y === item.y && Math.abs(item.x - (last.x + last.width)) < 0.05 * size &&
+          (mcids === undefined || mcids[mcids.length - 1] === mcid)
         ) {
           items[items.length - 1] = {
             text: last.text + text,
@@ -201,6 +217,7 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
           }
         } else {
           items.push(item)
+          mcids?.push(mcid)
         }
       }
       let start = 0
@@ -213,7 +230,7 @@ export const pageText = (m: Pdfium, page: number, width: number, height: number)
         start = i
         object = next
       }
-      return { items, unmapped }
+      return { items, unmapped, mcids }
     })
   } finally {
     m.direct.FPDFText_ClosePage(textPage)

@@ -14,6 +14,9 @@ import type { OrderedPage, TextItem } from "./layout.js"
 import { hasText, isBetterReading, isJunkTextLayer, orderPage } from "./layout.js"
 import * as Ocr from "./ocr.js"
 import * as Pdf from "./pdf.js"
+import type { PageVerdict, TaggedPage } from "./tagged/page.js"
+import { arrangePage } from "./tagged/page.js"
+import { measure } from "./tagged/sound.js"
 
 /** A page whose text layer is empty and which is mostly covered by an image is a scan. */
 const scanCoverage = 0.5
@@ -22,9 +25,11 @@ const maxPendingOcr = 2
 
 /** What reading the pages gave. */
 export interface ReadPages {
-  readonly pages: Array<OrderedPage>
+  readonly pages: Array<OrderedPage | TaggedPage>
   readonly warnings: Array<Converter.ConversionWarning>
   readonly ocrPages: Array<number>
+  /** What was judged of each page that has a structure tree (a tagged document's). */
+  readonly tagged: Array<PageVerdict>
 }
 
 /** Why a page goes to OCR, which decides what its reading must prove to be kept. */
@@ -39,7 +44,10 @@ export const readPages = (
     const scope = yield* Effect.scope
     const warnings: Array<Converter.ConversionWarning> = []
     const ocrPages: Array<number> = []
-    const pages: Array<OrderedPage | Fiber.Fiber<OrderedPage, OcrFailed>> = []
+    const tagged: Array<PageVerdict> = []
+    const arrange = (n: number, content: Pdf.PageContent) =>
+      arrangePage({ page: n, ...content }, content.tagged, tagged)
+    const pages: Array<OrderedPage | TaggedPage | Fiber.Fiber<OrderedPage | TaggedPage, OcrFailed>> = []
     const pending: Array<Fiber.Fiber<OrderedPage, OcrFailed>> = []
     /** One tesseract worker per conversion, started by the first page that needs it. */
     let tesseract: Effect.Effect<Ocr.Ocr, string> | undefined
@@ -101,11 +109,11 @@ export const readPages = (
           if (settled.failed !== undefined) warnings.push(settled.failed)
           return settled.content
         })
-        if (reason !== undefined) pages.push(yield* recognise(n, yield* settled, reason))
-        else if (content.checks.length === 0) pages.push(orderPage({ page: n, ...content }))
-        else {pages.push(
-            yield* Effect.forkIn(Effect.map(settled, (settled) => orderPage({ page: n, ...settled })), scope)
-          )}
+        if (reason !== undefined) {
+          if (content.tagged !== undefined) tagged.push({ page: n, measures: measure(content.tagged), unsound: "ocr" })
+          pages.push(yield* recognise(n, yield* settled, reason))
+        } else if (content.checks.length === 0) pages.push(arrange(n, content))
+        else pages.push(yield* Effect.forkIn(Effect.map(settled, (settled) => arrange(n, settled)), scope))
       }
       open.refresh()
       yield* options.onProgress({ pagesDone: n, pagesTotal: open.pages })
@@ -118,5 +126,5 @@ export const readPages = (
       pages,
       (page) => Fiber.isFiber(page) ? Fiber.join(page) : Effect.succeed(page)
     )
-    return { pages: ordered, warnings, ocrPages }
+    return { pages: ordered, warnings, ocrPages, tagged: tagged.sort((a, b) => a.page - b.page) }
   })

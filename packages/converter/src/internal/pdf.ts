@@ -17,6 +17,8 @@ import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import { pngAround } from "./png.js"
 import * as StreamDictionaries from "./streamDictionaries.js"
+import * as StructTree from "./structTree.js"
+import type { TaggedContent } from "./tagged/model.js"
 
 /** FPDF_GetLastError's codes. */
 const reasons: Record<number, string> = {
@@ -50,7 +52,9 @@ export class OpenDocument {
     private handle: number,
     private readonly reopen: () => number,
     /** The dictionaries of its streams, read from its bytes (PDFium does not give an image's parameters). */
-    readonly dictionaries: StreamDictionaries.StreamDictionaries
+    readonly dictionaries: StreamDictionaries.StreamDictionaries,
+    /** Whether it has a structure tree (its pages' trees and marked content are then read). */
+    readonly tagged: boolean
   ) {
     this.heapAtOpen = module.pdfium.HEAPU8.length
   }
@@ -88,7 +92,9 @@ export class OpenDocument {
  */
 export const open = (
   bytes: Uint8Array,
-  password: string | undefined
+  password: string | undefined,
+  /** Whether a tagged document's structure is read (benches compare the reading without it). */
+  structure = true
 ): Effect.Effect<OpenDocument, PdfPasswordRequired | PdfInvalid, Scope.Scope> =>
   Effect.acquireRelease(P.acquire, P.release).pipe(
     Effect.flatMap((module) =>
@@ -108,7 +114,8 @@ export const open = (
                     module.FPDF_GetPageCount(document),
                     document,
                     load,
-                    StreamDictionaries.make(bytes)
+                    StreamDictionaries.make(bytes),
+                    structure && StructTree.isTagged(module, document)
                   )
                 )
               }
@@ -204,6 +211,8 @@ export interface PageContent {
   readonly unmapped: number
   /** Thin paths: a table's rules. */
   readonly rules: ReadonlyArray<Rule>
+  /** The page's structure tree and its runs' marked content, when the document is tagged and the page has a tree. */
+  readonly tagged: TaggedContent | undefined
 }
 
 /**
@@ -239,14 +248,17 @@ export const readPage = (
     const m = open.module
     const width = m.direct.FPDF_GetPageWidthF(page)
     const height = m.direct.FPDF_GetPageHeightF(page)
-    const text = pageText(m, page, width, height)
+    const tree = open.tagged ? StructTree.readTree(m, page) : []
+    const marked = tree.length > 0 ? StructTree.markedContent(m) : undefined
+    const text = pageText(m, page, width, height, marked)
+    const tagged = text.mcids === undefined ? undefined : { tree, items: text.items.slice(), mcids: text.mcids }
     const paths = pagePaths(m, page, height)
     text.items.push(...shapeBullets(paths.shapes, text.items))
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
     const images = options.figures || empty
-      ? pageFigures(m, page, width, height, options.figures ? open.dictionaries : undefined)
+      ? pageFigures(m, page, width, height, options.figures ? open.dictionaries : undefined, marked)
       : { figures: [], imageCoverage: 0, checks: [] }
-    return { width, height, items: text.items, unmapped: text.unmapped, rules: paths.rules, ...images }
+    return { width, height, items: text.items, unmapped: text.unmapped, rules: paths.rules, tagged, ...images }
   })
 
 /**

@@ -100,12 +100,18 @@ const maxHeapBytes = 256 * 1024 * 1024
 let instance: Promise<Pdfium> | undefined
 let openDocuments = 0
 
-const directOf = (exports: object): Direct => {
-  const missing = directNames.filter((name) => !(name in exports) || typeof Reflect.get(exports, name) !== "function")
+/**
+ * The module's exports as the C functions `names`, called directly (see `Direct`); a missing one
+ * is a defect of the PDFium build, thrown when the module is set up.
+ */
+export const exportedFunctions = <T extends object>(exports: object, names: ReadonlyArray<keyof T & string>): T => {
+  const missing = names.filter((name) => !(name in exports) || typeof Reflect.get(exports, name) !== "function")
   if (missing.length > 0) throw new Error(`@embedpdf/pdfium does not export ${missing.join(", ")}`)
   // Checked just above: each name is an exported function of the signature PDFium's headers give.
-  return exports as Direct
+  return exports as T
 }
+
+const directOf = (exports: object): Direct => exportedFunctions<Direct>(exports, directNames)
 
 const withFiles = (module: WrappedPdfiumModule): Pdfium => {
   const bytes = new Map<number, Uint8Array>()
