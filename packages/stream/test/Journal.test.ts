@@ -8,24 +8,26 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { assert, describe, expectTypeOf, it } from "@effect/vitest"
 import { Contract } from "@pdf-transform/core"
+import { MemoryFileSystem } from "@pdf-transform/testing"
 import { Deferred, Effect, Either, Fiber, Layer, Option } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { Journal } from "../src/index.js"
-import * as MemoryFs from "./support/MemoryFs.js"
 
 const path = "/state/journal.jsonl"
 const sid = Contract.SessionId.make
 
 /** Opens the journal at `path` on `memory` for the length of `use`. */
-const withJournal = <A, E>(memory: MemoryFs.MemoryFs, use: (journal: Journal.Service) => Effect.Effect<A, E>) =>
-  Effect.scoped(Effect.flatMap(Journal.makeFile(path), use)).pipe(Effect.provide(memory.layer))
+const withJournal = <A, E>(
+  memory: MemoryFileSystem.MemoryFileSystem,
+  use: (journal: Journal.Service) => Effect.Effect<A, E>
+) => Effect.scoped(Effect.flatMap(Journal.makeFile(path), use)).pipe(Effect.provide(memory.layer))
 
 describe("file journal", () => {
   it.effect("entries survive a reopen; each job's state is its last entry, with what earlier ones established", () => {
-    const memory = MemoryFs.make()
+    const memory = MemoryFileSystem.make()
     return Effect.gen(function*() {
       yield* withJournal(memory, (journal) =>
         Effect.gen(function*() {
@@ -69,7 +71,7 @@ describe("file journal", () => {
   })
 
   it.effect("unreadable and truncated lines are reported with their line numbers; the rest is read", () => {
-    const memory = MemoryFs.make()
+    const memory = MemoryFileSystem.make()
     const good = (key: string) => JSON.stringify({ v: 1, key, at: 0, state: "submitted", sessionId: `s-${key}` })
     memory.files.set(
       path,
@@ -102,7 +104,7 @@ describe("file journal", () => {
   })
 
   it.effect("entries appended together are written (and synced) together", () => {
-    const memory = MemoryFs.make()
+    const memory = MemoryFileSystem.make()
     return Effect.gen(function*() {
       yield* withJournal(memory, (journal) =>
         Effect.forEach(
@@ -117,7 +119,7 @@ describe("file journal", () => {
   })
 
   it.effect("an entry is written at once, not behind an fsync in progress; it answers once a sync after it ends", () => {
-    const memory = MemoryFs.make()
+    const memory = MemoryFileSystem.make()
     return Effect.gen(function*() {
       const slowDisk = yield* Deferred.make<void>()
       yield* withJournal(memory, (journal) =>
@@ -140,7 +142,7 @@ describe("file journal", () => {
   })
 
   it.effect("a failed write fails that append and every later one", () => {
-    const memory = MemoryFs.make()
+    const memory = MemoryFileSystem.make()
     return Effect.gen(function*() {
       yield* withJournal(memory, (journal) =>
         Effect.gen(function*() {

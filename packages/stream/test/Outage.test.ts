@@ -4,11 +4,10 @@
  * twice; past `maxOutage` the batch stops and the next run picks up what was running.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { FakeServer } from "@pdf-transform/testing"
+import { FakeServer, type MemoryFileSystem } from "@pdf-transform/testing"
 import { Chunk, Effect, Layer, Stream, TestClock } from "effect"
 import { Batch, Job, Journal } from "../src/index.js"
 import * as H from "./support/harness.js"
-import type * as MemoryFs from "./support/MemoryFs.js"
 
 const urls = (count: number) =>
   Array.from({ length: count }, (_, i) => Job.url(`https://example.com/${i}.pdf`, "markdown"))
@@ -16,7 +15,8 @@ const urls = (count: number) =>
 const fourSeconds: FakeServer.Timeline = [{ after: "4 seconds", status: { state: "completed" } }]
 
 const journalPath = "/state/journal.jsonl"
-const fileJournal = (memory: MemoryFs.MemoryFs) => Journal.layerFile(journalPath).pipe(Layer.provide(memory.layer))
+const fileJournal = (memory: MemoryFileSystem.MemoryFileSystem) =>
+  Journal.layerFile(journalPath).pipe(Layer.provide(memory.layer))
 
 describe("an unreachable service", () => {
   it.effect("that never answered: the batch stops after three tries, within about 5 s, nothing sent", () => {

@@ -4,21 +4,25 @@
  * batch leaves a journal the next run completes without a second submit.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { FakeServer } from "@pdf-transform/testing"
+import { FakeServer, type MemoryFileSystem } from "@pdf-transform/testing"
 import { Effect, Fiber, Layer } from "effect"
 import { Batch, Job, Journal } from "../src/index.js"
 import * as H from "./support/harness.js"
-import type * as MemoryFs from "./support/MemoryFs.js"
 
 const journalPath = "/state/journal.jsonl"
 
 /** A fresh file journal over the same memory file system: what a restarted process opens. */
-const fileJournal = (memory: MemoryFs.MemoryFs) => Journal.layerFile(journalPath).pipe(Layer.provide(memory.layer))
+const fileJournal = (memory: MemoryFileSystem.MemoryFileSystem) =>
+  Journal.layerFile(journalPath).pipe(Layer.provide(memory.layer))
 
 const urls = (count: number) =>
   Array.from({ length: count }, (_, i) => Job.url(`https://example.com/${i}.pdf`, "markdown"))
 
-const runOnce = (memory: MemoryFs.MemoryFs, jobs: ReadonlyArray<Job.Job>, options: Partial<Batch.Options> = {}) =>
+const runOnce = (
+  memory: MemoryFileSystem.MemoryFileSystem,
+  jobs: ReadonlyArray<Job.Job>,
+  options: Partial<Batch.Options> = {}
+) =>
   Effect.fork(Batch.run(jobs, { outputDirectory: H.outDir, concurrency: 3, ...options })).pipe(
     Effect.flatMap((fiber) => H.drive(fiber)),
     Effect.provide(fileJournal(memory))

@@ -32,3 +32,11 @@ export * as TestPdfTransformClient from "./TestPdfTransformClient.js"
  * @since 0.1.0
  */
 export * as TestClockDriver from "./TestClockDriver.js"
+
+/**
+ * Files in memory behind `FileSystem` and `Path`, with faults to set: batches and uploads under
+ * `TestClock` without real I/O.
+ *
+ * @since 0.2.0
+ */
+export * as MemoryFileSystem from "./MemoryFileSystem.js"

@@ -7,7 +7,6 @@ import type { HttpClient } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { FakeServer } from "../src/index.js"
-import { pdfOf } from "./support/memoryFiles.js"
 
 const init = (client: HttpClient.HttpClient, body: unknown, key: string | null = FakeServer.defaultApiKey) => {
   const request = HttpClientRequest.post(`${FakeServer.defaultBaseUrl}/uploads/init`).pipe(
@@ -25,6 +24,13 @@ const urlOf = (client: HttpClient.HttpClient, uploadId: string) =>
       HttpClientRequest.bearerToken(FakeServer.defaultApiKey)
     )
   )
+
+/** A PDF-headed file whose bytes vary along it, so a part stored at the wrong place shows. */
+const pdfOf = (size: number): Uint8Array => {
+  const bytes = Uint8Array.from({ length: size }, (_, i) => i % 251)
+  bytes.set(new TextEncoder().encode("%PDF-1.7\n"))
+  return bytes
+}
 
 interface InitData {
   readonly upload_id: string

@@ -4,11 +4,10 @@
  */
 import { ChunkedUploader, PdfTransformClient, ServerUploader } from "@pdf-transform/core"
 import * as Uploader from "@pdf-transform/core/Uploader"
-import { FakeServer, TestClockDriver } from "@pdf-transform/testing"
+import { FakeServer, MemoryFileSystem, TestClockDriver } from "@pdf-transform/testing"
 import { Chunk, Duration, Effect, type Fiber, Layer, Redacted, Stream } from "effect"
 import type { BatchEvent, Job } from "../../src/index.js"
 import { Batch, Journal } from "../../src/index.js"
-import * as MemoryFs from "./MemoryFs.js"
 
 export const baseUrl = "https://fake.pdf-transform.test/v1"
 export const outDir = "/out"
@@ -43,7 +42,7 @@ export const recordingUploader = (uploads: Uploads) =>
   )
 
 export interface Harness {
-  readonly memory: MemoryFs.MemoryFs
+  readonly memory: MemoryFileSystem.MemoryFileSystem
   readonly uploads: Uploads
   readonly layer: Layer.Layer<
     Batch.Requirements | FakeServer.FakeServer | Uploader.Uploader
@@ -54,7 +53,7 @@ export const make = (options: {
   readonly server?: FakeServer.Options
   readonly client?: Partial<PdfTransformClient.Options>
   readonly journal?: Layer.Layer<Journal.Journal, never, never> | "file"
-  readonly memory?: MemoryFs.MemoryFs
+  readonly memory?: MemoryFileSystem.MemoryFileSystem
   /**
    * The recording Uploader (default), core's ChunkedUploader through the fake's upload protocol, or
    * core's ServerUploader (the reference server's `POST /v1/files`, which the fake does not serve:
@@ -62,7 +61,7 @@ export const make = (options: {
    */
   readonly uploader?: "recording" | "chunked" | "server"
 } = {}): Harness => {
-  const memory = options.memory ?? MemoryFs.make()
+  const memory = options.memory ?? MemoryFileSystem.make()
   const uploads: Uploads = { names: [], sources: [] }
   const journal = options.journal === "file" ?
     Layer.orDie(Journal.layerFile("/state/journal.jsonl")).pipe(Layer.provide(memory.layer)) :
@@ -132,7 +131,7 @@ export const submits = Effect.flatMap(
 )
 
 /** `count` PDFs in the memory file system under /in, named `doc-<i>.pdf`, each distinct. */
-export const pdfs = (memory: MemoryFs.MemoryFs, count: number, folder = "/in") =>
+export const pdfs = (memory: MemoryFileSystem.MemoryFileSystem, count: number, folder = "/in") =>
   Array.from({ length: count }, (_, i) => {
     const path = `${folder}/doc-${i}.pdf`
     memory.files.set(path, new TextEncoder().encode(`%PDF-1.4\n% document ${folder} ${i}\n%%EOF\n`))

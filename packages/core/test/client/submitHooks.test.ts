@@ -4,8 +4,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PdfTransformClient } from "@pdf-transform/core"
+import { FakeServer } from "@pdf-transform/testing"
 import { Effect, Exit, Fiber, TestClock } from "effect"
-import { FakeServer } from "../../src/index.js"
 import { createdTasks, makeLayer, pdfURL, submits } from "./utils.js"
 
 const enqueue = (...steps: ReadonlyArray<FakeServer.SubmitStep>) =>

@@ -4,8 +4,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Contract, PdfTransformClient } from "@pdf-transform/core"
+import { FakeServer } from "@pdf-transform/testing"
 import { Chunk, Duration, Effect, Either, Fiber, Logger, Ref, Schedule, Stream, TestClock } from "effect"
-import { FakeServer } from "../../src/index.js"
 import { makeLayer, pdfURL, polls, runClockUntilDone } from "./utils.js"
 
 const Client = PdfTransformClient.PdfTransformClient

@@ -1,30 +1,42 @@
 /**
- * A file system in memory for pipeline tests under TestClock: no real I/O to race the clock. It
- * implements what the batch and the uploaders use (directories, append and exclusive opens, sync,
- * rename, stat, ranged streams)
- * and can be told to fail writes under a path, like a full disk.
+ * Files in memory behind `@effect/platform`'s `FileSystem` and `Path`, for tests under `TestClock`.
+ *
+ * @since 0.2.0
  */
 import { SystemError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
-import { Effect, Layer, Option, Stream } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 
-export interface MemoryFs {
+/**
+ * A file system in memory: what batches, journals and uploaders use (directories, exclusive and
+ * append opens, ranged reads, rename, sync), its files and what was done to them, and faults to set.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface MemoryFileSystem {
   readonly fs: FileSystem.FileSystem
+  /** Every file, by absolute path. */
   readonly files: Map<string, Uint8Array>
-  /** Paths whose writes fail (a full disk, a read-only folder). */
+  /** Sizes `stat` reports instead of the real ones: a file that changed since it was looked at. */
+  readonly statSizes: Map<string, number>
+  /** Path prefixes whose writes fail, like a full disk (opening still succeeds). */
   readonly failingWrites: Set<string>
   /** `writeAll` calls so far, by path. */
   readonly writes: Map<string, number>
   /** Paths read whole (`readFile`), in order. */
   readonly wholeReads: Array<string>
+  /** Every ranged `stream` (the bytes asked for) and every `read` of an open file (the bytes read). */
+  readonly reads: Array<{ readonly path: string; readonly offset: number; readonly bytes: number }>
   /** What every file's `sync` waits for (nothing by default): a slow disk's fsync. */
   readonly syncing: { wait: Effect.Effect<void> }
   readonly text: (path: string) => string | undefined
   readonly layer: Layer.Layer<FileSystem.FileSystem | Path.Path>
 }
-
-const posix = Path.layer
 
 const error = (method: string, path: string, reason: SystemError["reason"] = "NotFound") =>
   new SystemError({ reason, module: "FileSystem", method, pathOrDescriptor: path })
@@ -41,12 +53,37 @@ const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
   return out
 }
 
-export const make = (): MemoryFs => {
+const fileInfo = (size: number): FileSystem.File.Info => ({
+  type: "File",
+  mtime: Option.none(),
+  atime: Option.none(),
+  birthtime: Option.none(),
+  dev: 0,
+  ino: Option.none(),
+  mode: 0o644,
+  nlink: Option.none(),
+  uid: Option.none(),
+  gid: Option.none(),
+  rdev: Option.none(),
+  size: FileSystem.Size(size),
+  blksize: Option.none(),
+  blocks: Option.none()
+})
+
+/**
+ * An empty file system with the folder `/`; put files in `files`.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = (): MemoryFileSystem => {
   const files = new Map<string, Uint8Array>()
   const dirs = new Set<string>(["/"])
+  const statSizes = new Map<string, number>()
   const failingWrites = new Set<string>()
   const writes = new Map<string, number>()
   const wholeReads: Array<string> = []
+  const reads: MemoryFileSystem["reads"] = []
   const syncing = { wait: Effect.void }
   let descriptors = 0
 
@@ -76,6 +113,7 @@ export const make = (): MemoryFs => {
         Effect.sync(() => {
           const chunk = (files.get(path) ?? new Uint8Array(0)).subarray(position, position + buffer.byteLength)
           buffer.set(chunk)
+          reads.push({ path, offset: position, bytes: chunk.byteLength })
           position += chunk.byteLength
           return FileSystem.Size(chunk.byteLength)
         }),
@@ -107,29 +145,14 @@ export const make = (): MemoryFs => {
     },
     readFileString: (path) => {
       const bytes = files.get(path)
-      return bytes === undefined ? Effect.fail(error("readFileString", path)) : Effect.succeed(
-        new TextDecoder().decode(bytes)
-      )
+      return bytes === undefined ?
+        Effect.fail(error("readFileString", path)) :
+        Effect.succeed(new TextDecoder().decode(bytes))
     },
     stat: (path) => {
       const bytes = files.get(path)
       if (bytes === undefined) return Effect.fail(error("stat", path))
-      return Effect.succeed({
-        type: "File",
-        mtime: Option.none(),
-        atime: Option.none(),
-        birthtime: Option.none(),
-        dev: 0,
-        ino: Option.none(),
-        mode: 0o644,
-        nlink: Option.none(),
-        uid: Option.none(),
-        gid: Option.none(),
-        rdev: Option.none(),
-        size: FileSystem.Size(bytes.length),
-        blksize: Option.none(),
-        blocks: Option.none()
-      })
+      return Effect.succeed(fileInfo(statSizes.get(path) ?? bytes.byteLength))
     },
     stream: (path, options) => {
       const bytes = files.get(path)
@@ -140,6 +163,7 @@ export const make = (): MemoryFs => {
         bytes.length,
         options?.bytesToRead === undefined ? Infinity : start + Number(options.bytesToRead)
       )
+      reads.push({ path, offset: start, bytes: Math.max(0, end - start) })
       const chunks: Array<Uint8Array> = []
       for (let i = start; i < end; i += size) chunks.push(bytes.subarray(i, Math.min(i + size, end)))
       return Stream.fromIterable(chunks)
@@ -166,7 +190,6 @@ export const make = (): MemoryFs => {
         }
         if (!dirs.has(parent(path))) return Effect.fail(error("open", path))
         if (flag === "wx" && files.has(path)) return Effect.fail(error("open", path, "AlreadyExists"))
-        // Opening succeeds on a full disk; writes are what fail.
         return Effect.sync(() => {
           if (!files.has(path)) files.set(path, new Uint8Array(0))
           return file(path, flag.startsWith("a"))
@@ -177,14 +200,16 @@ export const make = (): MemoryFs => {
   return {
     fs,
     files,
+    statSizes,
     failingWrites,
     writes,
     wholeReads,
+    reads,
     syncing,
     text: (path) => {
       const bytes = files.get(path)
       return bytes === undefined ? undefined : new TextDecoder().decode(bytes)
     },
-    layer: Layer.merge(Layer.succeed(FileSystem.FileSystem, fs), posix)
+    layer: Layer.merge(Layer.succeed(FileSystem.FileSystem, fs), Path.layer)
   }
 }

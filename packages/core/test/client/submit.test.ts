@@ -3,8 +3,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PdfTransformClient, PdfTransformError, RateLimit } from "@pdf-transform/core"
+import { FakeServer } from "@pdf-transform/testing"
 import { Duration, Effect, Either, Fiber, Option, Redacted, TestClock } from "effect"
-import { FakeServer } from "../../src/index.js"
 import { createdTasks, makeLayer, pdfURL, submits } from "./utils.js"
 
 const submitFork = Effect.flatMap(

@@ -5,9 +5,9 @@
 import { HttpClient } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { ChunkedUploader, PdfTransformClient, Uploader } from "@pdf-transform/core"
+import { FakeServer, MemoryFileSystem } from "@pdf-transform/testing"
 import { Chunk, Effect, Fiber, Layer, Redacted, Stream, TestClock, Tracer } from "effect"
-import { FakeServer } from "../src/index.js"
-import * as MemoryFiles from "./support/memoryFiles.js"
+import { pdfOf } from "./support/pdfOf.js"
 
 const MiB = 1024 * 1024
 const apiKey = Redacted.make(FakeServer.defaultApiKey)
@@ -16,7 +16,7 @@ const storage = "https://storage.fake.pdf-transform.test"
 
 /** The uploader (no jitter: exact retry times), the client and the fake, over `files`. */
 const stack = (
-  files: MemoryFiles.MemoryFiles,
+  files: MemoryFileSystem.MemoryFileSystem,
   server: FakeServer.Options = {},
   options: Partial<ChunkedUploader.Options> = {}
 ) =>
@@ -26,7 +26,7 @@ const stack = (
   ).pipe(Layer.provideMerge(Layer.merge(FakeServer.layer(server), files.layer)))
 
 const withFile = (path: string, bytes: Uint8Array) => {
-  const files = MemoryFiles.make()
+  const files = MemoryFileSystem.make()
   files.files.set(path, bytes)
   return files
 }
@@ -75,7 +75,7 @@ const recordingTracer = (spans: Array<RecordedSpan>) =>
 
 describe("ChunkedUploader through FakeServer", () => {
   it.effect("a span per upload and per part; no span holds a presigned URL or the key", () => {
-    const files = withFile("/docs/big.pdf", MemoryFiles.pdfOf(12 * MiB))
+    const files = withFile("/docs/big.pdf", pdfOf(12 * MiB))
     const spans: Array<RecordedSpan> = []
     // The fake behind `HttpClient.make`, as real platform clients are, so the platform's request spans are recorded.
     const platformLike = Layer.effect(
@@ -108,7 +108,7 @@ describe("ChunkedUploader through FakeServer", () => {
   })
 
   it.effect("a 1 KB file: one part, the key on init and url only, progress to the end, a cache:// URL that submits", () => {
-    const file = MemoryFiles.pdfOf(1024)
+    const file = pdfOf(1024)
     const files = withFile("/docs/paper.pdf", file)
     return Effect.gen(function*() {
       const uploader = yield* Uploader.Uploader
@@ -150,7 +150,7 @@ describe("ChunkedUploader through FakeServer", () => {
   })
 
   it.effect("23 MiB: five parts from disk, part 2 fails twice (503, reset mid-part) then passes, part 1 answers last", () => {
-    const file = MemoryFiles.pdfOf(23 * MiB)
+    const file = pdfOf(23 * MiB)
     const files = withFile("/docs/big.pdf", file)
     return Effect.gen(function*() {
       const server = yield* FakeServer.FakeServer
@@ -191,7 +191,7 @@ describe("ChunkedUploader through FakeServer", () => {
   })
 
   it.effect("a part that keeps failing ends as UploadFailed naming the part, its status and the upload to resume", () => {
-    const files = withFile("/docs/big.pdf", MemoryFiles.pdfOf(12 * MiB))
+    const files = withFile("/docs/big.pdf", pdfOf(12 * MiB))
     return Effect.gen(function*() {
       const server = yield* FakeServer.FakeServer
       const uploader = yield* Uploader.Uploader
@@ -216,7 +216,7 @@ describe("ChunkedUploader through FakeServer", () => {
   })
 
   it.effect("resume: init reports the parts already uploaded and only the others are sent", () => {
-    const file = MemoryFiles.pdfOf(12 * MiB)
+    const file = pdfOf(12 * MiB)
     const files = withFile("/docs/big.pdf", file)
     return Effect.gen(function*() {
       const server = yield* FakeServer.FakeServer
@@ -245,7 +245,7 @@ describe("ChunkedUploader through FakeServer", () => {
   })
 
   it.effect("a file that shrinks during the upload fails at step read, without retries", () => {
-    const files = withFile("/docs/big.pdf", MemoryFiles.pdfOf(8 * MiB))
+    const files = withFile("/docs/big.pdf", pdfOf(8 * MiB))
     files.statSizes.set("/docs/big.pdf", 12 * MiB)
     return Effect.gen(function*() {
       const uploader = yield* Uploader.Uploader
@@ -258,9 +258,9 @@ describe("ChunkedUploader through FakeServer", () => {
   })
 
   it.effect("too large: a known limit fails before any request; a 413's max_bytes is remembered", () => {
-    const files = MemoryFiles.make()
-    files.files.set("/a.pdf", MemoryFiles.pdfOf(3000))
-    files.files.set("/b.pdf", MemoryFiles.pdfOf(2500))
+    const files = MemoryFileSystem.make()
+    files.files.set("/a.pdf", pdfOf(3000))
+    files.files.set("/b.pdf", pdfOf(2500))
     return Effect.gen(function*() {
       const uploader = yield* Uploader.Uploader
       const first = yield* Effect.flip(uploader.upload({ path: "/a.pdf" }))
@@ -273,7 +273,7 @@ describe("ChunkedUploader through FakeServer", () => {
   })
 
   it.effect("bytes in memory, answers without the data envelope, a small part size: the same upload", () => {
-    const file = MemoryFiles.pdfOf(10_000)
+    const file = pdfOf(10_000)
     return Effect.gen(function*() {
       const uploader = yield* Uploader.Uploader
       const url = yield* uploader.upload({ name: "mem.pdf", bytes: file })
@@ -281,14 +281,14 @@ describe("ChunkedUploader through FakeServer", () => {
       const [upload] = yield* Effect.flatMap(FakeServer.FakeServer, (server) => server.uploads)
       assert.deepStrictEqual(upload?.received, [1, 2, 3])
       assert.deepStrictEqual(upload?.bytes, file)
-    }).pipe(Effect.provide(stack(MemoryFiles.make(), { uploads: { envelope: false, partSize: 4096 } })))
+    }).pipe(Effect.provide(stack(MemoryFileSystem.make(), { uploads: { envelope: false, partSize: 4096 } })))
   })
 
   it.effect("refusals: a wrong key is Unauthenticated; a missing file, an empty one or not a PDF send nothing", () => {
-    const files = MemoryFiles.make()
+    const files = MemoryFileSystem.make()
     files.files.set("/empty.pdf", new Uint8Array(0))
     files.files.set("/notes.pdf", new TextEncoder().encode("Dear diary"))
-    files.files.set("/ok.pdf", MemoryFiles.pdfOf(100))
+    files.files.set("/ok.pdf", pdfOf(100))
     return Effect.gen(function*() {
       const uploader = yield* Uploader.Uploader
       for (

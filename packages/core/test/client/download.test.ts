@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { PdfTransformClient } from "@pdf-transform/core"
+import { FakeServer } from "@pdf-transform/testing"
 import { Chunk, Effect, Either, Fiber, Stream, TestClock } from "effect"
-import { FakeServer } from "../../src/index.js"
 import { makeLayer, pdfURL } from "./utils.js"
 
 const Client = PdfTransformClient.PdfTransformClient

@@ -1,6 +1,6 @@
 import { PdfTransformClient } from "@pdf-transform/core"
+import { FakeServer, TestClockDriver } from "@pdf-transform/testing"
 import { Effect, type Fiber, Layer, Redacted } from "effect"
-import { FakeServer, TestClockDriver } from "../../src/index.js"
 
 export const baseUrl = "https://fake.pdf-transform.test/v1"
 

@@ -8,8 +8,8 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { PdfTransformClient } from "@pdf-transform/core"
+import { TestPdfTransformClient } from "@pdf-transform/testing"
 import { Effect, Stream, Supervisor } from "effect"
-import { TestPdfTransformClient } from "../../src/index.js"
 
 /** Counts the fibers started under it. */
 class Counting extends Supervisor.AbstractSupervisor<number> {

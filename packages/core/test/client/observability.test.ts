@@ -1,8 +1,8 @@
 import { HttpClient } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
 import { PdfTransformClient } from "@pdf-transform/core"
+import { FakeServer } from "@pdf-transform/testing"
 import { ConfigProvider, Effect, Layer, Logger, LogLevel, Option, Redacted, Stream, Tracer } from "effect"
-import { FakeServer } from "../../src/index.js"
 import { baseUrl, pdfURL } from "./utils.js"
 
 const secret = "sk-live-do-not-leak-1234"

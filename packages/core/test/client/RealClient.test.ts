@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { PdfTransformClient } from "@pdf-transform/core"
+import { FakeServer } from "@pdf-transform/testing"
 import { Chunk, Effect, Fiber, Layer, Redacted, Stream, TestClock } from "effect"
-import { FakeServer } from "../../src/index.js"
 
 const ClientLive = PdfTransformClient.layer({
   apiKey: Redacted.make(FakeServer.defaultApiKey),
