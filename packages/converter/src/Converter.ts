@@ -1,6 +1,5 @@
 /**
- * The conversion engine as a service: PDF bytes in, Markdown text or EPUB 3 bytes out.
- * It knows nothing of HTTP; the reference server and the CLI's local mode call it.
+ * The conversion engine as a service: PDF bytes in, Markdown or EPUB 3 out; it knows nothing of HTTP.
  *
  * @since 0.1.0
  */
@@ -42,8 +41,7 @@ export class PdfInvalid extends Schema.TaggedError<PdfInvalid>("@pdf-transform/c
 }
 
 /**
- * One page could not be read. Fatal only when `ignorePdfErrors` is false; otherwise reported
- * as a warning and the page skipped.
+ * One page could not be read: fatal when `ignorePdfErrors` is false, else a warning and the page skipped.
  *
  * @since 0.1.0
  * @category errors
@@ -75,8 +73,7 @@ export class OcrFailed extends Schema.TaggedError<OcrFailed>("@pdf-transform/con
 }
 
 /**
- * An OCR language was asked for whose model is not installed (no `@tesseract.js-data/<language>`
- * package, no `<language>.traineddata` in `ocrDataPath`). Raised before any page is read.
+ * An OCR language whose model is not installed (no package, nothing in `ocrDataPath`), before any page is read.
  *
  * @since 0.1.0
  * @category errors
@@ -154,17 +151,13 @@ export interface ConvertOptions {
   readonly filename?: string | undefined
   /** The user password of an encrypted PDF. */
   readonly password?: Redacted.Redacted<string> | undefined
-  /**
-   * Called as pages are done: after every page in process; from a pool's worker at most every
-   * 100 ms, always with the first (0 done) and the last page.
-   */
+  /** Called as pages are done (a pool's worker coalesces, but always reports the first and last). */
   readonly onProgress?: ((progress: Progress) => Effect.Effect<void>) | undefined
   /** Time limit for this document (default from the layer). */
   readonly timeout?: Duration.DurationInput | undefined
   /**
-   * Languages OCR reads, as tesseract names them ("eng", "fra", "rus", "chi_sim"; default
-   * `["eng"]`). Each needs its model: an installed `@tesseract.js-data/<language>` package or a
-   * `<language>.traineddata[.gz]` file in `ocrDataPath`; otherwise `OcrLanguageUnavailable`.
+   * Languages OCR reads, as tesseract names them (default `["eng"]`); each needs its model installed
+   * (`@tesseract.js-data/<language>` or in `ocrDataPath`), else `OcrLanguageUnavailable`.
    */
   readonly ocrLanguages?: ReadonlyArray<string> | undefined
   /** A directory of tesseract models searched before the installed packages (e.g. Debian's tessdata). */

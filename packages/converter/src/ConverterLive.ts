@@ -1,7 +1,6 @@
 /**
- * Live implementations of the `Converter` service: a pool of worker threads (the default, so a
- * server never stalls its event loop) and an in-process one (same engine, no threads) for
- * scripts and tests.
+ * Live `Converter`s: a pool of worker threads (the default: a server's event loop never stalls) and an
+ * in-process one for scripts and tests.
  *
  * @since 0.1.0
  */
@@ -25,8 +24,7 @@ import { useReplacingOnTimeout } from "./internal/pooled.js"
 import { ConvertRequest, EngineFailure } from "./internal/protocol.js"
 
 /**
- * A document that takes longer than this is abandoned: ten minutes covers OCR of about fifty dense
- * scanned pages on one core (10-15 s each) or a few thousand text pages, and still bounds a PDF
+ * A document over this time is abandoned: long enough for OCR of a thick scan, and a bound on a PDF
  * built to make the parser loop.
  *
  * @since 0.1.0
@@ -35,24 +33,18 @@ import { ConvertRequest, EngineFailure } from "./internal/protocol.js"
 export const defaultTimeout: Duration.Duration = Duration.minutes(10)
 
 /**
- * Old-generation heap limit of a worker: a bound for hostile documents. V8's own limit grows with
- * the machine's memory (about 4 GB on 24 GB), and a worker's heap would grow towards it.
+ * Old-generation heap limit of a worker, a bound for hostile documents: V8's own grows with the machine.
  *
  * @since 0.1.0
  * @category defaults
  */
 export const defaultWorkerHeapMb = 512
 
-/**
- * A worker's young generation, in MB. What a conversion allocates is either short-lived (per page)
- * or kept to the end (the pages' lines), so a nursery smaller than V8's default lowers the peak
- * RSS for a little more CPU time (measured in the README's "Memory" notes).
- */
+/** A worker's young generation, in MB: smaller than V8's default, it lowers peak RSS (see the README's "Memory"). */
 const workerYoungGenerationMb = 4
 
 /**
- * Conversion threads run at nice +10 relative to the caller (Linux): a server's event loop keeps
- * answering while every core converts.
+ * How much lower the conversion threads' priority is (Linux), so a server keeps answering while every core converts.
  *
  * @since 0.1.0
  * @category defaults
@@ -75,10 +67,7 @@ export interface Options {
 export interface PoolOptions extends Options {
   /** Worker threads, each converting one document at a time (default: available cores). */
   readonly size?: number | undefined
-  /**
-   * How much lower than the caller's the workers' thread priority is on Linux (default
-   * `defaultWorkerNiceness`; 0 keeps the same priority), so request handling preempts conversions.
-   */
+  /** How much lower the workers' thread priority is on Linux (default `defaultWorkerNiceness`; 0: the same). */
   readonly niceness?: number | undefined
   /** Heap limit of each worker in MB (default `defaultWorkerHeapMb`). */
   readonly maxHeapMb?: number | undefined
@@ -163,17 +152,11 @@ export const layerInProcess = (options: Options = {}): Layer.Layer<Converter.Con
 
 const require = createRequire(import.meta.url)
 
-/**
- * Run from TypeScript sources (tests, tsx) the worker is a `.ts` file that Node can only load
- * after tsx's loader is registered in that thread (`--import` in a worker's `execArgv` is not
- * honoured), so a small CommonJS bootstrap registers it first; from the build it is plain
- * JavaScript.
- */
+/** From TypeScript sources the worker needs tsx's loader registered first: a small CommonJS bootstrap does it. */
 const spawnWorker = (maxHeapMb: number, niceness: number, pdfium: WebAssembly.Module): WorkerThreads.Worker => {
   const fromSource = import.meta.url.endsWith(".ts")
   const url = new URL(`./internal/worker.${fromSource ? "ts" : "js"}`, import.meta.url)
-  // A worker inherits the caller's Node flags by default; some (`--input-type`, `--eval`) make
-  // no sense for it and stop it from starting.
+  // Some of the caller's Node flags (`--input-type`, `--eval`) stop a worker from starting.
   const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: workerYoungGenerationMb }
   const workerData = { niceness, pdfium }
   if (!fromSource) return new WorkerThreads.Worker(url, { execArgv: [], resourceLimits, workerData })
@@ -187,10 +170,8 @@ const spawnWorker = (maxHeapMb: number, niceness: number, pdfium: WebAssembly.Mo
 const isConverterError: (error: unknown) => error is Engine.EngineError = Schema.is(EngineFailure)
 
 /**
- * A pool of worker threads running the engine. A worker that cannot be reached or crashes is a
- * defect (not a conversion error); interrupting a call interrupts the work in the worker, which
- * destroys the document. A call over its time limit also replaces its worker: a PDF that traps
- * the PDF engine in synchronous code never yields to the interruption, and would keep the worker for good.
+ * A pool of worker threads running the engine. A worker that fails is a defect; interrupting a call
+ * destroys its document; a call over its time limit replaces its worker (synchronous code never yields).
  *
  * @since 0.1.0
  * @category constructors
@@ -211,8 +192,7 @@ export const makePool = (
     return fromEngine((pdf, format, convertOptions) => {
       const engine = engineOptions(convertOptions)
       const request = new ConvertRequest({
-        // A copy of our own, moved to the worker (see ConvertRequest): the caller's bytes stay as
-        // given; a structured clone would hold a second copy at the peak.
+        // A copy of our own, moved to the worker: a structured clone would hold a second copy at the peak.
         pdf: new Uint8Array(pdf),
         format,
         ignorePdfErrors: engine.ignorePdfErrors,
@@ -242,7 +222,6 @@ export const makePool = (
           withTimeout(timeout, convertOptions)
         )
       return useReplacingOnTimeout(pool.backing, convertOn, (error) => error._tag === "ConversionTimeout").pipe(
-        // Spawning a replacement worker can fail only as a defect of the installation.
         Effect.catchTag("WorkerError", (error) => Effect.die(error))
       )
     })

@@ -1,6 +1,5 @@
 /**
- * The document model between a PDF and its renderings: pages of text rebuilt into headings,
- * paragraphs, lists, tables and figures, in reading order.
+ * The document model between a PDF and its renderings: headings, paragraphs, lists, tables, figures.
  *
  * @since 0.1.0
  */
@@ -20,10 +19,8 @@ export interface Heading {
 }
 
 /**
- * Bits of `Mark.style`: code (a fixed-pitch font), strong (a bold one), emphasis (an italic one),
- * and (since 0.2.0) footnote: the stretch is a reference to a footnote, its text the label the
- * page shows ("1", "*"), paired with a `Footnote` block as `Footnote` says. Code is never also
- * strong or emphasis; a footnote reference has no other bit.
+ * Bits of `Mark.style`: code, strong, emphasis, and (since 0.2.0) footnote, a reference whose text is
+ * the label of a `Footnote`. Code is never also strong or emphasis; a footnote reference has no other bit.
  *
  * @since 0.1.0
  * @category models
@@ -31,8 +28,7 @@ export interface Heading {
 export const Style = { code: 1, strong: 2, emphasis: 4, footnote: 8 } as const
 
 /**
- * A styled stretch of a text: characters `start` to `end` (exclusive, UTF-16 offsets) in the
- * `Style` bits `style`. Marks of one text are in order and do not overlap.
+ * A styled stretch of a text: UTF-16 offsets `start` to `end` (exclusive); in order, never overlapping.
  *
  * @since 0.1.0
  * @category models
@@ -44,8 +40,7 @@ export interface Mark {
 }
 
 /**
- * Running text, lines already joined (hyphenation at line ends rejoined); `marks` (absent when
- * there are none) tell its inline code, strong and emphasised stretches.
+ * Running text, lines joined (words cut at line ends rejoined), with its marks.
  *
  * @since 0.1.0
  * @category models
@@ -83,8 +78,7 @@ export interface List {
 }
 
 /**
- * A code block: lines set in a fixed-pitch font, with their indentation, as printed (never
- * re-wrapped or de-hyphenated); lines separated by "\n".
+ * A code block: fixed-pitch lines as printed, with their indentation, separated by "\n".
  *
  * @since 0.1.0
  * @category models
@@ -118,7 +112,6 @@ export interface Figure {
   /** The image file's bytes, of `mediaType`. */
   readonly data: Uint8Array
   readonly mediaType: "image/png" | "image/jpeg"
-  /** Pixels. */
   readonly width: number
   readonly height: number
   /** What the image shows, in words (a tagged PDF's alternative description); absent when unknown. @since 0.2.0 */
@@ -126,10 +119,8 @@ export interface Figure {
 }
 
 /**
- * A footnote's text, placed after the block that refers to it. References are marks of style
- * `Style.footnote` whose text is the note's `label`; a footnote pairs with the nearest reference
- * of the same label before it that no other footnote took (labels restart by page or chapter in
- * many books). A footnote without a reference is still rendered.
+ * A footnote, after the block that refers to it: it pairs with the nearest earlier `Style.footnote`
+ * mark of its `label` no other footnote took (labels restart by page or chapter); unpaired, still rendered.
  *
  * @since 0.2.0
  * @category models

@@ -1,6 +1,5 @@
 /**
- * Renders the document model as GitHub-flavoured Markdown: one UTF-8 text, figures left out
- * (a single `.md` file has nowhere to keep them).
+ * The document model as GitHub-flavoured Markdown (figures left out: one `.md` file cannot hold them).
  *
  * @since 0.1.0
  */
@@ -30,7 +29,6 @@ export const escapeText = (text: string): string => escapeBlockStart(escapeInlin
 
 const escapeCell = (text: string): string => escapeText(text).replace(/\|/g, "\\|")
 
-/** The longest run of `char` in `text`. */
 const longestRun = (text: string, char: string): number =>
   Math.max(0, ...(text.match(new RegExp(`${char === "`" ? "`" : "~"}+`, "g")) ?? []).map((run) => run.length))
 
@@ -44,10 +42,7 @@ const codeSpan = (text: string): string => {
 const punctuation = /[\p{P}\p{S}]/u
 const alphanumeric = /[\p{L}\p{N}]/u
 
-/**
- * Emphasis delimiters around `inner` when CommonMark reads them as such there (they must touch
- * the text, and punctuation inside them must not touch a letter outside); otherwise undefined.
- */
+/** Emphasis delimiters around `inner` where CommonMark reads them as such; otherwise undefined. */
 const emphasis = (inner: string, style: number, before: string, after: string): string | undefined => {
   const delimiter = (style & Style.strong ? "**" : "") + (style & Style.emphasis ? "*" : "")
   if (delimiter === "" || inner === "" || /^\s|\s$/.test(inner)) return undefined
@@ -124,8 +119,7 @@ const renderCode = (text: string): string => {
 }
 
 /**
- * One block as Markdown; a footnote reference links to the note of its label (the document's
- * `render` pairs them, as `Document.Footnote` says).
+ * One block as Markdown; a footnote reference links to the note of its label.
  *
  * @since 0.1.0
  * @category rendering
@@ -164,7 +158,6 @@ const blockMarkdown = (block: Document.Block, notes: NoteIds | undefined): strin
   }
 }
 
-/** The rendered blocks that have text, in order. */
 const blockTexts = (document: Document.Document): Array<string> => {
   const parts: Array<string> = []
   // References without any footnote in the document stay text (a link to nothing is not one).
@@ -206,8 +199,7 @@ const utf8Length = (text: string): number => {
 }
 
 /**
- * `render` as UTF-8 bytes, written block by block into one buffer: a long document's Markdown
- * never exists as one string (up to twice its UTF-8 size, held besides the bytes).
+ * `render` as UTF-8 bytes, block by block into one buffer: a long document never exists as one string.
  *
  * @since 0.1.0
  * @category rendering

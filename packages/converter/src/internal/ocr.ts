@@ -1,8 +1,4 @@
-/**
- * OCR with tesseract.js for pages that have no usable text layer. Models come from installed
- * `@tesseract.js-data/<language>` packages or a directory of `<language>.traineddata[.gz]` files
- * (Debian's tesseract-ocr-* packages install them): nothing is downloaded at run time.
- */
+/** OCR with tesseract.js for pages without a usable text layer; models come installed, never downloaded. */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Fs from "node:fs"
@@ -13,8 +9,7 @@ import { fileURLToPath } from "node:url"
 import type * as TesseractModule from "tesseract.js"
 
 const require = createRequire(import.meta.url)
-// CommonJS whose exports Node cannot name statically: require gives the real object. Required when
-// a page needs OCR, not when the engine loads (most documents never do).
+// CommonJS Node cannot name statically; required only when a page needs OCR.
 const tesseract = (): typeof TesseractModule => require("tesseract.js") as typeof TesseractModule
 
 /** A recognised word, in the pixel coordinates of the image (y is the baseline, from the top). */
@@ -31,7 +26,6 @@ export interface Word {
 /** Words tesseract is less sure of than this (0-100) are mostly specks and rules read as letters. */
 const minConfidence = 20
 
-/** A running tesseract worker (its own thread), terminated when the scope closes. */
 export interface Ocr {
   readonly recognize: (image: Uint8Array) => Effect.Effect<ReadonlyArray<Word>, string>
 }
@@ -51,11 +45,7 @@ const printed = (message: unknown): string | undefined =>
 /** Language codes as tesseract names its models: "eng", "fra", "chi_sim". */
 const languageCode = /^[a-z]{3}(?:_[a-z]+)?$/i
 
-/**
- * The model file of each language, from `directory` when given, else from its installed
- * `@tesseract.js-data` package (the LSTM-only "best_int" model: smaller and more accurate than
- * the legacy one); or the first language with neither.
- */
+/** Each language's model file, from `directory` else its `@tesseract.js-data` package; or the first with neither. */
 export const findModels = (
   languages: ReadonlyArray<string>,
   directory: string | undefined
@@ -90,10 +80,7 @@ export const findModels = (
   return { files }
 }
 
-/**
- * tesseract.js reads every model from one directory: a temporary one holds a link to each
- * (named `.gz` whatever they are: it checks the bytes, not the name), removed with the scope.
- */
+/** tesseract.js reads models from one directory: a temporary one links each (as `.gz`: it checks bytes, not names). */
 const modelDirectory = (files: ReadonlyMap<string, string>): Effect.Effect<string, string, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.try({
@@ -107,7 +94,6 @@ const modelDirectory = (files: ReadonlyMap<string, string>): Effect.Effect<strin
     (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
   )
 
-/** Starts a tesseract worker with the given models; it is terminated with the scope. */
 export const make = (models: ReadonlyMap<string, string>): Effect.Effect<Ocr, string, Scope.Scope> =>
   Effect.gen(function*() {
     const langPath = yield* modelDirectory(models)
@@ -131,8 +117,7 @@ export const make = (models: ReadonlyMap<string, string>): Effect.Effect<Ocr, st
               const text = printed(message)
               if (text !== undefined) output.push(text)
             },
-            // Without a handler tesseract.js rethrows worker errors globally; the job's promise
-            // rejects with the same error, which is where we report it.
+            // Without a handler tesseract.js rethrows worker errors globally; the job's promise reports them.
             errorHandler: (error: unknown) => {
               lastError = describe(error)
             }
@@ -149,8 +134,7 @@ export const make = (models: ReadonlyMap<string, string>): Effect.Effect<Ocr, st
           catch: (error) => lastError ?? describe(error)
         }).pipe(
           Effect.ensuring(logOutput),
-          // Words with their boxes go through the same layout rules as a text layer (columns,
-          // paragraphs, lists), which reads a two-column scan better than tesseract's own blocks.
+          // The layout rules read a two-column scan better than tesseract's own blocks.
           Effect.map((result) =>
             (result.data.blocks ?? []).flatMap((block) =>
               block.paragraphs.flatMap((paragraph) =>
@@ -189,18 +173,12 @@ const isWordLike = (word: Word): boolean => {
   return !/^\p{Script=Latin}+$/u.test(text.replace(/['’-]/g, "")) || vowel.test(text)
 }
 
-/**
- * Fewer word-like words than this, or a smaller share of them when there are few, is artwork or
- * specks read as letters; a page with many (an illustrated book page) is text around a picture.
- */
+/** Fewer word-like words than this (or a smaller share when few) is artwork or specks, not text around a picture. */
 const minWordLikeWords = 5
 const minWordLikeShare = 0.4
 const enoughWordLikeWords = 20
 
-/**
- * Whether an OCR reading of an image-only page is noise rather than text: too few words that look
- * like words of a language, read with confidence (artwork read as "FE JE JE JE EEE").
- */
+/** Whether an OCR reading of an image-only page is noise: too few confident words that look like words. */
 export const isNoise = (words: ReadonlyArray<Word>): boolean => {
   const wordLike = words.filter(isWordLike).length
   return wordLike < minWordLikeWords ||
