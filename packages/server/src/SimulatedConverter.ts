@@ -1,7 +1,6 @@
 /**
- * A `Converter` that only pretends: it takes a configured time, reports configured progress
- * steps, fails at a configured rate and produces a small valid Markdown text or EPUB. For tests
- * and batch benchmarks; deterministic under `TestClock` and a seeded `Random`.
+ * A `Converter` that pretends (configured time, progress and failure rate; a small valid output), for
+ * tests and benchmarks; deterministic under `TestClock` and a seeded `Random`.
  *
  * @since 0.1.0
  */
@@ -22,13 +21,11 @@ import * as Random from "effect/Random"
  * @category options
  */
 export interface Options {
-  /** How long one conversion takes (default 2 s). */
+  /** How long one conversion takes. */
   readonly duration?: Duration.DurationInput | undefined
   /**
-   * Spread of the durations, a fraction in [0, 1): each conversion takes a duration drawn uniformly
-   * from `duration * (1 - jitter)` to `duration * (1 + jitter)` (default 0: every one takes
-   * `duration`). Real conversions vary; identical durations make tasks submitted together end
-   * together, a thundering herd no real workload has.
+   * Spread of the durations, in [0, 1): drawn uniformly within `duration * (1 ± jitter)` (default 0), so
+   * tasks submitted together need not end together, a thundering herd no real workload has.
    */
   readonly jitter?: number | undefined
   /** Progress reports during a conversion, evenly spaced; also the page count (default 4). */
@@ -68,8 +65,7 @@ export const make = (options: Options = {}): ConverterModule.Service => {
     ? Effect.succeed(Duration.millis(stepMillis))
     : Effect.map(Random.nextRange(1 - jitter, 1 + jitter), (factor) => Duration.millis(Math.round(stepMillis * factor)))
 
-  // The output is rendered by the converter's own writers, from a document of one heading and two
-  // paragraphs, so a simulated EPUB is built exactly as a real one.
+  // The converter's own writers render it, so a simulated EPUB is built exactly as a real one.
   const work = (pdf: Uint8Array, convertOptions: ConverterModule.ConvertOptions | undefined) =>
     Effect.gen(function*() {
       const fails = failureRate > 0 && (yield* Random.next) < failureRate
@@ -115,7 +111,7 @@ export const make = (options: Options = {}): ConverterModule.Service => {
 }
 
 /**
- * The simulated converter as a layer of the `Converter` tag.
+ * The simulated converter as a `Converter` layer.
  *
  * @since 0.1.0
  * @category layers

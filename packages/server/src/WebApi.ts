@@ -1,8 +1,5 @@
 /**
- * The JSON API of the server's web page, beside the v1 contract and not part of it:
- * `GET /api/settings` (what the page needs to know of this server) and `GET /api/overview` (the
- * operator view: tasks by state, conversions per node, each key's limits and use). Both take a
- * key of the server as the contract's routes do, and answer 401 as they do. The bodies are
+ * The JSON API of the server's web page, beside the v1 contract and behind the same keys: bodies as
  * Schemas, so the page decodes exactly what the server encodes.
  *
  * @since 0.2.0
@@ -10,7 +7,7 @@
 import * as Schema from "effect/Schema"
 
 /**
- * The paths of the API.
+ * `settings`: what the page needs to know of this server; `overview`: the operator view.
  *
  * @since 0.2.0
  * @category constants
@@ -29,9 +26,7 @@ export const paths = {
 export const Settings = Schema.Struct({
   /** The identity of the key that asked (`key#1`, ... in configuration order), never the key. */
   key: Schema.String,
-  /** Whether a `pdfURL` may name a PDF elsewhere than this server's uploads. */
   remoteFetch: Schema.Boolean,
-  /** The largest PDF an upload may hold, in bytes. */
   maxUploadBytes: Schema.Number
 })
 
@@ -42,8 +37,7 @@ export const Settings = Schema.Struct({
 export type Settings = typeof Settings.Type
 
 /**
- * Tasks counted by state. `queued` are processing tasks no node is converting yet (or whose
- * node's claim lapsed); `running` are being converted.
+ * Tasks by state; `queued`: processing, but no node converts them (yet, or its claim lapsed).
  *
  * @since 0.2.0
  * @category models
@@ -62,8 +56,7 @@ export const TaskCounts = Schema.Struct({
 export type TaskCounts = typeof TaskCounts.Type
 
 /**
- * One node of the server (one process): the conversions it holds now and the tasks it finished
- * among those still kept.
+ * One node (process) of the server: conversions it holds now, and kept tasks it finished.
  *
  * @since 0.2.0
  * @category models
@@ -95,7 +88,6 @@ export const KeyUse = Schema.Struct({
   quota: Schema.NullOr(
     Schema.Struct({ limit: Schema.Number, windowMs: Schema.Number, used: Schema.Number, resetsAt: Schema.Number })
   ),
-  /** Tasks in flight (processing) of `limit`. */
   concurrency: Schema.NullOr(Schema.Struct({ limit: Schema.Number, inFlight: Schema.Number }))
 })
 
@@ -112,11 +104,9 @@ export type KeyUse = typeof KeyUse.Type
  * @category models
  */
 export const Overview = Schema.Struct({
-  /** The node that answered. */
   node: Schema.String,
   /** The server's time of the figures (epoch ms). */
   at: Schema.Number,
-  /** Conversions each node runs at once. */
   conversionsPerNode: Schema.Number,
   tasks: TaskCounts,
   nodes: Schema.Array(NodeUse),

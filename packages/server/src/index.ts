@@ -1,6 +1,4 @@
-/**
- * @since 0.1.0
- */
+/** @since 0.1.0 */
 
 /**
  * The reference server of the PDF Conversion Service v1: `layer`, `layerConfig`, `makeApp`.
