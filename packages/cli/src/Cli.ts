@@ -11,9 +11,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Contract from "@pdf-transform/core/Contract"
-// The libraries' defaults and the server's settings are the command's (one source), from modules
-// that load nothing else: whatever this module imports is loaded by every `--help`
-// (test/e2e/Startup.test.ts guards it).
+// Only modules that load nothing else: every `--help` loads what this imports (test/e2e/Startup.test.ts).
 import * as ServerConfig from "@pdf-transform/server/ServerConfig"
 import { defaults as BatchDefaults } from "@pdf-transform/stream/BatchDefaults"
 import * as Effect from "effect/Effect"

@@ -1,7 +1,6 @@
 /**
- * Ctrl-C as the command sees it. A command that can stop gently (convert) asks for it: the first
- * Ctrl-C then completes `first` (no new work), the second `second` (stop now); a third ends the
- * process at once. Any other command is interrupted by the first.
+ * Ctrl-C as the command sees it: for a command that stops gently, the first completes `first` (no new
+ * work), the second `second` (stop now), a third ends the process; other commands stop at the first.
  */
 import * as Context from "effect/Context"
 import type * as Deferred from "effect/Deferred"

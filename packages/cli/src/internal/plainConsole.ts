@@ -1,8 +1,4 @@
-/**
- * @effect/cli writes its help, errors and completions through `Console` with ANSI styles always
- * on. Here those styles are taken out of what goes to a stream that is not a terminal, or when
- * NO_COLOR is set (or TERM is dumb), the same rule as the command's own output (`view/style.ts`).
- */
+/** @effect/cli's help and errors without ANSI styles where the command's own output has none (`view/style.ts`). */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { forStream, plain } from "./view/style.js"

@@ -1,8 +1,4 @@
-/**
- * Where a batch's progress goes: the live view on a terminal, one plain line per event otherwise,
- * or one JSON object per line with `--json`. Logs (warnings of the embedded server, say) go above
- * the live view, or to stderr, never into the JSON stream.
- */
+/** A batch's progress as a live view, plain lines or JSON lines; logs above the view or to stderr, never in JSON. */
 import type { BatchEvent } from "@pdf-transform/stream/BatchEvent"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
@@ -13,7 +9,6 @@ import type { Style } from "./view/style.js"
 
 export type Mode = "live" | "plain" | "json"
 
-/** The process's streams, as the reporter needs them. */
 export interface Streams {
   readonly stdout: Live.Output
   readonly stderr: (text: string) => void

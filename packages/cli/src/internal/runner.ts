@@ -1,8 +1,4 @@
-/**
- * Runs the command as a process: Ctrl-C and SIGTERM (see `Interrupts`), the exit code the command
- * chose, a cursor shown again whatever happens, and a defect reported in one sentence (its cause
- * with `--verbose`) rather than a stack trace.
- */
+/** Runs the command as a process: signals, its exit code, the cursor shown again, a defect in one sentence. */
 import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"

@@ -86,11 +86,7 @@ const count = (rows: ReadonlyArray<Row>): string => {
   return [...byResult].map(([result, n]) => `${n} ${result}`).join(", ")
 }
 
-/**
- * The table, at most `maxRows` documents (a batch of thousands ends on a page, not a scroll):
- * failures first, the rest counted on a last line. `columns` cuts it to a terminal's width;
- * without it nothing is cut (logs keep whole reasons).
- */
+/** The table, at most `maxRows` documents, failures first; `columns` cuts it to a terminal's width. */
 export const table = (
   all: ReadonlyArray<Row>,
   options: { readonly columns?: number | undefined; readonly style: Style; readonly maxRows?: number }
@@ -125,10 +121,7 @@ export const table = (
   return lines
 }
 
-/**
- * The closing lines: counts, time, where the outputs are, and, when documents are left (stopped,
- * interrupted, ambiguous), how to go on.
- */
+/** The closing lines: counts, time, where the outputs are, and how to go on when documents are left. */
 export const closing = (
   summary: Batch.Summary,
   options: {

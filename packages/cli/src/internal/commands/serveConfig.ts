@@ -1,7 +1,6 @@
 /**
- * The settings of `pdf-transform serve`, from its flags, its environment and its config file, in
- * that order of precedence, each read by the server's `ServerConfig` Schema. A value that cannot
- * be used stops the command before anything starts, with where it was given and what is allowed.
+ * The settings of `serve` from flags, environment and config file (in that precedence), read by the
+ * server's `ServerConfig`; a bad value stops the command first, saying where it was given.
  */
 import * as ServerConfig from "@pdf-transform/server/ServerConfig"
 import * as Effect from "effect/Effect"
@@ -37,10 +36,7 @@ const fileSettings = (given: Option.Option<string>): Effect.Effect<Decoded, Usag
     return ServerConfig.decodeFile(text, file)
   })
 
-/**
- * The settings given by `flags` (by flag name, as typed), the environment and the config file
- * (`--config`, or `PDF_TRANSFORM_SERVER_CONFIG`), merged flag over environment over file.
- */
+/** The settings of `flags`, the environment and the config file, merged flag over environment over file. */
 export const settingsOf = (flags: {
   readonly settings: Readonly<Record<string, Option.Option<string>>>
   readonly config: Option.Option<string>
