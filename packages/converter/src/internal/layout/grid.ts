@@ -8,11 +8,12 @@ import { isMono, markerOnly } from "./lines.js"
 import type { Row } from "./lines.js"
 import type { Mark } from "./model.js"
 
-/** Runs of a baseline farther apart than this many font sizes are separate pieces (cells). */
+/**
+ * In font sizes: runs of a baseline farther apart are separate cells; a table's baselines are at most
+ * `maxRowGap` apart (a paragraph gap is more), a header at most `maxHeaderGap` above its first row.
+ */
 const pieceGap = 0.8
-/** Baselines of one table are at most this many font sizes apart (a paragraph gap is more). */
 const maxRowGap = 2.2
-/** A header row stands at most this many font sizes above the first row below it. */
 const maxHeaderGap = 3
 /** A band wider than this share of the page is a column of running text, not a table column. */
 const maxTextBand = 0.3

@@ -19,21 +19,21 @@ export interface TextItem {
 
 export type { Mark } from "../../Document.js"
 
-/** An image placed on the page (PDF user space converted to top-down coordinates). */
-export interface PlacedFigure {
-  readonly figure: Document.Figure
+/** An area of a page, in top-down coordinates (points). */
+export interface Box {
   readonly x0: number
   readonly x1: number
   readonly y0: number
   readonly y1: number
 }
 
-/** A thin horizontal or vertical path of the page (a table's rule), top-down coordinates. */
-export interface Rule {
-  readonly x0: number
-  readonly x1: number
-  readonly y0: number
-  readonly y1: number
+/** An image placed on the page. */
+export interface PlacedFigure extends Box {
+  readonly figure: Document.Figure
+}
+
+/** A thin horizontal or vertical path of the page (a table's rule). */
+export interface Rule extends Box {
   readonly horizontal: boolean
 }
 

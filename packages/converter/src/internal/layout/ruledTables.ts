@@ -7,12 +7,14 @@ import type { Rich } from "./inline.js"
 import { joinRich, richLine } from "./inline.js"
 import type { Row } from "./lines.js"
 import { isMono, makeLine } from "./lines.js"
-import type { Rule, TextItem } from "./model.js"
+import type { Box, Rule, TextItem } from "./model.js"
 
-/** Rules at one height within this (points) are one rule; rules closer than this in x join. */
+/**
+ * In points: rules at one height within `sameLine` are one, closer than `joinGap` in x they join; a
+ * table's rules are within `maxRowHeight` of the next and overlap by `minOverlap` of their width.
+ */
 const sameLine = 1
 const joinGap = 3
-/** Rules of one table: within this distance of the next one (points) and overlapping in x by this share. */
 const maxRowHeight = 180
 const minOverlap = 0.8
 /** A table's rules span at least this share of the page. */
@@ -20,11 +22,7 @@ const minWidth = 0.2
 /** A gap between cells this many font sizes wide at least, when no vertical rule parts them. */
 const cellGap = 0.6
 
-export interface RuledTable {
-  readonly x0: number
-  readonly x1: number
-  readonly y0: number
-  readonly y1: number
+export interface RuledTable extends Box {
   readonly cells: ReadonlyArray<ReadonlyArray<Rich>>
 }
 
