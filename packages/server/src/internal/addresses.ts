@@ -1,7 +1,6 @@
 /**
- * Remote `pdfURL` fetching without SSRF: only http(s) to public unicast addresses, checked after
- * DNS resolution, and the connection is made to the address that was checked (so a second DNS
- * answer, as in DNS rebinding, is never used). Size and time limits apply to the body.
+ * Remote `pdfURL` fetching without SSRF: http(s) to public unicast addresses only, connecting to the
+ * address checked after resolution (a second DNS answer, as in rebinding, is never used).
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -84,7 +83,7 @@ export const ipv6Groups = (address: string): Array<number> | undefined => {
   return out
 }
 
-/** Whether an IP address (v4 or v6 text) is a public unicast address a server may connect to. */
+/** Whether an IP address (v4 or v6 text) is public unicast. */
 export const isPublicAddress = (address: string): boolean => {
   const family = isIP(address)
   if (family === 4) return !v4List.check(address, "ipv4")
@@ -109,7 +108,6 @@ export interface ResolvedTarget {
   readonly family: 4 | 6
 }
 
-/** How host names are resolved; replaceable in tests. */
 export type Resolve = (
   hostname: string
 ) => Promise<ReadonlyArray<{ readonly address: string; readonly family: number }>>
@@ -123,11 +121,7 @@ export const isAllowedHost = (host: string, allowed: ReadonlyArray<string> | und
     pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1 : host === pattern
   )
 
-/**
- * Checks a pdfURL for remote fetching: http(s), no credentials, a host of `allowHosts` (when
- * given) that resolves only to public addresses (one private answer refuses the whole name),
- * within `timeoutMs`.
- */
+/** Checks a pdfURL: http(s), no credentials, an allowed host that resolves only to public addresses. */
 export const resolveTarget = (
   pdfURL: string,
   options: {
@@ -175,8 +169,7 @@ export const resolveTarget = (
   })
 
 /**
- * GETs a checked target, connecting to its checked address only (the `lookup` hook answers the
- * resolved address, so the TLS name and Host header stay those of the URL). Redirects are not
+ * GETs a checked target at its checked address (TLS name and Host stay the URL's); redirects are not
  * followed: their target would need the same checks.
  */
 export const fetchTarget = (

@@ -1,7 +1,6 @@
 /**
- * Bearer-key authentication: the configured keys are kept only as SHA-256 hashes and a presented
- * key is compared with every one of them in constant time, so neither its length nor the position
- * of a matching key shows in the timing. Also the check every endpoint starts with, and its 401.
+ * Bearer-key authentication: keys kept as SHA-256 hashes, a presented key compared with every one in
+ * constant time, so neither its length nor a match's position shows in the timing.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Contract from "@pdf-transform/core/Contract"
@@ -18,7 +17,6 @@ import { credentialPattern } from "./settingValues.js"
 export interface KeyIdentity {
   /** The key's name, else `key#1`, `key#2`, ... in configuration order. */
   readonly id: string
-  /** The limits of this key's submits. */
   readonly limiter: LimiterConfig
 }
 
@@ -40,10 +38,7 @@ export interface KeyRing {
 
 const sha256 = (text: string): Buffer => Crypto.createHash("sha256").update(text, "utf8").digest()
 
-/**
- * Extracts the key from `Authorization`: `Bearer <key>` (scheme case-insensitive), or the raw key
- * alone as some public clients of the hosted service send it.
- */
+/** The key of `Authorization`: `Bearer <key>`, or the raw key alone as some of the hosted service's clients send it. */
 export const credentialOf = (authorization: string | undefined): string | undefined | "malformed" => {
   if (authorization === undefined) return undefined
   const value = authorization.trim()
@@ -96,10 +91,7 @@ const messages: Record<Exclude<AuthResult["_tag"], "Authenticated">, string> = {
   Invalid: "The API key is not valid for this server"
 }
 
-/**
- * The 401 answer. RFC 6750 §3.1: a request that carried no credential gets a bare challenge, no
- * error code; one whose credential was refused gets `error="invalid_token"`.
- */
+/** The 401 answer (RFC 6750 §3.1): a bare challenge without a credential, `invalid_token` for a refused one. */
 export const unauthenticated = (result: Exclude<AuthResult, { _tag: "Authenticated" }>): HttpFailure => {
   const message = messages[result._tag]
   return new HttpFailure({
@@ -119,7 +111,6 @@ export const unauthenticated = (result: Exclude<AuthResult, { _tag: "Authenticat
   })
 }
 
-/** The key of the request, or its 401. */
 export const authenticate = (
   keyRing: KeyRing
 ): Effect.Effect<KeyIdentity, HttpFailure, HttpServerRequest.HttpServerRequest> =>

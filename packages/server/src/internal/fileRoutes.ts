@@ -1,6 +1,4 @@
-/**
- * `POST /v1/files` (the reference server's one-request upload) and `GET /v1/files/{id}`.
- */
+/** `POST /v1/files` (the reference server's one-request upload) and `GET /v1/files/{id}`. */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"

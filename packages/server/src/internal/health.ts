@@ -1,7 +1,6 @@
 /**
- * What a load balancer or an orchestrator asks, without a key: `/healthz` (the process answers)
- * and `/readyz` (this node should get traffic: its database answers and it is not draining). The
- * answers say no more than that, so they help nobody probe the server.
+ * `/healthz` (the process answers) and `/readyz` (the database answers, not draining), without a key:
+ * they say no more, so they help nobody probe the server.
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as SqlClient from "@effect/sql/SqlClient"
@@ -14,7 +13,6 @@ const databaseDeadlineMs = 2_000
 const answer = (status: number, text: string) =>
   HttpServerResponse.unsafeJson({ status: text }, { status, headers: { "cache-control": "no-store" } })
 
-/** The answer of `/healthz`. */
 export const healthy = answer(200, "ok")
 
 /** The answer of `/readyz` while the node cannot take traffic. */

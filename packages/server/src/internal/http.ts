@@ -1,7 +1,4 @@
-/**
- * HTTP plumbing shared by the handlers: a failure that is already a JSON answer, and request
- * body reading with a size limit that never buffers more than the limit.
- */
+/** HTTP plumbing of the handlers: failures as JSON answers, bodies read within a size limit. */
 import type * as Headers from "@effect/platform/Headers"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -34,10 +31,7 @@ export const fail = (
   extra?: { readonly body?: Readonly<Record<string, unknown>>; readonly headers?: Headers.Input }
 ): HttpFailure => new HttpFailure({ status, body: { error, message, ...extra?.body }, headers: extra?.headers })
 
-/**
- * Reads the request body, at most `maxBytes`: a declared Content-Length over the limit is refused
- * before reading, a chunked body is counted as it arrives. The connection is closed after a 413.
- */
+/** Reads the request body, at most `maxBytes` (a chunked body counted as it arrives); a 413 closes the connection. */
 export const readBody = (
   maxBytes: number
 ): Effect.Effect<Uint8Array, HttpFailure, HttpServerRequest.HttpServerRequest> =>
@@ -60,8 +54,7 @@ export const readBody = (
         Effect.sync(() => {
           size += chunk.byteLength
           if (size <= maxBytes) chunks.push(chunk)
-          // Past the limit the rest is read and dropped, so the client gets its 413 rather than a
-          // reset; past the drain allowance the connection is cut.
+          // The rest is read and dropped, so the client gets its 413 rather than a reset, up to an allowance.
           return size <= maxBytes + drainAllowance
         })
       ),
@@ -80,7 +73,6 @@ export const readBody = (
 /** Bytes of an oversized chunked body read and dropped before answering 413. */
 const drainAllowance = 8 * 1024 * 1024
 
-/** The query parameters of the request (first value of each). */
 export const queryOf = (url: string): URLSearchParams => {
   const index = url.indexOf("?")
   return new URLSearchParams(index === -1 ? "" : url.slice(index + 1))

@@ -1,8 +1,6 @@
 /**
- * The server's Node listener. It answers from the moment it listens: 503 (and 200 at `/healthz`)
- * while the application is being built (its tables, its dispatcher), so that no request waits on a
- * socket nobody reads; then the application. At shutdown every answer closes its connection, idle
- * connections close at once, and those still busy are cut after the grace period.
+ * The server's Node listener: it answers 503 (200 at `/healthz`) while the application is built, so no
+ * request waits on a socket nobody reads; at shutdown, busy connections are cut after the grace period.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type * as HttpApp from "@effect/platform/HttpApp"
@@ -16,11 +14,7 @@ type Handler = (request: Http.IncomingMessage, response: Http.ServerResponse) =>
 
 export interface Listener {
   readonly node: Http.Server
-  /**
-   * Answers every request with `app` from now on; in the current scope. Closing the scope makes
-   * each later answer close its connection, closes idle connections, and cuts the others after
-   * `graceMs`.
-   */
+  /** Answers with `app` from now on, in the current scope; closing the scope drains connections within `graceMs`. */
   readonly serve: (app: HttpApp.Default<never, never>, graceMs: number) => Effect.Effect<void, never, Scope.Scope>
 }
 
@@ -57,8 +51,7 @@ export const make = (requestTimeoutMs: number): Listener => {
           (closing) => closing ? HttpServerResponse.setHeader(response, "connection", "close") : response
         ))
       handler = yield* NodeHttpServer.makeHandler(answer)
-      // Runs before Node's server.close (finalizers run in reverse): idle keep-alive connections
-      // close at once, requests in flight get the grace period, then every connection is cut.
+      // Runs before Node's server.close (finalizers run in reverse).
       yield* Effect.addFinalizer(() =>
         Effect.zipRight(
           Ref.set(closing, true),

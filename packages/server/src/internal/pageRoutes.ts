@@ -1,7 +1,6 @@
 /**
- * The web page's files at `/` and `/assets/{name}`, with the security headers every page answer
- * carries: a Content-Security-Policy that allows this server's own scripts and styles only (no
- * inline script, no other origin), and DOM writes only through the page's sanitizer.
+ * The web page's files at `/` and `/assets/{name}`, with a Content-Security-Policy allowing this server's
+ * own scripts and styles only, and DOM writes only through the page's sanitizer.
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"

@@ -1,8 +1,4 @@
-/**
- * How `ServerConfig` describes its settings: each leaf of the Schema carries what it is about (its
- * description, its flag's name, its default), and the list of settings is read from the Schema's
- * tree, so the file, the flags and the variables cannot disagree.
- */
+/** Settings described on the leaves of `ServerConfig`'s Schema, so the file, flags and variables cannot disagree. */
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
@@ -49,12 +45,9 @@ export const leaf = <A, I>(schema: Schema.Schema<A, I>, about: About) => {
 export const group = <F extends Schema.Struct.Fields>(fields: F) =>
   Schema.optionalWith(Schema.Struct(fields), { exact: true })
 
-/**
- * One setting: where it sits in a config file, its flag and its environment variable.
- */
+/** One setting: where it sits in a config file, its flag and its environment variable. */
 export interface Setting {
   readonly path: ReadonlyArray<string>
-  /** Without the leading `--`. */
   readonly flag: string
   readonly env: string
   readonly description: string
@@ -65,7 +58,6 @@ export interface Setting {
   /** What the flag's value is, for help texts: `DURATION`, `N`, `URL`... */
   readonly pseudoName: string
   readonly default: Option.Option<unknown>
-  /** The default as one would type it. */
   readonly defaultText: Option.Option<string>
 }
 

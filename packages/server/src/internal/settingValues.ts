@@ -1,7 +1,6 @@
 /**
- * The kinds of value a setting takes, as Schemas that read both a config file's JSON and the text
- * of a flag or an environment variable (`30s`, `10/1s`, `64MiB`, `off`, `a,b`), and write the
- * file's form back. A refused value's message names the value and what is allowed.
+ * The kinds of value a setting takes, as Schemas reading a config file's JSON and a flag's or variable's
+ * text, and writing the file's form back; a refusal names the value and what is allowed.
  */
 import * as Duration from "effect/Duration"
 import * as ParseResult from "effect/ParseResult"
@@ -70,12 +69,10 @@ const durationText = fromText(
 
 const durationExamples = "such as 500ms, 30s, 5m or 1h"
 
-/** A duration longer than zero. */
 export const PositiveDuration = durationText.pipe(Schema.filter((d) => Duration.toMillis(d) > 0)).annotations(
   allowed(`a duration above zero, ${durationExamples}`)
 )
 
-/** A duration of zero or more. */
 export const Duration0 = durationText.annotations(allowed(`a duration, ${durationExamples}, or 0s`))
 
 const wholeText = fromText(Schema.Number, (text) => /^\d+$/.test(text) ? Number(text) : undefined, String)
@@ -85,7 +82,6 @@ const whole = (what: string, check: (n: number) => boolean) =>
     allowed(what)
   )
 
-/** A whole number above zero. */
 export const Count = whole("a whole number above 0", (n) => n >= 1)
 
 /** A TCP port; 0 picks a free one. */
@@ -138,10 +134,7 @@ export const CountOrOff = Schema.Union(Schema.Literal(false), Count, off).annota
   allowed("a whole number above 0, or false (off)")
 )
 
-/**
- * A list given as a JSON array, or as text separated by commas; the text form is chosen by the
- * input's type, so a problem is reported once, in the form given.
- */
+/** A list as a JSON array or comma-separated text, chosen by the input's type: a problem is reported once. */
 const listOrText = <A, I>(list: Schema.Schema<ReadonlyArray<A>, ReadonlyArray<I>>) =>
   Schema.transformOrFail(Schema.Unknown, Schema.typeSchema(list), {
     strict: true,
@@ -217,7 +210,6 @@ export const Keys = listOrText(
   })
 )
 
-/** An absolute http(s) URL. */
 export const HttpUrl = Schema.String.pipe(
   Schema.filter((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol))
 ).annotations(allowed("an absolute http(s) URL"))

@@ -4,10 +4,7 @@
  */
 import * as Crypto from "node:crypto"
 
-/**
- * What a signature grants; part of the signed text so a file signature never opens a download and
- * a part URL never reads anything.
- */
+/** What a signature grants, signed with it: a file signature never opens a download. */
 export type Purpose = "download" | "file" | "part"
 
 export interface Signer {
@@ -29,9 +26,8 @@ const digest = (key: Uint8Array, purpose: Purpose, id: string, expires: number):
 const expiresPattern = /^\d{1,12}$/
 
 /**
- * The only form a signature is accepted in: unpadded base64url of the 32-byte HMAC, 43 characters.
- * Node's base64url decoder skips characters outside the alphabet and ignores the 2 low bits of the
- * last character, so decoding what was sent would let many strings stand for one signature.
+ * The one accepted form of a signature, unpadded base64url: Node's decoder skips stray characters and
+ * low bits, so decoding what was sent would let many strings stand for one signature.
  */
 const signaturePattern = /^[A-Za-z0-9_-]{43}$/
 
@@ -40,8 +36,7 @@ export const makeSigner = (key: Uint8Array): Signer => ({
   verify: (purpose, id, expires, signature, nowMs) => {
     if (expires === undefined || signature === undefined || !expiresPattern.test(expires)) return "invalid"
     if (!signaturePattern.test(signature)) return "invalid"
-    // The canonical text is compared, not decoded bytes; its length is public, only the content is
-    // compared in constant time.
+    // The canonical text is compared in constant time; only its length is public.
     const expected = Buffer.from(digest(key, purpose, id, Number(expires)).toString("base64url"), "ascii")
     if (!Crypto.timingSafeEqual(Buffer.from(signature, "ascii"), expected)) return "invalid"
     return Number(expires) * 1000 <= nowMs ? "expired" : "valid"

@@ -1,8 +1,4 @@
-/**
- * Where a submit's PDF comes from: one of this server's uploads (the submitting key's own, named
- * by its `/v1/files/` URL or by the `cache://` URL of a chunked upload), or, with remote fetching
- * on, a public http(s) address checked against SSRF before the task exists.
- */
+/** Where a submit's PDF comes from: the key's own upload here, or (remote fetching on) a checked public address. */
 import * as UploadProtocol from "@pdf-transform/core/UploadProtocol"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -18,10 +14,7 @@ export const cacheUrlOf = UploadProtocol.cacheUrl
 
 const cacheUrlPattern = /^cache:\/\/([0-9a-f-]{36})\.pdf$/
 
-/**
- * The upload id a pdfURL names when it points at this server's `/v1/files/` (on the public URL,
- * or on the request's own `Host`); `""` for such a URL that names no valid id.
- */
+/** The upload id a pdfURL names at this server's `/v1/files/`; `""` for such a URL with no valid id. */
 export const ownFileId = (context: AppContext, url: URL, requestHost: string | undefined): string | undefined => {
   const publicUrl = context.options.publicUrl
   const publicPath = publicUrl.pathname.replace(/\/+$/, "")

@@ -1,8 +1,6 @@
 /**
- * The submit body as the server enforces it: core's `ConversionRequest` fields, with `model`
- * required as the contract says (core's Schema defaults it for callers), bounded strings (core's
- * `pdfURL`: http(s), or the `cache://` URL of a chunked upload), and unknown keys ignored as the
- * hosted service does.
+ * The submit body as the server enforces it: core's `ConversionRequest`, `model` required as the
+ * contract says (core defaults it for callers), strings bounded, unknown keys ignored as the hosted service does.
  */
 import * as Contract from "@pdf-transform/core/Contract"
 import * as Schema from "effect/Schema"

@@ -1,9 +1,6 @@
 /**
- * The hosted service's chunked upload protocol under `/v1/uploads`, so that its official clients
- * can upload here: `POST init` (bearer) answers presigned part URLs, each part is a `PUT` with no
- * key (the signed URL is the credential), and `GET {id}/url` answers the `cache://` URL to submit
- * once every part is there. Parts are stored as they arrive, in any order; a part sent again
- * replaces itself.
+ * The hosted service's chunked upload protocol under `/v1/uploads`, for its official clients: `init`
+ * answers signed part URLs (the credential of each `PUT`), `{id}/url` the `cache://` URL to submit.
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Media from "@pdf-transform/core/Media"
