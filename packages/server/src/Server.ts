@@ -1,7 +1,6 @@
 /**
- * The reference server of the PDF Conversion Service v1: the contract's four operations under
- * `/v1`, bearer keys, a per-key limiter with RateLimit headers, uploads, signed downloads, and
- * conversions in the background through the `Converter` service.
+ * The reference server of the PDF Conversion Service v1: the contract under `/v1`, keys, limits,
+ * uploads, signed downloads, and conversions in the background through the `Converter` service.
  *
  * @since 0.1.0
  */
@@ -46,13 +45,12 @@ export interface WindowLimit {
  * @category options
  */
 export interface LimitOptions {
-  /** Token bucket: a burst of `limit`, refilled at `limit` per `window` (default 10 per 1 s). */
+  /** Token bucket: a burst of `limit`, refilled at `limit` per `window`. */
   readonly rate?: WindowLimit | false | undefined
-  /** Submits per fixed window (default 1000 per hour). */
+  /** Submits per fixed window. */
   readonly quota?: WindowLimit | false | undefined
-  /** Tasks in flight, submitted and not yet finished (default 8). */
+  /** Tasks in flight, submitted and not yet finished. */
   readonly concurrency?: number | false | undefined
-  /** Retry hint sent with `concurrency_exceeded` (default 1 s). */
   readonly concurrencyRetryAfter?: Duration.DurationInput | undefined
 }
 
@@ -64,17 +62,14 @@ export interface LimitOptions {
  */
 export interface KeyOptions {
   readonly key: Redacted.Redacted<string>
-  /**
-   * Its name in logs, metrics and the tasks it owns (default `key#N`, N its place in `keys`). Tasks
-   * and uploads belong to the name: renaming a key makes its earlier tasks unknown to it.
-   */
+  /** Its name in logs, metrics and the tasks it owns (default `key#N`): renaming a key loses its earlier tasks. */
   readonly name?: string | undefined
   /** Limits of its own, each rule given replacing the server's `limits` rule. */
   readonly limits?: LimitOptions | undefined
 }
 
 /**
- * Everything of the server except where it listens; enough to build the `HttpApp` without a socket.
+ * Everything of the server except where it listens (enough to build the `HttpApp`); unset, `defaults`.
  *
  * @since 0.1.0
  * @category options
@@ -82,66 +77,47 @@ export interface KeyOptions {
 export interface AppOptions {
   /** Accepted API keys (required, at least one), each alone or with its name and limits. */
   readonly keys: ReadonlyArray<Redacted.Redacted<string> | KeyOptions>
-  /**
-   * The URL clients reach this server at, without `/v1` (default: `http://` + the listening
-   * address). Upload and download URLs are built on it.
-   */
+  /** The URL clients reach this server at, without `/v1`: upload and download URLs are built on it. */
   readonly publicUrl?: string | undefined
   /**
-   * The folder where tasks, uploads and outputs are kept, in `server.db` (SQLite, write-ahead
-   * log), created if missing. They survive a restart, and tasks left processing by a server that
-   * stopped or died run again when it starts. One process at a time may use a folder. Default: kept
-   * in memory and gone with the process.
+   * The folder of `server.db` (SQLite), one process at a time: tasks survive a restart, and those left
+   * processing run again. Default: in memory, gone with the process.
    */
   readonly dataDir?: string | undefined
   /**
-   * A database shared by several server processes (nodes), instead of `dataDir`: for example
-   * `PgClient.layer({ url })` of `@effect/sql-pg`. Every node given the same database and the same
-   * `signingKey` answers every task, upload and download; each converts the tasks it claims, the
-   * oldest first, as its slots free up, whichever node they were submitted to. A node that dies
-   * loses its claims when their lease lapses (`node.claimLease`), and other nodes convert those
-   * tasks again. The nodes' clocks must agree to well within the lease (NTP).
+   * A database shared by several nodes instead of `dataDir` (`PgClient.layer({ url })`): with the same
+   * `signingKey`, every node answers for every task, and converts the tasks it claims; a dead node's
+   * claims lapse after `node.claimLease`. The nodes' clocks must agree to well within the lease.
    */
   readonly database?: Layer.Layer<SqlClient.SqlClient, unknown> | undefined
   /**
-   * A folder for the bytes of outputs and uploads, instead of the database's rows: `outputs/<task
-   * id>` and `files/<file id>/<part>`, each written whole (temporary file, fsync, rename). With a
-   * shared `database`, give every node the same folder (a volume they all mount). The database
-   * stays small and the bytes can go on cheaper storage. Rows written before it was given keep
-   * their bytes; a server started without it cannot read what was written with it (503). Blobs a
-   * crash left without a row are removed at start once an hour old. Default: in the rows.
+   * A folder for the bytes of outputs and uploads instead of the database's rows (shared by every node
+   * of a `database`); a server started without it cannot read what was written with it (503).
    */
   readonly blobDir?: string | undefined
   /** This process as a node of a shared `database`. */
   readonly node?: {
     /** Its name in logs and in the tasks it claims (default: the host name and a random suffix). */
     readonly id?: string | undefined
-    /** How long a claim on a task lasts without renewal; renewed every third of it (default 10 s). */
+    /** How long a claim on a task lasts without renewal (renewed every third of it). */
     readonly claimLease?: Duration.DurationInput | undefined
-    /** How often a node with a free slot looks for tasks submitted elsewhere (default 500 ms). */
+    /** How often a node with a free slot looks for tasks submitted elsewhere. */
     readonly claimPoll?: Duration.DurationInput | undefined
   } | undefined
-  /**
-   * HMAC key of signed URLs, at least 16 bytes (default: random at start, so URLs die with the
-   * process; give one with `dataDir`, or the download URLs of earlier tasks stop working after a restart).
-   */
+  /** HMAC key of signed URLs (default: random, so URLs die with the process; give one with `dataDir`). */
   readonly signingKey?: Redacted.Redacted<string> | undefined
   readonly limits?: LimitOptions | undefined
   readonly conversions?: {
-    /** Conversions running at once (default 2); more tasks wait as `processing`. */
+    /** Conversions running at once; more tasks wait as `processing`. */
     readonly maxConcurrent?: number | undefined
-    /** Time limit of one conversion (default 5 min). */
     readonly timeout?: Duration.DurationInput | undefined
-    /** How long a finished task is kept and answered (default 1 h); then 404. */
+    /** How long a finished task is kept and answered; then 404. */
     readonly retention?: Duration.DurationInput | undefined
-    /** Tasks kept (default 10 000); the oldest finished ones are dropped first. */
+    /** Tasks kept; the oldest finished ones are dropped first. */
     readonly maxTasks?: number | undefined
-    /** Bytes of finished outputs kept (default 512 MiB). */
     readonly maxStoredBytes?: number | undefined
   } | undefined
-  /** Lifetime of a download URL (default 15 min). */
   readonly downloadUrlTtl?: Duration.DurationInput | undefined
-  /** Limit of a submit body (default 64 KiB). */
   readonly maxJsonBodyBytes?: number | undefined
   /**
    * How long a request may take, from its first byte to its answer (default 2 min): past it, a 503
@@ -155,39 +131,24 @@ export interface AppOptions {
    */
   readonly metrics?: boolean | undefined
   readonly uploads?: {
-    /** Largest PDF accepted by `POST /v1/files` or a chunked upload (default 100 MiB). */
+    /** Largest PDF accepted by `POST /v1/files` or a chunked upload. */
     readonly maxBytes?: number | undefined
-    /** How long an uploaded file is kept (default 24 h). */
     readonly retention?: Duration.DurationInput | undefined
-    /** Part size of chunked uploads under `/v1/uploads`, at least and by default 5 MiB. */
+    /** Part size of chunked uploads under `/v1/uploads`, at least the default. */
     readonly partSize?: number | undefined
-    /** How long a chunked upload may take from `init` to its last part (default 1 h). */
+    /** How long a chunked upload may take from `init` to its last part. */
     readonly incompleteRetention?: Duration.DurationInput | undefined
-    /** Uploads kept at once (default 1000). */
     readonly maxFiles?: number | undefined
-    /** Bytes of uploads kept at once (default 1 GiB). */
     readonly maxTotalBytes?: number | undefined
   } | undefined
-  /**
-   * The web page at `/` (drop PDFs, watch them convert, read and download the results; an
-   * operator view) and its JSON API under `/api` (`WebApi`), behind the same keys (default on).
-   * Its files are read once, when the server starts.
-   */
+  /** The web page at `/` (convert PDFs; an operator view) and its API under `/api` (`WebApi`), behind the same keys. */
   readonly webPage?: boolean | undefined
-  /**
-   * Fetching a `pdfURL` that is not one of this server's uploads (default off). When on, only
-   * http(s) to public addresses, checked after DNS resolution and connected to as checked.
-   */
+  /** Fetching a `pdfURL` that is not one of this server's uploads (off by default): public addresses only. */
   readonly remoteFetch?: {
     readonly enabled?: boolean | undefined
-    /** Largest PDF fetched (default 100 MiB). */
     readonly maxBytes?: number | undefined
-    /** Time limit of the fetch (default 60 s). */
     readonly timeout?: Duration.DurationInput | undefined
-    /**
-     * Host names fetched from (`*.example.com`: its subdomains); a pdfURL on any other host is
-     * refused. The address checks apply to these hosts too. Default: any public host.
-     */
+    /** Host names fetched from (`*.example.com`: its subdomains), still checked; default: any public host. */
     readonly allowHosts?: ReadonlyArray<string> | undefined
   } | undefined
 }
@@ -197,16 +158,15 @@ export interface AppOptions {
  * @category options
  */
 export interface Options extends AppOptions {
-  /** Port to listen on (default 8787; 0 picks a free port). */
+  /** Port to listen on (0 picks a free port). */
   readonly port?: number | undefined
-  /** Address to listen on (default 127.0.0.1). */
   readonly host?: string | undefined
-  /** Time in-flight requests get to finish at shutdown before connections are closed (default 10 s). */
+  /** Time in-flight requests get to finish at shutdown before connections are closed. */
   readonly shutdownGracePeriod?: Duration.DurationInput | undefined
 }
 
 /**
- * The default figures, each with its reason in the source (`ServerDefaults`, which loads nothing of the server).
+ * The default figures, each with its reason (`ServerDefaults`).
  *
  * @since 0.1.0
  * @category constants
