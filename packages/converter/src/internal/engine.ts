@@ -1,7 +1,6 @@
 /**
- * The conversion itself, independent of where it runs (in-process or in a worker thread):
- * pages read one at a time, OCR where a page is a scan or its text layer is unreadable (on
- * tesseract's own thread, while the next pages are read), layout, then Markdown or EPUB.
+ * The conversion, wherever it runs: pages read one at a time, OCR where the text layer fails (on
+ * tesseract's thread, while the next pages are read), layout, then Markdown or EPUB.
  */
 import * as Effect from "effect/Effect"
 import type * as Converter from "../Converter.js"
@@ -15,7 +14,6 @@ import { readPages } from "./pages.js"
 import * as Pdf from "./pdf.js"
 import type { PageVerdict } from "./tagged/page.js"
 
-/** The output formats. */
 export type Format = "markdown" | "epub"
 
 /** Options once defaults are applied and secrets unwrapped (they may cross a thread boundary). */
@@ -82,7 +80,6 @@ export const readDocument = (
     }
   }))
 
-/** A finished conversion in one of the formats. */
 export interface EngineResult {
   readonly output: string | Uint8Array
   readonly pages: number
@@ -94,11 +91,8 @@ export interface EngineResult {
 const collectFrom = 100
 
 /**
- * Converts to the format asked. On a long document (where a collector is given), a full garbage
- * collection runs once the pages are laid out and once the output is written: each time, what came
- * before (every page's lines, then the document model) just became garbage, and collecting it
- * before the next step allocates keeps the thread's peak near its live data. (Collections at
- * regular page counts while reading, tried too, cost CPU and did not lower the peak.)
+ * Converts to the format asked. On a long document, a full collection after layout and after writing
+ * frees what just became garbage before the next step allocates: the peak stays near the live data.
  */
 export const convert = (
   pdf: Uint8Array,

@@ -1,19 +1,13 @@
 /**
- * PDFium compiled to WebAssembly (`@embedpdf/pdfium`): one module instance per thread, reused
- * across documents; documents read from the caller's bytes through a callback (never copied into
- * the module's heap); and small helpers for the C API's memory (buffers, out-parameters, UTF-16).
+ * PDFium in WebAssembly: one module instance per thread, documents read from the caller's bytes
+ * through a callback (never copied into the heap), and helpers for the C API's memory.
  */
 import type { WrappedPdfiumModule } from "@embedpdf/pdfium"
 import { init } from "@embedpdf/pdfium"
 import * as Effect from "effect/Effect"
 import { compiledModule, wasm } from "./pdfiumWasm.js"
 
-/**
- * C functions called once per page, per font, per character or per text run, called as the
- * module exports them: the wrapper's `cwrap` goes through `ccall` and an assertion wrapper on
- * every call, which took 1.1 s of a 2,000-page document's 13 s (7 million calls), and still 1% of
- * a conversion when only the per-page calls went through it.
- */
+/** C functions called per page, font, character or run, as exported: `cwrap`'s layers cost too much there (README). */
 export interface Direct {
   readonly FPDF_LoadPage: (document: number, index: number) => number
   readonly FPDF_ClosePage: (page: number) => void
@@ -83,18 +77,13 @@ const directNames: ReadonlyArray<keyof Direct> = [
 interface Files {
   readonly bytes: Map<number, Uint8Array>
   next: number
-  /** The read callback's index in the module's function table. */
   readonly getBlock: number
 }
 
 /** The module, its exported C functions (wrapped, and the hot ones direct), its heap and open files. */
 export type Pdfium = WrappedPdfiumModule & { readonly direct: Direct; readonly files: Files }
 
-/**
- * The WebAssembly heap only grows: a large document leaves the module holding what it needed.
- * Past this size, once no document is open, the instance is dropped (the garbage collector frees
- * its memory) and the next document starts a fresh one (about 50 ms).
- */
+/** The WebAssembly heap only grows: past this size, once no document is open, the next one gets a fresh instance. */
 const maxHeapBytes = 256 * 1024 * 1024
 
 let instance: Promise<Pdfium> | undefined
@@ -154,11 +143,7 @@ export const release = (module: Pdfium): Effect.Effect<void> =>
 /** Size of FPDF_FILEACCESS in wasm32: m_FileLen, m_GetBlock and m_Param, 4 bytes each. */
 const fileAccessBytes = 12
 
-/**
- * An FPDF_FILEACCESS (for FPDF_LoadCustomDocument) that reads `bytes` where they are: PDFium asks
- * for the blocks it parses, so the document costs no copy of the file in the module's heap. The
- * caller must keep `bytes` unchanged until `closeFile`.
- */
+/** An FPDF_FILEACCESS reading `bytes` where they are (no copy in the heap); keep them unchanged until `closeFile`. */
 export const openFile = (module: Pdfium, bytes: Uint8Array): number => {
   const id = module.files.next++
   module.files.bytes.set(id, bytes)
@@ -191,33 +176,24 @@ export const readUtf16 = (module: Pdfium, pointer: number, units: number): strin
   return text.endsWith("\0") ? text.slice(0, -1) : text
 }
 
-/**
- * A string the C API writes into a caller's buffer after telling its length in bytes
- * (`FPDF_GetMetaText`, `FPDFBookmark_GetTitle`): asked once for the length, then for the text.
- */
+/** A string the C API writes into a buffer after telling its length (`FPDF_GetMetaText`): asked twice. */
 export const readString = (module: Pdfium, get: (buffer: number, length: number) => number): string => {
   const length = get(0, 0)
   if (length <= 2) return ""
   return withBuffer(module, length, (buffer) => readUtf16(module, buffer, get(buffer, length) / 2))
 }
 
-/** The double at `pointer`. */
 export const double = (module: Pdfium, pointer: number): number => module.pdfium.HEAPF64[pointer / 8]!
 
-/** The `count` doubles at `pointer`. */
 export const doubles = (module: Pdfium, pointer: number, count: number): Float64Array =>
   module.pdfium.HEAPF64.slice(pointer / 8, pointer / 8 + count)
 
-/** The float at `pointer`. */
 export const float = (module: Pdfium, pointer: number): number => module.pdfium.HEAPF32[pointer / 4]!
 
-/** The `count` floats at `pointer`. */
 export const floats = (module: Pdfium, pointer: number, count: number): Float32Array =>
   module.pdfium.HEAPF32.slice(pointer / 4, pointer / 4 + count)
 
-/** The 32-bit integer at `pointer`. */
 export const int = (module: Pdfium, pointer: number): number => module.pdfium.HEAP32[pointer / 4]!
 
-/** The `count` 32-bit integers at `pointer`. */
 export const ints = (module: Pdfium, pointer: number, count: number): Int32Array =>
   module.pdfium.HEAP32.slice(pointer / 4, pointer / 4 + count)

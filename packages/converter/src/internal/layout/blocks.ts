@@ -24,17 +24,14 @@ const breaksBefore = (previous: Line, line: Line, paragraphRight: number | undef
     // The next column (or a line beside the previous one): the paragraph goes on unless a sentence ended.
     return endsSentence(previous.text)
   }
-  // Wider than the document's own leading (HTML printed at 1.5 lines) by a fifth: a paragraph gap.
+  // Wider than the document's own leading by a fifth: a paragraph gap.
   if (dy > size * Math.max(1.45, lineRatio * 1.2) + 0.5) return true
   if (!endsSentence(previous.text)) return false
   if (line.x0 > previous.x0 + size * 0.7) return true
   return paragraphRight !== undefined && previous.x1 < paragraphRight - size * 3
 }
 
-/**
- * A line on the previous one's baseline (the next cell or column beside it, when no gutter was
- * found) does not continue it after a line break: a hyphen before it is not a word cut in two.
- */
+/** A line on the previous one's baseline (a cell or column beside it) does not continue a word cut by a hyphen. */
 const beside = (previous: Line, line: Line): boolean =>
   Math.abs(line.y - previous.y) <= 0.5 * Math.max(previous.size, line.size)
 
@@ -45,15 +42,11 @@ export interface PageRules {
   readonly lineRatio: number
   readonly levels: ReadonlyMap<number, number>
   readonly outlineLines: ReadonlyMap<Line, OutlinedLine>
-  /**
-   * Whether `levels` apply yet: in an outlined document only from its first outlined heading on
-   * (a title page's large lines before it are not sections); shared by the pages, in order.
-   */
+  /** Whether `levels` apply yet: in an outlined document, from its first outlined heading on (shared by the pages). */
   readonly sizeLevels: { active: boolean }
   /** Bold body-size lines with a heading's space around them (`spacedHeadings`), and their level. */
   readonly spaced: ReadonlySet<Line>
   readonly spacedLevel: number
-  /** The document's words, which tell a word cut at a line end from a compound. */
   readonly hyphenation?: Hyphenation | undefined
 }
 
@@ -126,7 +119,6 @@ class PageBlocks {
     return this.blocks
   }
 
-  /** A table or figure ends whatever was open; the next line starts afresh. */
   block(block: Document.Block, y: number | undefined): void {
     if (y !== undefined) this.insertMissing(y)
     this.flush()
@@ -152,8 +144,7 @@ class PageBlocks {
     const breaks = previous === undefined ||
       breaksBefore(previous, line, this.paragraph?.maxX1, this.rules.lineRatio)
     this.previous = line
-    // A fixed-pitch line indented past the line above (an example set in from running text)
-    // starts a listing even without a gap; one at the paragraph's margin is inline code wrapped.
+    // A fixed-pitch line indented past the line above starts a listing even without a gap.
     const indented = previous !== undefined && line.x0 > previous.x0 + line.size
     if (
       line.charWidth !== undefined && (breaks || indented || this.code !== undefined || this.paragraph === undefined)
@@ -247,7 +238,6 @@ export const pageBlocks = (
   return builder.finish()
 }
 
-/** Rich text of a paragraph. */
 const paragraphRich = (block: Document.Paragraph): Rich => ({ text: block.text, marks: block.marks ?? [] })
 
 const paragraphOf = (rich: Rich): Document.Paragraph => ({

@@ -49,17 +49,12 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
 /** A run's own character width when its font is fixed-pitch (its advance over its characters). */
 const charWidthOf = (item: TextItem): number => item.width / Math.max(1, [...item.text].length)
 
-/** Whether a run is set in a fixed-pitch font. */
 export const isMono = (item: TextItem): boolean => (item.style & Style.code) !== 0
 
 /** A comment's start in a listing: what a roman comment follows in the code face. */
 const commentStart = /(?:#|\/\/|\/\*|--|;|%)$/
 
-/**
- * Whether a line is code whose comment is set in the text face (texinfo's `@r{}`, DocBook's
- * `<lineannotation>`): code-face runs holding more than a comment marker, the last of them ending
- * in one, then only text-face runs.
- */
+/** Whether a line is code whose comment is set in the text face (texinfo's `@r{}`, DocBook's `<lineannotation>`). */
 const commentedCode = (items: ReadonlyArray<TextItem>): boolean => {
   let code = 0
   while (code < items.length && isMono(items[code]!)) code++
@@ -160,8 +155,7 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
     y: main.y,
     size,
     rtl,
-    // Every line has the same fields (absent ones undefined), so that the layout's functions see
-    // one object shape: four shapes made V8 deoptimise and recompile them as each turned up.
+    // Every line has the same fields (absent ones undefined): one object shape keeps V8 from deoptimising.
     marks: collapsed.marks.length > 0 ? collapsed.marks : undefined,
     charWidth
   }
@@ -205,11 +199,7 @@ export const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
 /** A code line's gap wider than this many characters is a gutter, not alignment. */
 const maxCodeGap = 24
 
-/**
- * Whether `item` goes on with the fixed-pitch run `current` across a wide gap: both in one
- * fixed-pitch font size, and `item` on the character grid `current` started (code aligned with
- * spaces), within a bounded number of characters.
- */
+/** Whether `item` goes on with the fixed-pitch run `current` across a wide gap, on its character grid. */
 const alignedCode = (current: ReadonlyArray<TextItem>, item: TextItem): boolean => {
   const first = current[0]!
   const last = current[current.length - 1]!
@@ -242,9 +232,6 @@ export const segmentRow = (row: Row): ReadonlyArray<Line> => {
   return segments.filter((segment) => segment.rtl).length * 2 > segments.length ? segments.reverse() : segments
 }
 
-/**
- * Groups items on a common baseline (superscripts included) and cuts each baseline where a gap
- * is wider than a word space, so two columns sharing baselines stay apart.
- */
+/** Items grouped by baseline (superscripts included), cut at gaps wider than a word space: columns stay apart. */
 export const buildRows = (input: ReadonlyArray<TextItem>): Array<ReadonlyArray<Line>> =>
   groupRows(input).map(segmentRow)
