@@ -1,7 +1,4 @@
-/**
- * The web page's JSON API (`WebApi.ts`): the server's settings for the page, and the operator
- * view of the whole server as its storage sees it. Behind the same keys as the contract.
- */
+/** The web page's JSON API (`WebApi.ts`): settings for the page, and the operator view of the whole server. */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"

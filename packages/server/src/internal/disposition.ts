@@ -1,7 +1,4 @@
-/**
- * Download file names: the caller's `filename` sanitised into something every file system and
- * browser accepts, sent as RFC 6266 `Content-Disposition` with an ASCII fallback and `filename*`.
- */
+/** Download file names sanitised for every file system and browser, as RFC 6266 `Content-Disposition`. */
 
 const maxNameLength = 150
 

@@ -1,17 +1,11 @@
-/**
- * JSON request bodies: read as UTF-8, bounded in nesting, decoded with a Schema, and every problem
- * reported once per field in a message short enough to read.
- */
+/** JSON request bodies: UTF-8, bounded nesting, decoded with a Schema, one short message per field. */
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { HttpFailure } from "./http.js"
 import { fail } from "./http.js"
 
-/**
- * The deepest nesting a body may have. The server's bodies are flat objects; formatting the parse
- * error of a value nested thousands deep recursed until the stack overflowed.
- */
+/** The deepest nesting a body may have: the parse error of a deeply nested value overflowed the stack. */
 export const maxNesting = 16
 
 const maxMessageLength = 2000
@@ -36,10 +30,7 @@ export const nestsDeeperThan = (text: string, limit: number): boolean => {
   return false
 }
 
-/**
- * One line per field: a value that fails every member of a union (`boolean | undefined` for an
- * optional field) yields an issue per member, and only the first says something useful.
- */
+/** One line per field: a union's failure yields an issue per member, and only the first is useful. */
 const problemOf = (error: ParseResult.ParseError): string => {
   const seen = new Set<string>()
   const lines: Array<string> = []

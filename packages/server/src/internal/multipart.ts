@@ -1,7 +1,4 @@
-/**
- * The one file part of a `multipart/form-data` body (RFC 7578), for clients that post a PDF as a
- * form: the part whose `Content-Disposition` names a `filename`. Other fields are ignored.
- */
+/** The one file part (with a `filename`) of a `multipart/form-data` body, for clients posting a PDF as a form. */
 import * as Either from "effect/Either"
 
 const boundaryOf = (contentType: string): string | undefined => {

@@ -1,7 +1,4 @@
-/**
- * The OpenAPI 3.1 document of the v1 contract as this server serves it, written by hand around
- * JSON Schemas generated from core's Schemas (see the README for why not HttpApi).
- */
+/** The OpenAPI document of the v1 contract, by hand around JSON Schemas from core's (README: why not HttpApi). */
 import * as Contract from "@pdf-transform/core/Contract"
 import * as Upload from "@pdf-transform/core/UploadProtocol"
 import * as JSONSchema from "effect/JSONSchema"
@@ -211,7 +208,6 @@ const paths = {
   }
 }
 
-/** The document, computed once. */
 export const openApiDocument = {
   openapi: "3.1.0",
   info: {

@@ -1,7 +1,4 @@
-/**
- * Signed URLs of this server on the wire: building them on the public URL, and checking the
- * `expires` and `signature` query parameters of a request (403 tampered, 410 expired).
- */
+/** Signed URLs on the wire: built on the public URL, checked on a request (403 tampered, 410 expired). */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -13,10 +10,7 @@ import type { Purpose } from "./signing.js"
 /** The server's public URL without a trailing slash; paths are appended to it. */
 export const publicBase = (context: AppContext): string => context.options.publicUrl.href.replace(/\/+$/, "")
 
-/**
- * `<public URL><path>?expires=<seconds>&signature=<base64url>`, for `purpose` on `id`. `path`
- * starts with `/v1/` and is already encoded.
- */
+/** `<public URL><path>?expires=<seconds>&signature=<base64url>` for `purpose` on `id` (`path` encoded). */
 export const signedUrl = (
   context: AppContext,
   purpose: Purpose,

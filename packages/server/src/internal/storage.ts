@@ -1,7 +1,4 @@
-/**
- * Where the server keeps its state: SQLite on `<dataDir>/server.db` or in memory, or the
- * database given (on several nodes, PostgreSQL).
- */
+/** Where the server keeps its state: SQLite (a file or memory), or the database given (PostgreSQL for nodes). */
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"

@@ -1,8 +1,6 @@
 /**
- * What the server keeps: tasks (with what they need to run again after a restart, and their
- * outputs), uploaded files and chunked uploads with their parts. One interface; `sqlStore.ts` keeps
- * it in SQL (SQLite on a file or in memory). Times are passed in, read from Effect's `Clock` by the
- * callers, so expiry is tested under `TestClock`.
+ * What the server keeps (tasks, files, chunked uploads), kept in SQL by `sqlStore.ts`. Times are passed
+ * in from Effect's `Clock`, so expiry is tested under `TestClock`.
  */
 import type { Format } from "@pdf-transform/core/Contract"
 import * as Data from "effect/Data"
@@ -88,23 +86,16 @@ export interface Claim {
 
 export interface Store {
   /**
-   * Inserts a task when there is room (expired tasks are dropped, then the oldest finished ones;
-   * `Full` when every stored task is still processing) and `admit`, given the owner's tasks still
-   * processing and the owner's kept limiter state, accepts it; the state it returns is kept. The
-   * room check, the count, the decision, the state and the insert are one transaction (on Postgres
-   * under one lock), so concurrent submits, on one node or several, cannot both take the last slot.
+   * Inserts a task when there is room (`Full` when every stored task is processing) and `admit`, given
+   * the owner's tasks and limiter state, accepts it: one transaction, so no two submits take the last slot.
    */
   readonly createTask: <D extends { readonly _tag: "Accepted" | "Rejected" }>(
     task: NewTask,
     now: number,
     admit: (inFlight: number, state: KeyState | undefined) => { readonly decision: D; readonly state: KeyState }
   ) => Effect.Effect<D | { readonly _tag: "Full" }, StorageError>
-  /** The task if it exists and has not expired. */
   readonly task: (id: string, now: number) => Effect.Effect<Option.Option<Task>, StorageError>
-  /**
-   * Claims the oldest processing task nobody holds (never claimed, released, or whose claim
-   * lapsed before `now`) for `claim.node`: the queue every node takes its conversions from.
-   */
+  /** Claims the oldest processing task nobody holds (or whose claim lapsed) for `claim.node`: the nodes' queue. */
   readonly claimNext: (claim: Claim, now: number) => Effect.Effect<Option.Option<Task>, StorageError>
   /** Extends every claim `node` holds on a processing task to `until`; answers the tasks it still holds. */
   readonly renewClaims: (node: string, until: number) => Effect.Effect<ReadonlySet<string>, StorageError>
@@ -112,18 +103,13 @@ export interface Store {
   readonly releaseClaims: (node: string | undefined) => Effect.Effect<void, StorageError>
   /** Raises a processing task's progress (never backwards). */
   readonly setProgress: (id: string, progress: number) => Effect.Effect<void, StorageError>
-  /**
-   * Records a processing task's end, the output and the state in one write; older finished
-   * outputs are dropped if the byte budget is exceeded. A task already finished is left as it is
-   * (a conversion run twice, after its node was thought dead, ends once); `node` is kept as the writer.
-   */
+  /** Records a processing task's end and output in one write (a task already finished stays as it is). */
   readonly finishTask: (
     id: string,
     outcome: Outcome,
     expiresAt: number,
     node: string
   ) => Effect.Effect<void, StorageError>
-  /** A completed task's output. */
   readonly output: (id: string, now: number) => Effect.Effect<Option.Option<Uint8Array>, StorageError>
   readonly taskCount: Effect.Effect<number, StorageError>
 
