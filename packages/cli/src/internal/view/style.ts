@@ -1,28 +1,24 @@
 /** The few colours the output uses, off when the terminal has none or NO_COLOR is set. */
 
-export interface Style {
-  readonly green: (text: string) => string
-  readonly red: (text: string) => string
-  readonly yellow: (text: string) => string
-  readonly cyan: (text: string) => string
-  readonly dim: (text: string) => string
-  readonly bold: (text: string) => string
-}
+/** Each colour's SGR codes, opening and closing. */
+const codes = { green: [32, 39], red: [31, 39], yellow: [33, 39], cyan: [36, 39], dim: [2, 22], bold: [1, 22] } as const
 
-const sgr = (open: number, close: number) => (text: string) => text === "" ? "" : `\x1b[${open}m${text}\x1b[${close}m`
+export type Style = { readonly [K in keyof typeof codes]: (text: string) => string }
 
-export const colored: Style = {
-  green: sgr(32, 39),
-  red: sgr(31, 39),
-  yellow: sgr(33, 39),
-  cyan: sgr(36, 39),
-  dim: sgr(2, 22),
-  bold: sgr(1, 22)
-}
+const styleOf = (paint: (open: number, close: number) => (text: string) => string): Style => ({
+  green: paint(...codes.green),
+  red: paint(...codes.red),
+  yellow: paint(...codes.yellow),
+  cyan: paint(...codes.cyan),
+  dim: paint(...codes.dim),
+  bold: paint(...codes.bold)
+})
 
-const same = (text: string) => text
+export const colored: Style = styleOf((open, close) => (text) =>
+  text === "" ? "" : `\x1b[${open}m${text}\x1b[${close}m`
+)
 
-export const plain: Style = { green: same, red: same, yellow: same, cyan: same, dim: same, bold: same }
+export const plain: Style = styleOf(() => (text) => text)
 
 /** Colours for a stream: a TTY, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
 export const forStream = (isTTY: boolean, env: Readonly<Record<string, string | undefined>>): Style =>
