@@ -1,7 +1,6 @@
 /**
- * A font's style as the layout needs it (fixed pitch, bold, italic), from PDFium's font API: the
- * font descriptor's flags and weight, its italic angle, and its name for fonts whose descriptor
- * says nothing (a TeX font's flags rarely mark it fixed-pitch: CMTT is named, not flagged).
+ * A font's style (fixed pitch, bold, italic) from its descriptor, italic angle and name (a TeX font's
+ * flags rarely mark it fixed-pitch: CMTT is named, not flagged).
  */
 import { Style } from "./layout/model.js"
 import type { Pdfium } from "./pdfium.js"
@@ -12,10 +11,7 @@ const fixedPitchFlag = 1
 const italicFlag = 64
 const forceBoldFlag = 1 << 18
 
-/**
- * `txtt`, `t1xtt`, `t1xbtt`, `tcxtt`: the typewriter faces of txfonts and newtx (Sphinx's LaTeX
- * uses them); `sftt`, `sfit`, `sfst`: cm-super's (LaTeX in T1 encoding without Latin Modern).
- */
+/** The typewriter faces of txfonts and newtx (Sphinx's LaTeX), and cm-super's (T1 LaTeX without Latin Modern). */
 const monoName =
   /mono|courier|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|sftt|sfit\d|sfst\d|ectt|t(?:1|c)?xb?tt|andale|lucidaconsole|\btt\d/i
 const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx|sfbx|sfsx|t(?:1|c)?xbtt/i
@@ -30,7 +26,6 @@ export const nameStyle = (name: string): number => {
 
 const latin1 = new TextDecoder("latin1")
 
-/** The `Style` bits of a font, from its descriptor and its name. */
 export const fontStyle = (m: Pdfium, font: number): number => {
   if (font === 0) return 0
   const c = m.direct

@@ -1,7 +1,4 @@
-/**
- * Footnotes and their references paired once for a whole document (as `Document.Footnote` says),
- * each pair under an id unique in the document, for the renderers' links.
- */
+/** Footnotes and their references paired once per document, each pair under a unique id for the renderers' links. */
 import type * as Document from "../Document.js"
 import { Style } from "../Document.js"
 
@@ -39,10 +36,7 @@ const markedTexts = (block: Document.Block): Array<Marked> => {
 /** An id from a label: its letters and digits, "note" when it has none. */
 export const idBase = (label: string): string => label.normalize("NFKD").replace(/[^A-Za-z0-9]/g, "") || "note"
 
-/**
- * Pairs references and footnotes: each footnote takes the nearest unpaired reference of its label
- * before it. Ids are the label's letters and digits, with "-2", "-3", ... when a label repeats.
- */
+/** Pairs references and footnotes (see `Document.Footnote`); a repeated label's ids get "-2", "-3", ... */
 export const pairNotes = (blocks: ReadonlyArray<Document.Block>): NoteIds => {
   const open = new Map<string, Array<Document.Mark>>()
   const references = new Map<Document.Mark, string>()

@@ -1,7 +1,4 @@
-/**
- * What a JPEG stream says about itself, read from its frame header: enough to decide whether a
- * PDF's DCTDecode image can go into an EPUB as it is (copied, not decoded and re-encoded).
- */
+/** A JPEG's frame header: whether a DCTDecode image can go into an EPUB as it is, not re-encoded. */
 
 /** A JPEG's frame: its size and number of colour components. */
 export interface JpegFrame {
@@ -23,7 +20,6 @@ export const readFrame = (bytes: Uint8Array): JpegFrame | undefined => {
   while (at + 4 <= bytes.length) {
     if (bytes[at] !== 0xFF) return undefined
     const marker = bytes[at + 1]!
-    // Fill bytes before a marker.
     if (marker === 0xFF) {
       at += 1
       continue

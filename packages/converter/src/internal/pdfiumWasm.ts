@@ -1,8 +1,6 @@
 /**
- * PDFium's WebAssembly, compiled once per process and instantiated per module instance: the
- * threads of a pool share one compilation (the pool's thread compiles it and hands it to each
- * worker) instead of each worker, and each fresh instance, compiling its own. Apart from the
- * module's JavaScript (`pdfium.ts`), which only the threads that convert load.
+ * PDFium's WebAssembly, compiled once per process (the pool's thread hands it to its workers), apart
+ * from the module's JavaScript (`pdfium.ts`), which only converting threads load.
  */
 import * as Effect from "effect/Effect"
 import { readFileSync } from "node:fs"
@@ -25,10 +23,7 @@ const wasmBytes = () => readFileSync(require.resolve("@embedpdf/pdfium/pdfium.wa
 /** The compiled module, compiled here (synchronously) if no thread handed one over. */
 export const compiledModule = (): WebAssembly.Module => compiled ??= new wasm.Module(wasmBytes())
 
-/**
- * The compiled module for a pool to hand to its workers, compiled off the calling thread; this
- * thread's own conversions use it too.
- */
+/** The compiled module for a pool to hand to its workers (compiled off the calling thread), used here too. */
 export const compileForPool: Effect.Effect<WebAssembly.Module> = Effect.suspend(() =>
   compiled === undefined
     ? Effect.map(Effect.promise(() => wasm.compile(wasmBytes())), (module) => compiled ??= module)

@@ -19,10 +19,7 @@ const scripts: ReadonlyArray<readonly [RegExp, string]> = [
 /** Characters of the text the guess looks at: enough to tell the scripts apart. */
 export const languageSample = 200_000
 
-/**
- * Guesses the language from the script that dominates the letters; Latin text stays "en" since
- * telling Latin-script languages apart needs more than a script count.
- */
+/** The language of the dominant script; Latin stays "en": telling its languages apart needs more than a count. */
 export const detectLanguage = (text: string): string => {
   const sample = text.slice(0, languageSample)
   // ASCII, most of a Latin text, is counted by code; the property tests below see only the rest.
@@ -34,8 +31,7 @@ export const detectLanguage = (text: string): string => {
   const rest = sample.replace(/[^\u0080-\uFFFF]+/g, "")
   const letters = asciiLetters + rest.replace(/[^\p{L}]/gu, "").length
   if (letters === 0) return "en"
-  // The scripts counted below are all outside ASCII and Latin: when fewer characters than 30% of
-  // the letters are, none can reach its share (the common case, decided without the counts).
+  // When too few letters are outside ASCII and Latin, no other script can dominate: decided without counts.
   if (rest.replace(latin, "").length < letters * 0.3) return "en"
   const kanaCount = (rest.match(kana) ?? []).length
   const hanCount = (rest.match(han) ?? []).length

@@ -15,11 +15,7 @@ const proseCell = 0.2
 /** A cell that ends this share of the page short of its column's right edge does not fill it. */
 const fillSlack = 0.03
 
-/**
- * Whether cells of a run of rows are columns of running text (three columns of prose share their
- * baselines): two or more of its columns have most of their cells wider than `proseCell` of the
- * page and filling the column to its right edge, as set text does (a table's cells are ragged).
- */
+/** Whether a run's cells are columns of prose: two or more of wide cells filling them (a table's are ragged). */
 const proseColumns = (rows: ReadonlyArray<ReadonlyArray<Line>>, pageWidth: number): boolean => {
   const columns = rows[0]!.length
   let wide = 0
@@ -98,10 +94,7 @@ const placeRows = (
   return placed
 }
 
-/**
- * Rebuilds the reading order of one page: tables kept whole, columns read one after the other
- * between lines that span the gutter, figures placed before the first text below them.
- */
+/** Rebuilds the reading order of one page (see the module's header); figures go before the first text below them. */
 export const orderPage = (page: PageText): OrderedPage => {
   const grouped = groupRows(page.items)
   const grids = findGrids(grouped, page.width)

@@ -1,7 +1,4 @@
-/**
- * A table cut by a page end: a browser prints the header row again at the top of each page, and
- * a row too tall for the page goes on at the top of the next one, its first cells empty.
- */
+/** A table cut by a page end: a browser repeats the header row, and a row cut in two goes on with empty first cells. */
 import type * as Document from "../../Document.js"
 import type { Rich } from "./inline.js"
 import { joinRich } from "./inline.js"
@@ -24,10 +21,7 @@ const rich = (table: Document.Table, row: number, column: number): Rich => ({
 const joinCells = (left: Rich, right: Rich): Rich =>
   left.text === "" ? right : right.text === "" ? left : joinRich(left, right)
 
-/**
- * `open` with `next`'s rows after its header; a first row whose first cell is empty is the rest
- * of `open`'s last row, and its cells are joined to that row's.
- */
+/** `open` with `next`'s rows after its header; a first row with an empty first cell joins `open`'s last row. */
 export const mergeTables = (open: Document.Table, next: Document.Table): Document.Table => {
   const rows = open.rows.map((row) => [...row])
   const marks: Array<Array<ReadonlyArray<Mark>>> = open.rows.map((row, r) => row.map((_, i) => rich(open, r, i).marks))
