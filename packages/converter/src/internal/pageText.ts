@@ -62,14 +62,9 @@ const ofArray = (chars: ReadonlyArray<string>): Characters => ({
 })
 
 /**
- * The characters of a text page, by character index. FPDFText_GetText gives them in bulk as one
- * string, which serves as it is when it has one string unit per character: a run's text is then
- * a slice of it (an array of one string per character, sliced and joined per run, was a third of
- * what a conversion allocated). A pair of surrogates is one character, so a page with any is
- * split into characters. FPDFText_GetText also leaves out characters whose Unicode value is 0 (a
- * glyph the font does not map, which Chromium writes for some emoji), and every character after
- * one would then be read at its neighbour's index ("eferences" for "References"): a page whose
- * text does not split into exactly one string per character is read one character at a time.
+ * The characters of a text page by index: FPDFText_GetText's bulk string, sliced per run when it has
+ * one unit per character (cheapest); split when it has surrogate pairs; read one character at a time
+ * when it skipped unmapped glyphs, which would shift every later index.
  */
 const characters = (m: Pdfium, textPage: number, count: number): Characters => {
   const text = textInBulk(m, textPage, count)

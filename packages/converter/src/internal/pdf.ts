@@ -32,12 +32,8 @@ const reasons: Record<number, string> = {
 const passwordError = 4
 
 /**
- * PDFium keeps every object it parsed (page dictionaries, fonts, decompressed object streams)
- * until the document is closed, and the module's heap never shrinks. So after this many pages,
- * or sooner once the heap has grown this much since the document was opened, the next page is
- * read from a fresh opening of the same file (its cross-reference table parsed again, cheap next
- * to the pages), and the memory freed by the closing is reused by what follows: a long document's
- * heap stays near a short one's (figures in the README).
+ * PDFium keeps every object it parsed until the document closes, and the heap never shrinks: after
+ * this many pages or this much growth, the file is opened afresh, so a long document's heap stays near a short one's.
  */
 const pagesPerOpening = 100
 const maxHeapGrowth = 16 * 1024 * 1024
@@ -64,10 +60,7 @@ export class OpenDocument {
     return this.handle
   }
 
-  /**
-   * After each page: reopens the document when it has cached enough (see `pagesPerOpening`). If
-   * the new opening fails (memory), the current one goes on.
-   */
+  /** After each page: reopens the document when it has cached enough; if that fails, the current one goes on. */
   refresh(): void {
     const heap = this.module.pdfium.HEAPU8.length
     if (++this.pagesRead < pagesPerOpening && heap - this.heapAtOpen <= maxHeapGrowth) return
@@ -85,11 +78,7 @@ export class OpenDocument {
   }
 }
 
-/**
- * Opens the PDF; PDFium repairs a damaged cross-reference table as it goes. PDFium reads the
- * caller's bytes where they are, as it needs them (they are never written to); the document is
- * closed when the scope closes.
- */
+/** Opens the PDF from the caller's bytes (read in place, never written); closed with the scope. */
 export const open = (
   bytes: Uint8Array,
   password: string | undefined,
@@ -166,10 +155,7 @@ const destination = (open: OpenDocument, bookmark: number): { page: number; top:
   })
 }
 
-/**
- * The bookmarks flattened with their depth and resolved to pages; entries that point nowhere
- * are dropped. An unreadable outline is no outline: headings then come from font sizes.
- */
+/** The bookmarks flattened with their depth and resolved to pages; an unreadable outline is none. */
 export const outline = (open: OpenDocument): Effect.Effect<Array<OutlineEntry>> => Effect.sync(() => outlineOf(open))
 
 const outlineOf = (open: OpenDocument): Array<OutlineEntry> => {
@@ -215,11 +201,7 @@ export interface PageContent {
   readonly tagged: TaggedContent | undefined
 }
 
-/**
- * Runs `f` on the loaded page, closed afterwards whatever happens; a page PDFium cannot load is a
- * `PdfPageFailed`. Synchronous, as every PDFium call: a page's scope and acquire/release as
- * effects were most of the Effect operations of a conversion (see `readPages`).
- */
+/** Runs `f` on the loaded page, closed afterwards; a page PDFium cannot load is a `PdfPageFailed`. */
 const withPage = <A>(
   open: OpenDocument,
   pageNumber: number,
@@ -292,7 +274,7 @@ export const settleFigures = (
       return { content: { ...content, figures, checks: [] }, failed: Either.isLeft(decoded) ? decoded.left : undefined }
     })
 
-/** Dots per inch for OCR: tesseract reads best at about 300. */
+/** Dots per inch for OCR: what tesseract reads best. */
 const ocrDpi = 300
 /** Rows of a page drawn at once for OCR (see `render`). */
 const bandRows = 256
@@ -306,18 +288,12 @@ export interface Rendering {
 }
 
 /**
- * The rows of the last rendering, each led by its PNG filter byte (0), kept for the next one. A
- * 300 dpi page is 8 MB of grey: allocated and freed for every page, buffers of that size stay in
- * the C allocator's arenas of this thread (and, copied, of tesseract's), which kept the RSS of a
- * converting server ~80 MB higher; one buffer per thread and a compressed file for tesseract do not.
+ * The rows of the last rendering (each led by its PNG filter byte), kept for the next: page-sized buffers
+ * freed per page stay in the C allocator's arenas and raise the RSS (README).
  */
 let rows = new Uint8Array(0)
 
-/**
- * Renders the page in grey at `ocrDpi` (white background, annotations included) as a PNG file
- * (deflated at level 1: a scan's white compresses ten to twenty times in ~20 ms, against the
- * seconds tesseract reads it).
- */
+/** Renders the page in grey at `ocrDpi` (annotations included) as a PNG, deflated at the fastest level. */
 export const render = (open: OpenDocument, pageNumber: number): Either.Either<Rendering, PdfPageFailed> =>
   withPage(open, pageNumber, (page) => {
     const m = open.module
@@ -329,10 +305,8 @@ export const render = (open: OpenDocument, pageNumber: number): Either.Either<Re
     const pixels = (points: number) => Math.max(1, Math.ceil(points * scale - 1e-6))
     const w = pixels(width)
     const h = pixels(height)
-    // In bands: a 300 dpi page is a 33 MB BGRx bitmap whole, and PDFium's memory never shrinks
-    // back; a band of rows is a thirteenth of that. Each band is the page drawn at its offset and
-    // clipped to the band: the pixels of the whole page drawn at once but for a few at band edges,
-    // a few levels apart (antialiasing and resampling cut there), which OCR does not notice.
+    // In bands, as PDFium's memory never shrinks back: a band's pixels differ from the whole page's
+    // only at its edges, a few levels apart, which OCR does not notice.
     const band = Math.min(h, bandRows)
     const bitmap = m.FPDFBitmap_Create(w, band, 0)
     try {
