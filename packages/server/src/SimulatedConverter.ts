@@ -21,23 +21,21 @@ import * as Random from "effect/Random"
  * @category options
  */
 export interface Options {
-  /** How long one conversion takes. */
   readonly duration?: Duration.DurationInput | undefined
   /**
-   * Spread of the durations, in [0, 1): drawn uniformly within `duration * (1 ± jitter)` (default 0), so
+   * Spread of the durations, in [0, 1): drawn uniformly within `duration * (1 ± jitter)`, so
    * tasks submitted together need not end together, a thundering herd no real workload has.
    */
   readonly jitter?: number | undefined
-  /** Progress reports during a conversion, evenly spaced; also the page count (default 4). */
+  /** Progress reports during a conversion, evenly spaced; also the page count. */
   readonly progressSteps?: number | undefined
-  /** Probability in [0, 1] that a conversion fails (default 0). */
+  /** Probability in [0, 1] that a conversion fails. */
   readonly failureRate?: number | undefined
-  /** The failure reason (default "Simulated conversion failure"). */
   readonly failureReason?: string | undefined
 }
 
 /**
- * The default figures, chosen so a simulated task is visibly "processing" for a few polls.
+ * The options' defaults, chosen so a simulated task is visibly "processing" for a few polls.
  *
  * @since 0.1.0
  * @category constants

@@ -8,7 +8,6 @@ export interface NoteIds {
   readonly notes: ReadonlyMap<Document.Footnote, string>
 }
 
-/** A text of a block with its marks. */
 interface Marked {
   readonly text: string
   readonly marks: ReadonlyArray<Document.Mark>

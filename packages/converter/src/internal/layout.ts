@@ -26,7 +26,6 @@ export { orderPage } from "./layout/order.js"
 export { hasText, isBetterReading, isJunkTextLayer } from "./layout/quality.js"
 export { joinLines } from "./layout/text.js"
 
-/** Options for turning pages into a document. */
 export interface LayoutInput {
   /**
    * Pages as read, or already put in reading order with `orderPage` (keeps memory low). The layout

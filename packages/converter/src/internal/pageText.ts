@@ -96,7 +96,6 @@ const splitCharacters = (text: string, count: number): Array<string> => {
   return chars
 }
 
-/** What a page's text layer gave. */
 export interface PageText {
   readonly items: Array<TextItem>
   /** Characters whose font has no usable Unicode mapping. */

@@ -23,7 +23,6 @@ const scanCoverage = 0.5
 /** Renderings waiting for OCR at most: the page loop waits for the oldest beyond that. */
 const maxPendingOcr = 2
 
-/** What reading the pages gave. */
 export interface ReadPages {
   readonly pages: Array<OrderedPage | TaggedPage>
   readonly warnings: Array<Converter.ConversionWarning>
@@ -35,7 +34,6 @@ export interface ReadPages {
 /** Why a page goes to OCR, which decides what its reading must prove to be kept. */
 type OcrReason = "scan" | "junk"
 
-/** Reads every page of an open document. */
 export const readPages = (
   open: Pdf.OpenDocument,
   options: EngineOptions & { readonly models: ReadonlyMap<string, string>; readonly figures: boolean }

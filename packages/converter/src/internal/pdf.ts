@@ -55,7 +55,6 @@ export class OpenDocument {
     this.heapAtOpen = module.pdfium.HEAPU8.length
   }
 
-  /** PDFium's handle of the document. */
   get document(): number {
     return this.handle
   }
@@ -183,7 +182,6 @@ export const outlineTopDown = (entries: ReadonlyArray<OutlineEntry>, heights: Re
     return entry.top === undefined || height === undefined ? entry : { ...entry, top: height - entry.top }
   })
 
-/** What one page gave. */
 export interface PageContent {
   readonly width: number
   readonly height: number

@@ -1,8 +1,4 @@
-/**
- * A tagged PDF's logical structure through PDFium: a page's structure tree as plain nodes, and
- * the marked content a page object belongs to (its MCID, or an artifact). Calls per element and
- * per text object, never per character.
- */
+/** A tagged page's structure tree as plain nodes, and each page object's marked content; never a call per character. */
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import type { TagKid, TagNode } from "./tagged/model.js"
@@ -97,11 +93,7 @@ const scratchBytes = 512
 /** Roles whose alternative description is read (the description stands for their content). */
 const altRoles = new Set(["Figure", "Formula", "Form"])
 
-/**
- * The page's structure tree: the elements that hold content of this page, in the tree's order,
- * each with its kids in order (an element, an MCID of this page, or `elsewhere` for a kid on
- * another page or that is not content). Empty when the page has no tree.
- */
+/** The page's structure tree: elements holding its content, in order, with their kids (`elsewhere`: not here). */
 export const readTree = (m: Pdfium, page: number): Array<TagNode> => {
   const { c, names } = structOf(m)
   const tree = c.FPDF_StructTree_GetForPage(page)
@@ -179,10 +171,7 @@ export const readTree = (m: Pdfium, page: number): Array<TagNode> => {
 
 const artifactName = "Artifact"
 
-/**
- * Reads what a page object's marked content says of it: its MCID (tagged content, found in the
- * tree), `artifact` (page furniture: running heads, folios, decoration) or `unmarked`.
- */
+/** A page object's marked content: its MCID, `artifact` (furniture) or `unmarked`. */
 export const markedContent = (m: Pdfium): (object: number) => number => {
   const { c } = structOf(m)
   return (object) => {

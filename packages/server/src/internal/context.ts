@@ -1,7 +1,4 @@
-/**
- * What every handler of the application shares: the resolved options, the converter, the key
- * check, the signer, the store, and the dispatcher's wake-up signal. Built once per application.
- */
+/** What every handler of the application shares, built once per application. */
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Converter } from "@pdf-transform/converter/Converter"
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
@@ -22,7 +19,6 @@ import type { Store } from "./store.js"
 export interface AppContext {
   readonly options: ResolvedOptions
   readonly converter: ConverterModule.Service
-  /** The key of the request, or its 401. */
   readonly authenticate: Effect.Effect<KeyIdentity, HttpFailure, HttpServerRequest.HttpServerRequest>
   readonly signer: Signer
   readonly store: Store

@@ -1,9 +1,6 @@
 /**
- * The life of a claimed task, from what the store holds: read the PDF (an upload, or fetched from
- * its remote address), convert within the time limit, record the output or the reason. It reads
- * everything it needs from the task's row, so any node runs it, again after a crash; running it
- * twice is safe (a task ends once: the second end is ignored) and an output is written whole or
- * not at all.
+ * The life of a claimed task: read its PDF, convert, record the output or the reason. All it needs is
+ * in the task's row, so any node runs it, again after a crash; a task ends once, its output written whole.
  */
 import type * as ConverterModule from "@pdf-transform/converter/Converter"
 import * as Cause from "effect/Cause"

@@ -1,9 +1,6 @@
 /**
- * The per-key submit limiter: a token bucket (request rate), a fixed-window quota and a count of
- * tasks in flight (the rules and their header fields are core's `RateLimitRule`).
- * The tasks in flight are not counted here: the caller reads them from the store in the same
- * transaction as the task's insert, so the count cannot drift and survives a restart.
- * The decision itself is a pure function of the state and the time, so it is tested under TestClock.
+ * The per-key submit limiter (core's `RateLimitRule`s): a pure function of the state and the time. Tasks
+ * in flight are counted by the store, in the insert's transaction, so the count cannot drift.
  */
 import type { RateLimitReason } from "@pdf-transform/core/Contract"
 import * as RateLimitRule from "@pdf-transform/core/RateLimitRule"
@@ -48,10 +45,8 @@ const advance = (config: LimiterConfig, state: KeyState, now: number): void => {
 
 const windowOf = (state: KeyState): RateLimitRule.Window => ({ start: state.windowStart, used: state.used })
 
-/** The RateLimit header values after a decision. */
 export type RateLimitHeaders = RateLimitRule.Headers
 
-/** The outcome of one submit attempt. */
 export type Decision =
   | { readonly _tag: "Accepted"; readonly headers: RateLimitHeaders | undefined }
   | {
@@ -78,10 +73,8 @@ export const headersOf = (
 }
 
 /**
- * Decides one submit at `now`, with `inFlight` tasks of the key still processing, and, when
- * accepted, takes a token and a quota unit (the in-flight slot is the task the caller inserts).
- * A rejection takes nothing. When several rules reject, the one with the longest wait is
- * reported: quota, then concurrency, then rate.
+ * Decides one submit at `now`: accepted, it takes a token and a quota unit; rejected, nothing, and the
+ * rule with the longest wait is reported (quota, then concurrency, then rate).
  */
 export const decide = (config: LimiterConfig, state: KeyState, now: number, inFlight: number): Decision => {
   advance(config, state, now)
@@ -120,11 +113,7 @@ export interface Decided {
   readonly state: KeyState
 }
 
-/**
- * Decides a submit of a key whose kept state is `stored` (none before its first submit), with
- * `inFlight` tasks still processing. The caller keeps the returned state: the store writes it in
- * the submit's transaction, so the windows are exact across nodes and survive a restart.
- */
+/** Decides a submit from the key's kept state (`stored`); the store keeps the result in the submit's transaction. */
 export const decideStored = (
   config: LimiterConfig,
   stored: KeyState | undefined,

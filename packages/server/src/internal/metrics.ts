@@ -1,9 +1,6 @@
 /**
- * What the server counts, as Effect metrics that an exporter reads (`Telemetry`): requests by route
- * and status with their latency, submits, refusals by reason, conversions by format and engine,
- * pages, claims taken over, storage failures, conversions running here, and the figures of the
- * whole cluster the storage keeps (tasks by state, tasks waiting for a slot). Recorded only when
- * the server is built with `metrics: true`; otherwise each recording is nothing.
+ * What the server counts, as Effect metrics an exporter reads (`Telemetry`): requests, submits, refusals,
+ * conversions, claims, storage failures and the cluster's tasks. Recorded only with `metrics: true`.
  */
 import type { Format, RateLimitReason } from "@pdf-transform/core/Contract"
 import * as Effect from "effect/Effect"

@@ -4,7 +4,6 @@ import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import * as V from "./settingValues.js"
 
-/** What a setting's leaf says about itself. */
 interface About {
   readonly description: string
   readonly secret?: boolean

@@ -84,7 +84,6 @@ const whole = (what: string, check: (n: number) => boolean) =>
 
 export const Count = whole("a whole number above 0", (n) => n >= 1)
 
-/** A TCP port; 0 picks a free one. */
 export const Port = whole("a port from 0 (any free port) to 65535", (n) => n >= 0 && n <= 65535)
 
 const byteUnits: Record<string, number> = { "": 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }
@@ -219,7 +218,6 @@ export const SigningKey = Schema.Redacted(
   Schema.String.pipe(Schema.filter((key) => new TextEncoder().encode(key).byteLength >= 16))
 ).annotations(allowed("a key of at least 16 bytes", { secret: true }))
 
-/** A secret text, never shown. */
 export const Secret = Schema.Redacted(Schema.String.pipe(Schema.minLength(1))).annotations(
   allowed("a non-empty text", { secret: true })
 )

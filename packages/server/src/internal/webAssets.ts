@@ -30,7 +30,6 @@ const candidates = (): ReadonlyArray<string> =>
 
 export const locate = (): string | undefined => candidates().find((dir) => Fs.existsSync(Path.join(dir, "index.html")))
 
-/** The files of `dir`, or why there are none. */
 export const load = (dir: string | undefined = locate()): Effect.Effect<Assets, string> =>
   dir === undefined
     ? Effect.fail("the web page is not built (run `pnpm install`, or `node web/build.mjs` in the server package)")

@@ -3,7 +3,6 @@ import type { Line, Mark, TextItem } from "./model.js"
 import { Style } from "./model.js"
 import { bulletCharacters, letterCount, normalizeText } from "./text.js"
 
-/** Items on one baseline. */
 export interface Row {
   y: number
   size: number

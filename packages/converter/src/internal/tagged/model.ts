@@ -42,10 +42,7 @@ export const isHere = (kid: TagKid): boolean => typeof kid !== "number" || kid >
 const holdsAnnotation = (kid: TagKid): kid is TagNode =>
   typeof kid !== "number" && (kid.role === "Link" || kid.role === "Annot" || kid.role === "Form")
 
-/**
- * The element began on an earlier page: a kid elsewhere comes before its first kid here, or that
- * first kid itself began earlier (a paragraph in a list's item, cut by the page end).
- */
+/** The element began on an earlier page: a kid elsewhere comes before its first kid here, or that kid began earlier. */
 export const continuesBefore = (node: TagNode): boolean => {
   const first = node.kids.findIndex(isHere)
   if (first < 0) return false
@@ -67,10 +64,8 @@ export const continuesAfter = (node: TagNode): boolean => {
 export type Made<A> = (hyphenation: Hyphenation | undefined) => A
 
 /**
- * A piece of a tagged page: a block the tree made whole (a heading, list, table, footnote,
- * figure), or the lines of an element of text, which the layout's rules read at the document's
- * sizes. `continued`: its element began on the previous page; `continues`: it goes on to the next;
- * `item`: a list whose first item began on the previous page.
+ * A piece of a tagged page: a block the tree made whole, or an element's lines for the layout's rules.
+ * `continued`/`continues`: its element began before / goes on after this page; `item`: likewise a list's first item.
  */
 export type Unit =
   | {
