@@ -288,5 +288,14 @@ describe("tagged reading: when the tree is not used", () => {
       const tagged = page(1, [node("Document", [table])], runs)
       assert.strictEqual(tagged.verdict.unsound, undefined)
       assert.deepStrictEqual(read(tagged).blocks.flatMap((block) => block._tag === "Table" ? block.rows : []), cells)
+      // Each row one paragraph (a word processor's tab stops): the tree says these are not cells.
+      const rowRuns = runs.map(([item, mcid]) => [item, Math.floor(mcid / 3)] as const)
+      const byRow = page(1, [node("Document", cells.map((_, r) => node("P", [r])))], rowRuns)
+      assert.strictEqual(byRow.verdict.unsound, undefined)
+      assert.deepStrictEqual(texts(read(byRow).blocks), cells.map((row) => row.join(" ")))
+      // A table the tree gives with no text in it (a cover's grid of images) is no table.
+      const empty = node("Table", [node("TR", [node("TD", [node("P", [90])]), node("TD", [node("P", [91])])])])
+      const layoutOnly = page(1, [node("Document", [empty, node("P", [0])])], [[run("Words", 60, 100), 0]])
+      assert.deepStrictEqual(texts(read(layoutOnly).blocks), ["Words"])
     }))
 })

@@ -6,7 +6,7 @@ import { treeUnits } from "./blocks.js"
 import type { TaggedContent, Unit } from "./model.js"
 import { artifact } from "./model.js"
 import type { Measures, Unsound } from "./sound.js"
-import { hasTable, measure, reachedMcids, verdict } from "./sound.js"
+import { hasTable, measure, reachedMcids, sideBySide, verdict } from "./sound.js"
 
 /** A page read from its structure tree: its units, in the tree's order. */
 export interface TaggedPage {
@@ -41,8 +41,9 @@ export const arrangePage = (
     verdicts.push({ page: page.page, measures, unsound: early })
     return orderPage(page)
   }
-  // A table the layout finds where the tree has none: the tree flattened it into paragraphs.
-  if (!hasTable(tagged.tree)) {
+  // Blocks side by side on two baselines and a table the layout finds where the tree has none:
+  // the tree flattened a table's cells into paragraphs.
+  if (!hasTable(tagged.tree) && sideBySide(tagged) >= 2) {
     const ordered = orderPage(page)
     if (ordered.items.some((item) => item._tag === "Table")) {
       verdicts.push({ page: page.page, measures, unsound: "table" })

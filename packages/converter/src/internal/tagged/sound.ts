@@ -1,7 +1,7 @@
 /** Whether a page's structure tree can be trusted with its reading (README, "Tagged PDFs"). */
 import type { TaggedContent, TagNode } from "./model.js"
 import { artifact } from "./model.js"
-import { isStandard } from "./roles.js"
+import { headingLevel, isStandard, isTextBlock } from "./roles.js"
 
 /** Shares: of the visible text (artifacts aside) the tree reaches; of blocks read back up; of elements of standard roles. */
 export const minCoverage = 0.95
@@ -78,6 +78,37 @@ export type Unsound = "no tree" | "coverage" | "roles" | "order" | "table"
 /** Whether the tree has a table somewhere (a tree without one may have tagged a table's cells as paragraphs). */
 export const hasTable = (tree: ReadonlyArray<TagNode>): boolean =>
   tree.some((node) => node.role === "Table" || node.kids.some((kid) => typeof kid !== "number" && hasTable([kid])))
+
+const isBlock = (role: string): boolean =>
+  role === "LI" || headingLevel(role) !== undefined || role === "H" || (isTextBlock(role) && role !== "Lbl")
+
+/**
+ * Baselines on which runs of two or more blocks of text sit side by side: cells of a table the
+ * tree flattened into paragraphs (a block's own tab stops are one block).
+ */
+export const sideBySide = (content: TaggedContent): number => {
+  const blockOf = new Map<number, TagNode>()
+  const visit = (node: TagNode, block: TagNode | undefined) => {
+    const own = isBlock(node.role) ? node : block ?? node
+    for (const kid of node.kids) {
+      if (typeof kid !== "number") visit(kid, own)
+      else if (kid >= 0) blockOf.set(kid, own)
+    }
+  }
+  content.tree.forEach((node) => visit(node, undefined))
+  const baselines = new Map<number, Set<TagNode>>()
+  content.items.forEach((item, i) => {
+    const block = blockOf.get(content.mcids[i]!)
+    if (block === undefined || item.text.trim() === "") return
+    const key = Math.round(item.y / 2)
+    const blocks = baselines.get(key) ?? new Set()
+    blocks.add(block)
+    baselines.set(key, blocks)
+  })
+  let count = 0
+  for (const blocks of baselines.values()) if (blocks.size >= 2) count++
+  return count
+}
 
 /** The verdict on what was measured, and on the blocks the tree gave (`refuted` of `texts` jumping back). */
 export const verdict = (measures: Measures, refuted: number, texts: number): Unsound | undefined => {

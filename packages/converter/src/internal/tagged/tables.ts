@@ -16,7 +16,7 @@ const emptyRich: Rich = { text: "", marks: [] }
 export const tableOf = (
   node: TagNode,
   linesOf: (cell: TagNode) => ReadonlyArray<Line>
-): { readonly captions: ReadonlyArray<TagNode>; readonly make: Made<Document.Table> | undefined } => {
+): { readonly captions: ReadonlyArray<TagNode>; readonly make: Made<Document.Table | undefined> | undefined } => {
   const rows: Array<TagNode> = []
   const captions: Array<TagNode> = []
   const collect = (parent: TagNode) => {
@@ -55,6 +55,8 @@ export const tableOf = (
       const cells = grid.map((row) =>
         Array.from({ length: width }, (_, i) => row[i] === undefined ? emptyRich : richOf(row[i]!, hyphenation))
       )
+      // A table that holds no text (a cover's grid of images) lays the page out: no table to a reader.
+      if (cells.every((row) => row.every((cell) => cell.text === ""))) return undefined
       const marked = cells.some((row) => row.some((cell) => cell.marks.length > 0))
       return {
         _tag: "Table",
