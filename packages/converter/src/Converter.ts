@@ -1,6 +1,5 @@
 /**
  * The conversion engine as a service: PDF bytes in, Markdown or EPUB 3 out; it knows nothing of HTTP.
- *
  * @since 0.1.0
  */
 import * as Context from "effect/Context"
@@ -11,7 +10,6 @@ import * as Schema from "effect/Schema"
 
 /**
  * The document needs a user password (none or a wrong one was given).
- *
  * @since 0.1.0
  * @category errors
  */
@@ -28,7 +26,6 @@ export class PdfPasswordRequired
 
 /**
  * The file is not a readable PDF.
- *
  * @since 0.1.0
  * @category errors
  */
@@ -42,7 +39,6 @@ export class PdfInvalid extends Schema.TaggedError<PdfInvalid>("@pdf-transform/c
 
 /**
  * One page could not be read: fatal when `ignorePdfErrors` is false, else a warning and the page skipped.
- *
  * @since 0.1.0
  * @category errors
  */
@@ -59,7 +55,6 @@ export class PdfPageFailed
 
 /**
  * OCR of a page failed. Fatal only when `ignoreOcrErrors` is false.
- *
  * @since 0.1.0
  * @category errors
  */
@@ -74,7 +69,6 @@ export class OcrFailed extends Schema.TaggedError<OcrFailed>("@pdf-transform/con
 
 /**
  * An OCR language whose model is not installed (no package, nothing in `ocrDataPath`), before any page is read.
- *
  * @since 0.1.0
  * @category errors
  */
@@ -91,7 +85,6 @@ export class OcrLanguageUnavailable
 
 /**
  * The document took longer than its time limit.
- *
  * @since 0.1.0
  * @category errors
  */
@@ -107,7 +100,6 @@ export class ConversionTimeout
 
 /**
  * Every error a conversion can end with.
- *
  * @since 0.1.0
  * @category errors
  */
@@ -121,7 +113,6 @@ export type ConverterError =
 
 /**
  * A non-fatal problem: a page or OCR error that was ignored as the options asked.
- *
  * @since 0.1.0
  * @category models
  */
@@ -129,7 +120,6 @@ export type ConversionWarning = PdfPageFailed | OcrFailed
 
 /**
  * Pages done out of the total, reported as the conversion goes.
- *
  * @since 0.1.0
  * @category models
  */
@@ -166,7 +156,6 @@ export interface ConvertOptions {
 
 /**
  * A finished conversion.
- *
  * @since 0.1.0
  * @category models
  */

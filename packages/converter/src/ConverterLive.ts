@@ -1,7 +1,6 @@
 /**
  * Live `Converter`s: a pool of worker threads (the default: a server's event loop never stalls) and an
  * in-process one for scripts and tests.
- *
  * @since 0.1.0
  */
 import * as NodeWorker from "@effect/platform-node/NodeWorker"
@@ -26,7 +25,6 @@ import { ConvertRequest, EngineFailure } from "./internal/protocol.js"
 /**
  * A document over this time is abandoned: long enough for OCR of a thick scan, and a bound on a PDF
  * built to make the parser loop.
- *
  * @since 0.1.0
  * @category defaults
  */
@@ -34,7 +32,6 @@ export const defaultTimeout: Duration.Duration = Duration.minutes(10)
 
 /**
  * Old-generation heap limit of a worker, a bound for hostile documents: V8's own grows with the machine.
- *
  * @since 0.1.0
  * @category defaults
  */
@@ -45,7 +42,6 @@ const workerYoungGenerationMb = 4
 
 /**
  * How much lower the conversion threads' priority is (Linux), so a server keeps answering while every core converts.
- *
  * @since 0.1.0
  * @category defaults
  */
@@ -75,7 +71,6 @@ export interface PoolOptions extends Options {
 
 /**
  * OCR reads English unless asked otherwise: its model ships with the package.
- *
  * @since 0.1.0
  * @category defaults
  */
@@ -128,7 +123,6 @@ const fromEngine = (
 /**
  * The engine on the caller's own thread: simplest, but a long document keeps the event loop
  * busy between pages. Prefer `layer` in servers.
- *
  * @since 0.1.0
  * @category constructors
  */
@@ -172,7 +166,6 @@ const isConverterError: (error: unknown) => error is Engine.EngineError = Schema
 /**
  * A pool of worker threads running the engine. A worker that fails is a defect; interrupting a call
  * destroys its document; a call over its time limit replaces its worker (synchronous code never yields).
- *
  * @since 0.1.0
  * @category constructors
  */
@@ -229,7 +222,6 @@ export const makePool = (
 
 /**
  * The default live layer: a worker pool of `options.size` threads (default: available cores).
- *
  * @since 0.1.0
  * @category layers
  */

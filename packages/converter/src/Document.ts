@@ -1,12 +1,10 @@
 /**
  * The document model between a PDF and its renderings: headings, paragraphs, lists, tables, figures.
- *
  * @since 0.1.0
  */
 
 /**
  * A section title; `level` 1 is the top (a chapter when the EPUB is split).
- *
  * @since 0.1.0
  * @category models
  */
@@ -21,7 +19,6 @@ export interface Heading {
 /**
  * Bits of `Mark.style`: code, strong, emphasis, and (since 0.2.0) footnote, a reference whose text is
  * the label of a `Footnote`. Code is never also strong or emphasis; a footnote reference has no other bit.
- *
  * @since 0.1.0
  * @category models
  */
@@ -29,7 +26,6 @@ export const Style = { code: 1, strong: 2, emphasis: 4, footnote: 8 } as const
 
 /**
  * A styled stretch of a text: UTF-16 offsets `start` to `end` (exclusive); in order, never overlapping.
- *
  * @since 0.1.0
  * @category models
  */
@@ -41,7 +37,6 @@ export interface Mark {
 
 /**
  * Running text, lines joined (words cut at line ends rejoined), with its marks.
- *
  * @since 0.1.0
  * @category models
  */
@@ -53,7 +48,6 @@ export interface Paragraph {
 
 /**
  * A list item: its text (wrapped lines joined), its marks, and the lists nested in it.
- *
  * @since 0.1.0
  * @category models
  */
@@ -65,7 +59,6 @@ export interface ListItem {
 
 /**
  * A bulleted or numbered list; the markers are removed from the items.
- *
  * @since 0.1.0
  * @category models
  */
@@ -79,7 +72,6 @@ export interface List {
 
 /**
  * A code block: fixed-pitch lines as printed, with their indentation, separated by "\n".
- *
  * @since 0.1.0
  * @category models
  */
@@ -90,7 +82,6 @@ export interface Code {
 
 /**
  * Rows of cells found where text lines up in three or more columns.
- *
  * @since 0.1.0
  * @category models
  */
@@ -103,7 +94,6 @@ export interface Table {
 
 /**
  * An image of the page: a JPEG as the PDF holds it, or the decoded pixels as PNG.
- *
  * @since 0.1.0
  * @category models
  */
@@ -121,7 +111,6 @@ export interface Figure {
 /**
  * A footnote, after the block that refers to it: it pairs with the nearest earlier `Style.footnote`
  * mark of its `label` no other footnote took (labels restart by page or chapter); unpaired, still rendered.
- *
  * @since 0.2.0
  * @category models
  */
@@ -135,7 +124,6 @@ export interface Footnote {
 
 /**
  * The start of a new PDF page (1-based), so renderers can keep page anchors if they wish.
- *
  * @since 0.1.0
  * @category models
  */
@@ -152,7 +140,6 @@ export type Block = Heading | Paragraph | List | Code | Table | Figure | Footnot
 
 /**
  * A whole document: its blocks in reading order, with `PageBreak`s between pages.
- *
  * @since 0.1.0
  * @category models
  */

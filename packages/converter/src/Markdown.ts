@@ -1,6 +1,5 @@
 /**
  * The document model as GitHub-flavoured Markdown (figures left out: one `.md` file cannot hold them).
- *
  * @since 0.1.0
  */
 import type * as Document from "./Document.js"
@@ -21,7 +20,6 @@ const escapeBlockStart = (text: string): string =>
 /**
  * Escapes text so Markdown shows it literally: inline markup characters everywhere, and block
  * markers (headings, quotes, list markers, thematic breaks) at the start of the text.
- *
  * @since 0.1.0
  * @category rendering
  */
@@ -54,7 +52,6 @@ const emphasis = (inner: string, style: number, before: string, after: string): 
 /**
  * Text with its marks as Markdown: code spans, `**strong**`, `*emphasis*`; everything else
  * escaped. Spaces at a mark's ends stay outside its delimiters.
- *
  * @since 0.1.0
  * @category rendering
  */
@@ -120,7 +117,6 @@ const renderCode = (text: string): string => {
 
 /**
  * One block as Markdown; a footnote reference links to the note of its label.
- *
  * @since 0.1.0
  * @category rendering
  */
@@ -171,7 +167,6 @@ const blockTexts = (document: Document.Document): Array<string> => {
 
 /**
  * The whole document as Markdown, blocks separated by blank lines.
- *
  * @since 0.1.0
  * @category rendering
  */
@@ -200,7 +195,6 @@ const utf8Length = (text: string): number => {
 
 /**
  * `render` as UTF-8 bytes, block by block into one buffer: a long document never exists as one string.
- *
  * @since 0.1.0
  * @category rendering
  */
