@@ -27,21 +27,14 @@ export { hasText, isBetterReading, isJunkTextLayer } from "./layout/quality.js"
 export { joinLines } from "./layout/text.js"
 
 export interface LayoutInput {
-  /**
-   * Pages as read, or already put in reading order with `orderPage` (keeps memory low). The layout
-   * takes them: the array is emptied, so that each page's lines can be freed as soon as its blocks
-   * are built (a 2,000-page document's lines are about 30 MB).
-   */
+  /** Pages as read or ordered (`orderPage`); emptied as they are laid out, so each page's lines are freed early. */
   readonly pages: Array<PageText | OrderedPage | TaggedPage>
   readonly outline: ReadonlyArray<OutlineEntry>
   readonly title: string | undefined
   readonly filename: string | undefined
 }
 
-/**
- * The text of the first blocks that have any, as much as the language guess reads (a whole long
- * document's text would be a string of millions of characters made only to be cut).
- */
+/** The text of the first blocks, as much as the language guess reads (never a whole long document's). */
 const plainText = (blocks: ReadonlyArray<Document.Block>): string => {
   const parts: Array<string> = []
   let length = 0

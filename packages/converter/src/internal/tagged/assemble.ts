@@ -44,10 +44,7 @@ const referenced = (block: Document.Block): Document.Block => {
   }
 }
 
-/**
- * The page's blocks: units of lines (those the running-head rule `kept`) through the layout's
- * rules; consecutive units of code one listing (a word processor tags each line as a paragraph).
- */
+/** The page's blocks: units of lines through the layout's rules; consecutive code units one listing. */
 export const taggedBlocks = (
   page: TaggedPage,
   kept: ReadonlySet<Line>,

@@ -1,9 +1,6 @@
 /**
- * A tagged page's structure tree -> units of the document, in the tree's order: headings with
- * their levels, lists (nested), tables with spanned cells, footnotes with their references,
- * figures with their alternative text, and the lines of each other element of text (paragraphs,
- * captions, text outside any: the layout's rules read them, element by element, at the
- * document's sizes). Artifacts are left out.
+ * A tagged page's structure tree -> the document's units in the tree's order: the blocks the tree makes
+ * whole, and each other text element's lines for the layout's rules. Artifacts are left out.
  */
 import type * as Document from "../../Document.js"
 import { Style } from "../../Document.js"
@@ -188,10 +185,7 @@ class Builder {
     }
   }
 
-  /**
-   * A list. A listing or a table inside an item (which Markdown cannot nest in an item) ends the
-   * list there; it comes next, and the list goes on after it, its numbers going on.
-   */
+  /** A list; a listing or table in an item (Markdown cannot nest them) ends it, and the list goes on after. */
   list(node: TagNode): void {
     const items = this.listItems(node)
     if (items.length === 0) return

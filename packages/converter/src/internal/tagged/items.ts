@@ -22,10 +22,7 @@ const symbolBullet = /^[\p{Co}\p{So}]\s+(?=\S)/u
 /** What every item of a list may start with, its bullet set as text ("o " in Courier New, "» "). */
 const firstToken = /^([^\p{L}\p{N}\s]|o)\s+(?=\S)/u
 
-/**
- * The items' texts and labels: without any `Lbl`, a word processor's marker set in the item's text
- * (a bullet or number, a symbol, one token every item starts with) taken out of it.
- */
+/** The items' texts and labels; without any `Lbl`, the marker a word processor set in the text is taken out. */
 const labelled = (items: ReadonlyArray<Item>, texts: ReadonlyArray<Rich>) => {
   if (items.some((item) => item.label !== "")) return { texts, labels: items.map((item) => item.label) }
   const common = texts.length >= 2 ? firstToken.exec(texts[0]!.text)?.[1] : undefined

@@ -67,10 +67,7 @@ export interface Placed {
   readonly item: boolean
 }
 
-/**
- * Appends a page's blocks, each begun on the previous page joined to the latest open block of its
- * kind (`open`: indexes in `blocks`). Returns the blocks that go on to the next page.
- */
+/** Appends a page's blocks, joining those begun earlier to their open block; returns those going on. */
 export const appendTagged = (
   blocks: Array<Document.Block>,
   placed: ReadonlyArray<Placed>,

@@ -1,7 +1,4 @@
-/**
- * Notes of a tagged page: a note's label (its `Lbl`, or a first run that is only a mark), which
- * the reference in the text carries too.
- */
+/** Notes of a tagged page: a note's label (its `Lbl`, or a first run that is only a mark), as its reference has it. */
 import type * as Document from "../../Document.js"
 import type { Rich } from "../layout/inline.js"
 import type { TextItem } from "../layout/model.js"

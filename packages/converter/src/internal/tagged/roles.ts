@@ -1,7 +1,4 @@
-/**
- * The standard structure types of PDF 1.7 and 2.0 (ISO 32000-1 14.8.4, ISO 32000-2 14.8.4), as the
- * tagged reading sorts them: what holds blocks, what is a block of text, what is inline.
- */
+/** PDF's standard structure types (ISO 32000 14.8.4): what holds blocks, what is text, what is inline. */
 
 /** Elements that group blocks (and may hold text of their own, read as paragraphs). */
 const grouping = new Set([

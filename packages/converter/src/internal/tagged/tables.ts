@@ -9,8 +9,7 @@ import { isTablePart } from "./roles.js"
 const emptyRich: Rich = { text: "", marks: [] }
 
 /**
- * A table's grid: each cell's lines at its row and column, the places it spans beyond them left
- * empty; a kid of a row with no content on this page is an empty cell. Its other kids (a caption)
+ * A table's grid: each cell's lines at its place, the places it spans left empty; other kids (a caption)
  * are given back to be read as the blocks they are.
  */
 export const tableOf = (
