@@ -190,4 +190,34 @@ describe("three nodes on one Postgres", () => {
     },
     240_000
   )
+
+  it(
+    "a rate of 5 submits an hour holds across nodes: of 20 concurrent submits of a new key spread over them, exactly 5 are accepted",
+    async () => {
+      const url = postgres.createDatabase()
+      const nodes = await startNodes(url, { TEST_RATE: "5", TEST_CONVERSION_MS: "30000" })
+      const uploaded = await raw(nodes[0]!.origin, {
+        method: "POST",
+        path: "/v1/files",
+        headers: { ...bearer, "content-type": "application/pdf" },
+        body: fakePdf(4096)
+      })
+      assert.strictEqual(uploaded.status, 201, uploaded.body.toString())
+      const upload = new URL((uploaded.json as { url: string }).url)
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => {
+        const origin = nodes[i % 3]!.origin
+        return submitRaw(origin, "markdown", `${origin}${upload.pathname}${upload.search}`)
+      }))
+      const statuses = answers.map((answer) => answer.status)
+      assert.strictEqual(statuses.filter((status) => status === 200).length, 5, statuses.join(" "))
+      for (const answer of answers.filter((answer) => answer.status !== 200)) {
+        assert.strictEqual(answer.status, 429, answer.body.toString())
+        assert.strictEqual((answer.json as { reason: string }).reason, "rate_exceeded")
+      }
+      // One row for the key, whichever node wrote it first; the quota (1000 an hour) counted the five.
+      assert.deepStrictEqual(rows(url, "SELECT COUNT(*), MAX(used) FROM pdt_limits"), [["1", "5"]])
+      await Promise.all(nodes.map(kill))
+    },
+    240_000
+  )
 })

@@ -83,41 +83,45 @@ describe("running totals", () => {
       assert.strictEqual((yield* compare(h)).tasks, 3)
     }).pipe(Effect.orDie))
 
-  it.scoped("an end over the byte budget evicts the oldest finished tasks, just enough, past a page of them", () =>
-    Effect.gen(function*() {
-      // Markdown of `size` bytes for a filename `<name>-<size>`, at once.
-      const sized: ConverterModule.Service = {
-        toMarkdown: (_pdf, options) =>
-          Effect.succeed({ output: "x".repeat(Number(options?.filename?.split("-")[1])), pages: 1, warnings: [] }),
-        toEpub: () => Effect.die("not used")
-      }
-      const h = yield* serve({
-        conversions: { maxStoredBytes: 3500, maxTasks: 1000 },
-        limits: { rate: false, quota: false, concurrency: false }
-      }, sized)
-      const pdfURL = yield* upload(h)
-      const ids: Array<string> = []
-      const send = (filename: string) =>
-        Effect.map(submit(h, "markdown", { pdfURL, model: "gundam", filename }), (answer) => {
-          assert.strictEqual(answer.status, 200, answer.body.toString())
-          return (answer.json as { sessionID: string }).sessionID
-        })
-      // 300 outputs of 10 bytes: 3,000 bytes, within the budget.
-      for (let i = 0; i < 300; i++) {
-        ids.push(yield* send("small-10"))
-        if (i % 50 === 49) yield* settle
-      }
-      yield* TestClock.adjust("1 second")
-      yield* settle
-      assert.strictEqual((yield* compare(h)).outputBytes, 3000)
-      // 3,200 more: 2,700 bytes over, so the 270 oldest go (more than one page of them).
-      const big = yield* send("big-3200")
-      yield* TestClock.adjust("1 second")
-      yield* settle
-      const left = yield* h.sql<{ id: string }>`SELECT id FROM pdt_tasks ORDER BY seq`.pipe(Effect.orDie)
-      assert.deepStrictEqual(left.map((row) => row.id), [...ids.slice(270), big])
-      const totals = yield* compare(h)
-      assert.strictEqual(totals.tasks, 31)
-      assert.strictEqual(totals.outputBytes, 3500)
-    }))
+  it.scoped(
+    "an end over the byte budget evicts the oldest finished tasks, just enough, past a page of them",
+    () =>
+      Effect.gen(function*() {
+        // Markdown of `size` bytes for a filename `<name>-<size>`, at once.
+        const sized: ConverterModule.Service = {
+          toMarkdown: (_pdf, options) =>
+            Effect.succeed({ output: "x".repeat(Number(options?.filename?.split("-")[1])), pages: 1, warnings: [] }),
+          toEpub: () => Effect.die("not used")
+        }
+        const h = yield* serve({
+          conversions: { maxStoredBytes: 3500, maxTasks: 1000 },
+          limits: { rate: false, quota: false, concurrency: false }
+        }, sized)
+        const pdfURL = yield* upload(h)
+        const ids: Array<string> = []
+        const send = (filename: string) =>
+          Effect.map(submit(h, "markdown", { pdfURL, model: "gundam", filename }), (answer) => {
+            assert.strictEqual(answer.status, 200, answer.body.toString())
+            return (answer.json as { sessionID: string }).sessionID
+          })
+        // 300 outputs of 10 bytes: 3,000 bytes, within the budget.
+        for (let i = 0; i < 300; i++) {
+          ids.push(yield* send("small-10"))
+          if (i % 50 === 49) yield* settle
+        }
+        yield* TestClock.adjust("1 second")
+        yield* settle
+        assert.strictEqual((yield* compare(h)).outputBytes, 3000)
+        // 3,200 more: 2,700 bytes over, so the 270 oldest go (more than one page of them).
+        const big = yield* send("big-3200")
+        yield* TestClock.adjust("1 second")
+        yield* settle
+        const left = yield* h.sql<{ id: string }>`SELECT id FROM pdt_tasks ORDER BY seq`.pipe(Effect.orDie)
+        assert.deepStrictEqual(left.map((row) => row.id), [...ids.slice(270), big])
+        const totals = yield* compare(h)
+        assert.strictEqual(totals.tasks, 31)
+        assert.strictEqual(totals.outputBytes, 3500)
+      }),
+    60_000
+  )
 })

@@ -1,38 +1,30 @@
 /**
  * Where the SQL store keeps the bytes of outputs and upload parts: in their rows (the default), or
- * as files of a blob directory (`blobDirectory.ts`), the rows then holding none of them (an
- * output's column NULL, a part's empty). One implementation of each, so the store's statements
- * do not branch on where the bytes are. Files are written before the row that names them commits,
- * and removed after the row that named them is gone.
+ * as files of a blob directory, the rows then holding none (an output's column NULL, a part's
+ * empty). One implementation of each, so the store's statements do not branch on it.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { BlobDirectory } from "./blobDirectory.js"
+import * as Tables from "./sqlTables.js"
 import { StorageError } from "./store.js"
 
-/**
- * Ids of the tasks and files whose rows a transaction dropped, for their files to be removed
- * once it has committed (never before: a rolled-back drop keeps its rows, and they need their bytes).
- */
+/** Ids of the rows a transaction dropped: their files go once it has committed, never before. */
 export interface Dropped {
   readonly tasks: Array<string>
   readonly files: Array<string>
 }
 
 export interface Bytes {
-  /** What a completed task's row holds of its output. */
   readonly outputColumn: (output: Uint8Array) => Uint8Array | null
-  /** What a part's row holds of its bytes. */
   readonly partColumn: (bytes: Uint8Array) => Uint8Array
   /** Before the row that names it is written. */
   readonly writeOutput: (taskId: string, output: Uint8Array) => Effect.Effect<void, StorageError>
   readonly writePart: (fileId: string, part: number, bytes: Uint8Array) => Effect.Effect<void, StorageError>
   /** A file whose row was never written (no room, or the write failed): its bytes go. */
   readonly discardFile: (fileId: string) => Effect.Effect<void, StorageError>
-  /** A completed task's output, from what its row holds. */
   readonly readOutput: (taskId: string, column: Uint8Array | null) => Effect.Effect<Uint8Array, StorageError>
-  /** A part's bytes, from what its row holds and its file's size. */
   readonly readPart: (
     fileId: string,
     part: number,
@@ -45,14 +37,12 @@ export interface Bytes {
   readonly removeOrphans: Effect.Effect<void, StorageError>
 }
 
-/** A row whose bytes are in a blob directory, read by a server that was not given one. */
 const directoryMissing = (operation: string) =>
   new StorageError({
     operation,
     cause: new Error("the bytes are in a blob directory, and this server was started without one")
   })
 
-/** What a part's row holds when its bytes are a file (an output's row holds NULL). */
 const inDirectory = new Uint8Array(0)
 
 /** Bytes in the rows. Rows written by a server with a blob directory are answered 503. */
@@ -74,7 +64,7 @@ export const inFolder = (blobs: BlobDirectory, sql: SqlClient.SqlClient): Bytes 
   const known = (table: "pdt_tasks" | "pdt_files") => (ids: ReadonlyArray<string>) =>
     ids.length === 0 ? Effect.succeed(new Set<string>()) : Effect.mapError(
       Effect.map(
-        sql<{ id: string }>`SELECT id FROM ${sql(table)} WHERE ${sql.in("id", ids)}`,
+        Tables.readIds(sql`SELECT id FROM ${sql(table)} WHERE ${sql.in("id", ids)}`),
         (rows): ReadonlySet<string> => new Set(rows.map((row) => row.id))
       ),
       (cause) => new StorageError({ operation: "find the rows of blobs", cause })
@@ -104,6 +94,5 @@ export const inFolder = (blobs: BlobDirectory, sql: SqlClient.SqlClient): Bytes 
   }
 }
 
-/** The bytes of a file read part by part, as one array. */
 export const joined = (chunks: ReadonlyArray<Uint8Array>): Option.Option<Uint8Array> =>
   Option.some(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))

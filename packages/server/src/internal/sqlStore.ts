@@ -38,7 +38,7 @@ export const make = (
     ): Effect.Effect<A, StorageError> => Effect.mapError(effect, (cause) => new StorageError({ operation, cause }))
     /** Tasks as stored, checked: a row this code did not write is a storage failure, not a crash. */
     const tasks = (query: Effect.Effect<ReadonlyArray<unknown>, SqlError>) =>
-      Effect.map(Effect.flatMap(query, Tables.decodeTaskRows), (rows) => rows.map(Tables.toTask))
+      Effect.map(Tables.readTasks(query), (rows) => rows.map(Tables.toTask))
     const bytes = blobs === undefined ? Bytes.inRows : Bytes.inFolder(blobs, sql)
     const transaction = <A>(
       operation: string,
@@ -59,7 +59,7 @@ export const make = (
 
     const dropExpiredTasks = (now: number, dropped: Bytes.Dropped) =>
       Effect.map(
-        sql<{ id: string }>`DELETE FROM pdt_tasks WHERE expires_at IS NOT NULL AND expires_at <= ${now} RETURNING id`,
+        Tables.readIds(sql`DELETE FROM pdt_tasks WHERE expires_at IS NOT NULL AND expires_at <= ${now} RETURNING id`),
         // One at a time: a sweep after a long stop may drop more rows than a call takes arguments.
         (rows) => {
           for (const row of rows) dropped.tasks.push(row.id)
@@ -70,7 +70,7 @@ export const make = (
       Effect.zipRight(
         sql`DELETE FROM pdt_parts WHERE file_id IN (SELECT id FROM pdt_files WHERE expires_at <= ${now})`,
         Effect.map(
-          sql<{ id: string }>`DELETE FROM pdt_files WHERE expires_at <= ${now} RETURNING id`,
+          Tables.readIds(sql`DELETE FROM pdt_files WHERE expires_at <= ${now} RETURNING id`),
           (rows) => {
             for (const row of rows) dropped.files.push(row.id)
           }
@@ -86,18 +86,18 @@ export const make = (
       Effect.gen(function*() {
         let count = 0
         let bytes = 0
-        let after: number | string = 0
+        let after = 0
         for (;;) {
-          const page: ReadonlyArray<Tables.FinishedRow> = yield* sql<Tables.FinishedRow>`
+          const page = yield* Tables.readFinished(sql`
             SELECT seq, id, output_bytes FROM pdt_tasks
-            WHERE state <> 'processing' AND id <> ${keep} AND seq > ${after} ORDER BY seq LIMIT ${evictionPage}`
-          const drop: Array<number | string> = []
+            WHERE state <> 'processing' AND id <> ${keep} AND seq > ${after} ORDER BY seq LIMIT ${evictionPage}`)
+          const drop: Array<number> = []
           for (const row of page) {
             if (!tooMuch({ count, bytes })) break
             drop.push(row.seq)
             dropped.tasks.push(row.id)
             count += 1
-            bytes += Number(row.output_bytes)
+            bytes += row.output_bytes
           }
           // Deleted a page at a time, so no statement takes more arguments than a page.
           if (drop.length > 0) yield* sql`DELETE FROM pdt_tasks WHERE ${sql.in("seq", drop)}`
@@ -162,10 +162,8 @@ export const make = (
                 orElse: () => Effect.void
               })
               // The key's tasks in flight, counted on an index; all tasks, from the running totals.
-              const inFlight = Tables.count(
-                yield* sql<{ n: number | string }>`
-                SELECT COUNT(*) AS n FROM pdt_tasks WHERE owner = ${task.owner} AND state = 'processing'`
-              )
+              const inFlight = yield* Tables.readCount(sql`
+                SELECT COUNT(*) AS n FROM pdt_tasks WHERE owner = ${task.owner} AND state = 'processing'`)
               let tasks = yield* taskCount
               if (tasks >= limits.maxTasks) {
                 yield* dropExpiredTasks(now, dropped)
@@ -175,34 +173,10 @@ export const make = (
                 tasks = yield* taskCount
               }
               if (tasks >= limits.maxTasks) return { _tag: "Full" } as const
-              const stored = yield* Effect.flatMap(
-                sql`SELECT tokens, refilled_at, window_start, used FROM pdt_limits WHERE key_id = ${task.owner}`,
-                Tables.decodeLimitRows
-              )
-              const kept = stored[0]
-              const { decision, state } = admit(
-                inFlight,
-                kept === undefined ? undefined : {
-                  tokens: kept.tokens,
-                  refilledAt: kept.refilled_at,
-                  windowStart: kept.window_start,
-                  used: kept.used
-                }
-              )
-              const row = {
-                tokens: state.tokens,
-                refilled_at: state.refilledAt,
-                window_start: state.windowStart,
-                used: state.used
-              }
-              if (kept === undefined) {
-                yield* sql`INSERT INTO pdt_limits ${sql.insert({ key_id: task.owner, ...row })}`
-              } else if (
-                kept.tokens !== row.tokens || kept.refilled_at !== row.refilled_at ||
-                kept.window_start !== row.window_start || kept.used !== row.used
-              ) {
-                yield* sql`UPDATE pdt_limits SET ${sql.update(row)} WHERE key_id = ${task.owner}`
-              }
+              // Read, decided and written under the transaction (and Postgres's lock above): one
+              // submit at a time sees a key's state.
+              const { decision, state } = admit(inFlight, yield* Tables.readLimits(sql, task.owner))
+              yield* Tables.writeLimits(sql, task.owner, state)
               if (decision._tag === "Rejected") return decision
               yield* sql`INSERT INTO pdt_tasks ${
                 sql.insert({
@@ -253,8 +227,8 @@ export const make = (
         run(
           "renew claims",
           Effect.map(
-            sql<{ id: string }>`UPDATE pdt_tasks SET claim_until = ${until}
-              WHERE claimed_by = ${node} AND state = 'processing' RETURNING id`,
+            Tables.readIds(sql`UPDATE pdt_tasks SET claim_until = ${until}
+              WHERE claimed_by = ${node} AND state = 'processing' RETURNING id`),
             (rows) => new Set(rows.map((row) => row.id))
           )
         ),
@@ -303,8 +277,8 @@ export const make = (
         Effect.flatMap(
           run(
             "read output",
-            sql<{ output: Uint8Array | null }>`SELECT output FROM pdt_tasks
-              WHERE id = ${id} AND state = 'completed' AND expires_at > ${now}`
+            Tables.readOutputs(sql`SELECT output FROM pdt_tasks
+              WHERE id = ${id} AND state = 'completed' AND expires_at > ${now}`)
           ),
           (rows) => {
             const row = rows[0]
@@ -336,16 +310,13 @@ export const make = (
         run(
           "read upload",
           Effect.gen(function*() {
-            const rows = yield* Effect.flatMap(
-              sql`SELECT * FROM pdt_files WHERE id = ${id} AND expires_at > ${now}`,
-              Tables.decodeFileRows
-            )
+            const rows = yield* Tables.readFiles(sql`SELECT * FROM pdt_files WHERE id = ${id} AND expires_at > ${now}`)
             const row = rows[0]
             if (row === undefined) return Option.none<FileEntry>()
             // A file has every part (an upload becomes a file once its parts are all there): one query less per submit.
             const received = row.kind === "file"
               ? Array.from({ length: row.total_parts }, (_, i) => i + 1)
-              : (yield* sql<{ part: number }>`SELECT part FROM pdt_parts WHERE file_id = ${id} ORDER BY part`)
+              : (yield* Tables.readPartNumbers(sql`SELECT part FROM pdt_parts WHERE file_id = ${id} ORDER BY part`))
                 .map((part) => part.part)
             return Option.some(Tables.toEntry(row, received))
           })
@@ -368,16 +339,16 @@ export const make = (
         Effect.flatMap(
           run(
             "read file",
-            sql<{ part: number; bytes: Uint8Array; size: number | string }>`SELECT p.part, p.bytes, f.size
+            Tables.readParts(sql`SELECT p.part, p.bytes, f.size
               FROM pdt_parts p JOIN pdt_files f ON f.id = p.file_id
-              WHERE f.id = ${id} AND f.kind = 'file' AND f.expires_at > ${now} ORDER BY p.part`
+              WHERE f.id = ${id} AND f.kind = 'file' AND f.expires_at > ${now} ORDER BY p.part`)
           ),
           (parts) =>
             // A stored file has at least one part: no rows means no such file.
             parts.length === 0
               ? Effect.succeed(Option.none<Uint8Array>())
               : Effect.map(
-                Effect.forEach(parts, (row) => bytes.readPart(id, row.part, row.bytes, Number(row.size))),
+                Effect.forEach(parts, (row) => bytes.readPart(id, row.part, row.bytes, row.size)),
                 Bytes.joined
               )
         ),

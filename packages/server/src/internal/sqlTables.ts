@@ -7,7 +7,9 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Format } from "@pdf-transform/core/Contract"
 import * as Effect from "effect/Effect"
+import type { ParseError } from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import type { KeyState } from "./limiter.js"
 import type { FileEntry, Task } from "./store.js"
 import { TaskSource, TaskState } from "./store.js"
 
@@ -77,12 +79,10 @@ const counted = [
 ] as const
 
 /**
- * One row of running totals, kept by triggers on the tables they count, so that the checks a
- * submit, an upload and a task's end make (tasks held, output bytes, files and their bytes) read
- * one row instead of summing a table: a sum over 100,000 tasks took 4 ms of the event loop per
- * finished task (SQLite), and Postgres counts rows by reading them. Triggers keep the totals in the
- * same transaction as every statement that changes the tables, whatever statement it is. A database
- * made before the totals gets its row from the tables once, under the schema lock.
+ * One row of running totals, kept by triggers in the transaction of whatever statement changes the
+ * tables, so that the checks of a submit, an upload and a task's end read one row instead of
+ * summing a table (the server's README has the cost). A database made before the totals gets its
+ * row from the tables once, under the schema lock.
  */
 const totals = (sql: SqlClient.SqlClient): ReadonlyArray<string> => {
   const columns = counted.flatMap(({ bytes, count }) => [`${count} BIGINT NOT NULL`, `${bytes} BIGINT NOT NULL`])
@@ -129,6 +129,16 @@ const totals = (sql: SqlClient.SqlClient): ReadonlyArray<string> => {
   ]
 }
 
+/** A BIGINT column (times in milliseconds, sizes in bytes, counts) as read back: Postgres answers a string. */
+export const BigintColumn = Schema.Union(Schema.Number, Schema.NumberFromString)
+
+/** The rows a query answers, each checked against `row`: one way of reading every statement's rows. */
+export const read = <A, I>(row: Schema.Schema<A, I>) => {
+  const decode = Schema.decodeUnknown(Schema.Array(row))
+  return <E>(query: Effect.Effect<ReadonlyArray<unknown>, E>): Effect.Effect<ReadonlyArray<A>, E | ParseError> =>
+    Effect.flatMap(query, decode)
+}
+
 /** The running totals, as read in a transaction. */
 export interface Totals {
   readonly tasks: number
@@ -137,52 +147,105 @@ export interface Totals {
   readonly fileBytes: number
 }
 
-/** Reads `pdt_totals` (Postgres answers BIGINTs as strings). */
-export const readTotals = (sql: SqlClient.SqlClient): Effect.Effect<Totals, SqlError> =>
+const TotalsRow = Schema.Struct({
+  tasks: BigintColumn,
+  output_bytes: BigintColumn,
+  files: BigintColumn,
+  file_bytes: BigintColumn
+})
+
+export const readTotals = (sql: SqlClient.SqlClient): Effect.Effect<Totals, SqlError | ParseError> =>
   Effect.map(
-    sql<Record<"tasks" | "output_bytes" | "files" | "file_bytes", number | string>>`
-      SELECT tasks, output_bytes, files, file_bytes FROM pdt_totals WHERE id = 1`,
+    read(TotalsRow)(sql`SELECT tasks, output_bytes, files, file_bytes FROM pdt_totals WHERE id = 1`),
     (rows) => ({
-      tasks: Number(rows[0]?.tasks ?? 0),
-      outputBytes: Number(rows[0]?.output_bytes ?? 0),
-      files: Number(rows[0]?.files ?? 0),
-      fileBytes: Number(rows[0]?.file_bytes ?? 0)
+      tasks: rows[0]?.tasks ?? 0,
+      outputBytes: rows[0]?.output_bytes ?? 0,
+      files: rows[0]?.files ?? 0,
+      fileBytes: rows[0]?.file_bytes ?? 0
     })
   )
 
-/** A BIGINT column as read back: Postgres answers them as strings. */
-const Millis = Schema.Union(Schema.Number, Schema.NumberFromString)
-/** What eviction reads of a finished task, oldest first (a page at a time). */
-export interface FinishedRow {
-  readonly seq: number | string
-  readonly id: string
-  readonly output_bytes: number | string
-}
+/** The `n` of a `COUNT(*) AS n` query. */
+export const readCount = <E>(query: Effect.Effect<ReadonlyArray<unknown>, E>) =>
+  Effect.map(read(Schema.Struct({ n: BigintColumn }))(query), (rows) => rows[0]?.n ?? 0)
 
-/** A row of `pdt_tasks` as read back. */
+/** Rows that name a task or a file (`RETURNING id`, `SELECT id`). */
+export const readIds = read(Schema.Struct({ id: Schema.String }))
+
+/** What eviction reads of a finished task, oldest first (a page at a time). */
+export const readFinished = read(Schema.Struct({ seq: BigintColumn, id: Schema.String, output_bytes: BigintColumn }))
+
+/** A completed task's output column (NULL when its bytes are a file of the blob directory). */
+export const readOutputs = read(Schema.Struct({ output: Schema.NullOr(Schema.Uint8ArrayFromSelf) }))
+
+export const readPartNumbers = read(Schema.Struct({ part: Schema.Number }))
+
+export const readParts = read(
+  Schema.Struct({ part: Schema.Number, bytes: Schema.Uint8ArrayFromSelf, size: BigintColumn })
+)
+
 const TaskRow = Schema.Struct({
   id: Schema.String,
   format: Format,
   owner: Schema.String,
   filename: Schema.NullOr(Schema.String),
-  created_at: Millis,
+  created_at: BigintColumn,
   state: TaskState,
   progress: Schema.Number,
   error: Schema.NullOr(Schema.String),
-  expires_at: Schema.NullOr(Millis),
+  expires_at: Schema.NullOr(BigintColumn),
   source: Schema.parseJson(TaskSource),
   request: Schema.String,
   claims: Schema.Union(Schema.Number, Schema.NumberFromString)
 })
-export const decodeTaskRows = Schema.decodeUnknown(Schema.Array(TaskRow))
+export const readTasks = read(TaskRow)
 
 const LimitRow = Schema.Struct({
-  tokens: Schema.Union(Schema.Number, Schema.NumberFromString),
-  refilled_at: Millis,
-  window_start: Millis,
-  used: Millis
+  key_id: Schema.String,
+  tokens: Schema.Number,
+  refilled_at: BigintColumn,
+  window_start: BigintColumn,
+  used: BigintColumn
 })
-export const decodeLimitRows = Schema.decodeUnknown(Schema.Array(LimitRow))
+const readLimitRows = read(LimitRow)
+const toKeyState = (row: typeof LimitRow.Type): KeyState => ({
+  tokens: row.tokens,
+  refilledAt: row.refilled_at,
+  windowStart: row.window_start,
+  used: row.used
+})
+
+/** A key's row of `pdt_limits`, as the limiter's state. */
+export const readLimits = (sql: SqlClient.SqlClient, key: string) =>
+  Effect.map(
+    readLimitRows(sql`SELECT key_id, tokens, refilled_at, window_start, used FROM pdt_limits WHERE key_id = ${key}`),
+    (rows): KeyState | undefined => rows[0] === undefined ? undefined : toKeyState(rows[0])
+  )
+
+/** Every key's limiter state. */
+export const readAllLimits = (sql: SqlClient.SqlClient) =>
+  Effect.map(
+    readLimitRows(sql`SELECT key_id, tokens, refilled_at, window_start, used FROM pdt_limits`),
+    (rows): ReadonlyMap<string, KeyState> => new Map(rows.map((row) => [row.key_id, toKeyState(row)]))
+  )
+
+/**
+ * A key's limiter state in one statement, whether or not the key has a row yet; a row already
+ * holding that state is left unwritten.
+ */
+export const writeLimits = (sql: SqlClient.SqlClient, key: string, state: KeyState) =>
+  sql`INSERT INTO pdt_limits ${
+    sql.insert({
+      key_id: key,
+      tokens: state.tokens,
+      refilled_at: state.refilledAt,
+      window_start: state.windowStart,
+      used: state.used
+    })
+  } ON CONFLICT (key_id) DO UPDATE SET tokens = excluded.tokens, refilled_at = excluded.refilled_at,
+    window_start = excluded.window_start, used = excluded.used
+  WHERE pdt_limits.tokens <> excluded.tokens OR pdt_limits.refilled_at <> excluded.refilled_at
+    OR pdt_limits.window_start <> excluded.window_start OR pdt_limits.used <> excluded.used`
 
 /**
  * Submits on Postgres take this transaction-scoped advisory lock first: the room check, the
@@ -197,13 +260,13 @@ const FileRow = Schema.Struct({
   id: Schema.String,
   kind: Schema.Literal("file", "upload"),
   owner: Schema.String,
-  size: Millis,
-  part_size: Millis,
+  size: BigintColumn,
+  part_size: BigintColumn,
   total_parts: Schema.Number,
-  created_at: Millis,
-  expires_at: Millis
+  created_at: BigintColumn,
+  expires_at: BigintColumn
 })
-export const decodeFileRows = Schema.decodeUnknown(Schema.Array(FileRow))
+export const readFiles = read(FileRow)
 
 /** A row of `pdt_files` as the store's entry, with the parts `received`. */
 export const toEntry = (row: typeof FileRow.Type, received: ReadonlyArray<number>): FileEntry => ({
@@ -257,6 +320,3 @@ export const setUp = (sql: SqlClient.SqlClient): Effect.Effect<void, SqlError> =
       Effect.forEach(tables(sql), (statement) => sql.unsafe(statement), { discard: true })
     ))
   ).pipe(Effect.asVoid)
-
-/** The `n` of a `COUNT(*) AS n` row (Postgres answers a string). */
-export const count = (rows: ReadonlyArray<{ readonly n: number | string | null }>): number => Number(rows[0]?.n ?? 0)
