@@ -7,6 +7,13 @@
  */
 
 /**
+ * Files written whole or not at all.
+ *
+ * @since 0.2.0
+ */
+export * as AtomicFile from "./AtomicFile.js"
+
+/**
  * The `Uploader` of the chunked, resumable upload protocol.
  *
  * @since 0.1.0

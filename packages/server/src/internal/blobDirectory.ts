@@ -8,7 +8,12 @@
  * removed after the row that named it is gone; what a crash leaves between the two is removed at
  * the next start, once older than `orphanAgeMs`.
  */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as AtomicFile from "@pdf-transform/core/AtomicFile"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs/promises"
 import * as Path from "node:path"
@@ -51,31 +56,17 @@ const attempt = <A>(operation: string, run: () => Promise<A>): Effect.Effect<A, 
 const isMissing = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "code" in error && error.code === "ENOENT"
 
+const platform = Layer.merge(NodeFileSystem.layer, NodePath.layer)
+
 /** `bytes` at `path`, whole or not at all, durable once this returns; written first in `temporaries`. */
-const writeWhole = async (temporaries: string, path: string, bytes: Uint8Array): Promise<void> => {
-  const folder = Path.dirname(path)
-  await Fs.mkdir(folder, { recursive: true })
-  const temporary = Path.join(temporaries, `${Path.basename(path)}.${Crypto.randomBytes(6).toString("hex")}.partial`)
-  const handle = await Fs.open(temporary, "w")
-  try {
-    await handle.writeFile(bytes)
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-  try {
-    await Fs.rename(temporary, path)
-  } catch (error) {
-    await Fs.rm(temporary, { force: true })
-    throw error
-  }
-  const directory = await Fs.open(folder, "r")
-  try {
-    await directory.sync()
-  } finally {
-    await directory.close()
-  }
-}
+const writeWhole = (operation: string, temporaries: string, path: string, bytes: Uint8Array) =>
+  Effect.zipRight(
+    attempt(operation, () => Fs.mkdir(Path.dirname(path), { recursive: true })),
+    AtomicFile.write(path, Stream.succeed(bytes), {
+      temporary: Path.join(temporaries, `${Path.basename(path)}.${Crypto.randomBytes(6).toString("hex")}.partial`),
+      failed: (cause) => new StorageError({ operation, cause })
+    })
+  ).pipe(Effect.asVoid, Effect.provide(platform))
 
 /** The names in `folder`, none when it does not exist. */
 const namesIn = async (folder: string): Promise<ReadonlyArray<string>> => {
@@ -138,7 +129,7 @@ export const make = (root: string): Effect.Effect<BlobDirectory, StorageError> =
       writeOutput: (taskId, bytes) =>
         Effect.flatMap(
           outputPath(taskId),
-          (path) => attempt("write output", () => writeWhole(temporaries, path, bytes))
+          (path) => writeWhole("write output", temporaries, path, bytes)
         ),
       readOutput: (taskId) =>
         Effect.flatMap(outputPath(taskId), (path) => attempt("read output", () => Fs.readFile(path))),
@@ -152,7 +143,7 @@ export const make = (root: string): Effect.Effect<BlobDirectory, StorageError> =
       writePart: (fileId, part, bytes) =>
         Effect.flatMap(
           filePath(fileId),
-          (folder) => attempt("write part", () => writeWhole(temporaries, Path.join(folder, String(part)), bytes))
+          (folder) => writeWhole("write part", temporaries, Path.join(folder, String(part)), bytes)
         ),
       readPart: (fileId, part) =>
         Effect.flatMap(filePath(fileId), (folder) =>
