@@ -102,6 +102,17 @@ describe("tagged reading: tree to blocks", () => {
       ])
     }))
 
+  it.effect("a broken tree that names one marked content twice gives its text once", () =>
+    Effect.sync(() => {
+      const tree = [node("Document", [node("P", [0, 1]), node("P", [1, 2])])]
+      const { blocks } = read(page(1, tree, [
+        [run("First line of the text", 60, 100), 0],
+        [run("named by two paragraphs", 60, 114), 1],
+        [run("Last line.", 60, 160), 2]
+      ]))
+      assert.deepStrictEqual(texts(blocks), ["First line of the text named by two paragraphs", "Last line."])
+    }))
+
   it.effect("lists: labels, numbers, nesting, bullets set in the item's text", () =>
     Effect.sync(() => {
       const tree = [node("Document", [

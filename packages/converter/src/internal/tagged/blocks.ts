@@ -64,6 +64,7 @@ class Builder {
   texts = 0
   /** Figures placed where their element is; the others go at the page's end. */
   readonly placed = new Set<PlacedFigure>()
+  private readonly taken = new Set<number>()
 
   constructor(
     private readonly runs: Runs,
@@ -71,6 +72,13 @@ class Builder {
     /** The labels of the page's notes: a superscript run with one of them is a reference. */
     private readonly labels: ReadonlySet<string>
   ) {}
+
+  /** An MCID's runs the first time the tree names it: a broken tree naming it twice does not repeat its text. */
+  private take(mcid: number): ReadonlyArray<TextItem> {
+    if (this.taken.has(mcid)) return []
+    this.taken.add(mcid)
+    return this.runs.get(mcid) ?? []
+  }
 
   /** The runs of an element's content, in the tree's order, styled by inline roles; notes set aside. */
   pieces(node: TagNode, style: number, out: Array<Piece>, notes: Array<TagNode>): Array<Piece> {
@@ -87,7 +95,7 @@ class Builder {
     }
     for (const kid of node.kids) {
       if (typeof kid === "number") {
-        for (const item of this.runs.get(kid) ?? []) {
+        for (const item of this.take(kid)) {
           out.push({ item: style === 0 ? item : { ...item, style: item.style | style }, reference: false })
         }
         continue
@@ -236,7 +244,7 @@ class Builder {
     const visit = (parent: TagNode) => {
       for (const kid of parent.kids) {
         if (typeof kid === "number") {
-          for (const item of this.runs.get(kid) ?? []) body.push({ item, reference: false })
+          for (const item of this.take(kid)) body.push({ item, reference: false })
         } else if (kid.role === "Lbl" && parent === node) this.pieces(kid, 0, labels, notes)
         else if (kid.role === "L") {
           const nested = this.nested(kid)
