@@ -57,10 +57,8 @@ export const journalName = ".pdf-transform-journal.jsonl"
 export const embeddedDataName = ".pdf-transform-server"
 
 /**
- * The embedded server answers a poll in a fraction of a millisecond: poll it often, so small
- * documents end quickly. Not progress-aware: estimates save polls of a paid service, and a cold
- * worker's first pages are slower than the rest, so an estimate read then lands a second late
- * (the first conversion took 1.1 s or 2.5 s by where the estimate fell).
+ * The embedded server answers a poll at once: poll it often, so small documents end quickly. Not
+ * progress-aware: a cold worker's first pages are slow, so an estimate read then lands late.
  */
 const embeddedPoll = {
   initialInterval: "100 millis",
