@@ -1,12 +1,7 @@
 /**
- * Where the store keeps bytes when they do not go in its rows: files in a directory (on one
- * machine, or a volume every node mounts). Outputs are `outputs/<task id>`, upload parts
- * `files/<file id>/<part>`. A file is written whole or not at all (a temporary file in `tmp/`, fsync,
- * rename, fsync of its folder), so a reader, on this node or another, sees the old bytes, the new, or
- * none, and `outputs/` and `files/` hold only whole blobs, even after a crash in the middle of a write.
- * The rows say which blobs exist: a blob is written before the row that names it is committed, and
- * removed after the row that named it is gone; what a crash leaves between the two is removed at
- * the next start, once older than `orphanAgeMs`.
+ * The store's bytes as files of a directory (a volume every node may mount), each written whole or not
+ * at all. The rows say which blobs exist: a blob is written before its row commits and removed after
+ * the row is gone; what a crash leaves between the two goes at the next start, once `orphanAgeMs` old.
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
@@ -22,10 +17,7 @@ import { StorageError } from "./store.js"
 /** Task and file ids are the server's UUIDs; anything else never names a path. */
 const safeId = /^[A-Za-z0-9-]{1,64}$/
 
-/**
- * A blob without a row is left alone this long: another node may have written it and not yet
- * committed its row (a conversion's end, an upload's part).
- */
+/** A blob without a row is left alone this long: another node may not have committed its row yet. */
 export const orphanAgeMs = 60 * 60 * 1000
 
 export interface BlobDirectory {

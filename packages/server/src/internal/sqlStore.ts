@@ -1,11 +1,7 @@
 /**
- * The store in SQL: SQLite by default (a file under the data directory, or memory), written so
- * that Postgres runs the same statements. Tasks keep their source and request so a restarted
- * server can run them again; outputs live in the task's row; uploads keep one row per part, and a
- * finished upload is read by concatenating its parts, so nothing is copied when it completes.
- * Every check-then-write (room for a task, room for a file, the end of a task) is one transaction.
- * With a blob directory, the bytes of outputs and parts are files there instead (`blobDirectory.ts`):
- * written before the row that names them commits, removed after the row that named them is gone.
+ * The store in SQL, the same statements on SQLite and Postgres. Tasks keep their source and request
+ * so a restarted server runs them again; an upload is its parts' rows, read in order, never copied;
+ * every check-then-write is one transaction. Bytes may live in a blob directory instead (`sqlBytes.ts`).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"

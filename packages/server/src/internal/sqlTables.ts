@@ -79,10 +79,8 @@ const counted = [
 ] as const
 
 /**
- * One row of running totals, kept by triggers in the transaction of whatever statement changes the
- * tables, so that the checks of a submit, an upload and a task's end read one row instead of
- * summing a table (the server's README has the cost). A database made before the totals gets its
- * row from the tables once, under the schema lock.
+ * One row of running totals, kept by triggers in each changing statement's transaction, so checks read
+ * one row instead of summing a table (README: the cost); an older database gets its row once.
  */
 const totals = (sql: SqlClient.SqlClient): ReadonlyArray<string> => {
   const columns = counted.flatMap(({ bytes, count }) => [`${count} BIGINT NOT NULL`, `${bytes} BIGINT NOT NULL`])
@@ -300,11 +298,8 @@ export const toTask = (row: typeof TaskRow.Type): Task => ({
 })
 
 /**
- * Sets the database up and creates the tables where they are missing. SQLite: freed pages go back
- * to the file system at each commit (a new database only: it must precede the first table), and
- * with the write-ahead log a commit survives a killed process without an fsync of its own (a power
- * loss may take the last commits back). Postgres: nodes starting together create the tables one at
- * a time (two concurrent CREATE TABLE IF NOT EXISTS of one table can collide in its catalog).
+ * Sets the database up and creates missing tables. SQLite: auto-vacuum (before the first table) and
+ * the write-ahead log; Postgres: one node at a time (concurrent CREATE TABLE IF NOT EXISTS can collide).
  */
 export const setUp = (sql: SqlClient.SqlClient): Effect.Effect<void, SqlError> =>
   Effect.zipRight(
