@@ -263,7 +263,7 @@ const printStructure = (rows: ReadonlyArray<Row>) => {
   const tagged = rows.filter((row) => row.structure.tagged)
   if (tagged.length === 0) return
   console.log(
-    `\ntagged documents: structure tree used per page when sound (text reached >= 95%, roles known >= 90%, blocks read back up <= 5%)${
+    `\ntagged documents: structure tree used per page when sound (text reached >= 95%, roles known >= 90%, blocks read back up <= 5%, no table the tree flattened into paragraphs, not OCR'd)${
       readStructure ? "" : "; not read in this run (--no-structure)"
     }:`
   )
