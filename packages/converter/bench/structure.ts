@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url"
 import * as Engine from "../src/internal/engine.js"
 import * as Markdown from "../src/Markdown.js"
 import type { Comparison, Score } from "./structureMetrics.js"
-import { compare, structure } from "./structureMetrics.js"
+import { compare, footnotesAsLabels, structure } from "./structureMetrics.js"
 import type { StructureDocument } from "./structureSet.js"
 import { structureDocuments } from "./structureSet.js"
 
@@ -63,7 +63,11 @@ const measure = (doc: StructureDocument) =>
       writeFileSync(Path.join(outDir, `${doc.name}.md`), markdown)
     }
     const reference = structure(readFileSync(Path.join(corpus, `${doc.name}.md`), "utf8"))
-    return { doc, pages: read.document.pages, comparison: compare(reference, structure(markdown)) } satisfies Row
+    return {
+      doc,
+      pages: read.document.pages,
+      comparison: compare(reference, structure(footnotesAsLabels(markdown)))
+    } satisfies Row
   })
 
 const add = (a: Score, b: Score): Score => ({ hits: a.hits + b.hits, total: a.total + b.total })

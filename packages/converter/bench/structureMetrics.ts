@@ -59,6 +59,34 @@ const unescape = (text: string): string =>
     "'"
   )
 
+/**
+ * GFM footnotes, which `marked` does not read, as the label a page shows: a reference `[^2-2]` as
+ * "2", a definition `[^2-2]: text` as a paragraph "2 text" (the references' HTML editions write
+ * a note's label beside its text too); a symbol's (`[^note]`) as nothing, as `key` reads a symbol.
+ */
+export const footnotesAsLabels = (markdown: string): string => {
+  // A symbol's id is "note" (the converter's ids keep a label's letters and digits only).
+  const label = (id: string): string => id === "note" ? "" : id
+  let fence: string | undefined
+  return markdown.split("\n").map((line) => {
+    const opening = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
+    if (fence !== undefined) {
+      if (opening !== undefined && opening[0] === fence[0] && opening.length >= fence.length) fence = undefined
+      return line
+    }
+    if (opening !== undefined) {
+      fence = opening
+      return line
+    }
+    // Outside code spans only (the even pieces between backtick runs).
+    return line.replace(/^\[\^([A-Za-z0-9]+)(?:-\d+)?\]: /, (_, id: string) => `${label(id)} `).split(/(`+[^`]*`+)/)
+      .map((piece, i) =>
+        i % 2 === 1 ? piece : piece.replace(/\[\^([A-Za-z0-9]+)(?:-\d+)?\]/g, (_, id: string) => label(id))
+      )
+      .join("")
+  }).join("\n")
+}
+
 /** The structure of a Markdown text. */
 export const structure = (markdown: string): Structure => {
   const out: Structure = {

@@ -14,7 +14,7 @@ interface Marked {
 }
 
 /** The marked texts of a block (a list's items and nested lists, a table's cells), in order. */
-const markedTexts = (block: Document.Block): Array<Marked> => {
+export const markedTexts = (block: Document.Block): Array<Marked> => {
   switch (block._tag) {
     case "Paragraph":
     case "Heading":

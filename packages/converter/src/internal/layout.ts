@@ -6,11 +6,16 @@
 import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { mergeSplitParagraphs, pageBlocks } from "./layout/blocks.js"
+import type { OpenReferences } from "./layout/endnotes.js"
+import { endNotes } from "./layout/endnotes.js"
+import type { Note } from "./layout/footnotes.js"
+import { footNotes } from "./layout/footnotes.js"
 import { bodySize, headingLevels, lineRatio, matchOutline, outlineSizeLevels, useOutline } from "./layout/headings.js"
 import { collectWords } from "./layout/hyphens.js"
 import { detectLanguage, languageSample } from "./layout/language.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
 import { pageLines } from "./layout/model.js"
+import { noteBlocks, placeNotes } from "./layout/noteBlocks.js"
 import { orderPage } from "./layout/order.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
 import { paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
@@ -74,6 +79,16 @@ export const layout = (input: LayoutInput): Layout => {
   // A page read from its structure tree has its elements' lines measured with the rest.
   const { pages, removed } = removeRunningHeads(all.map((page) => isTaggedPage(page) ? linesPage(page) : page))
   const body = bodySize(pages)
+  const notes = new Map<number, ReadonlyArray<Note>>()
+  const references: OpenReferences = new Map()
+  for (let i = 0; i < pages.length; i++) {
+    // A tagged page's notes are its structure tree's.
+    if (isTaggedPage(all[i]!)) continue
+    const foot = footNotes(pages[i]!, body, notes.has(pages[i - 1]?.page ?? -1))
+    const end = endNotes(foot.page, body, references)
+    pages[i] = end.page
+    if (foot.notes.length + end.notes.length > 0) notes.set(end.page.page, [...end.notes, ...foot.notes])
+  }
   const outline = useOutline(input.outline) ? input.outline : []
   const matched = matchOutline(pages, outline)
   const levels = outline.length > 0 ? outlineSizeLevels(matched.lines) : headingLevels(pages, body)
@@ -94,6 +109,8 @@ export const layout = (input: LayoutInput): Layout => {
   const artifacts = new Set(all.flatMap((page) => isTaggedPage(page) ? page.artifacts : []))
   const removedLines = removed.flatMap((line) => artifacts.has(line) ? [] : [line.text])
   let open: Array<number> = []
+  // The page before's last note, which a note of the next page may go on.
+  let lastNote: { readonly index: number; readonly note: Document.Footnote } | undefined
   // Each page leaves the arrays as its blocks are built: its lines are garbage from then on.
   for (let next = all.shift(); next !== undefined; next = all.shift()) {
     const page = pages.shift()!
@@ -105,8 +122,17 @@ export const layout = (input: LayoutInput): Layout => {
     }
     open = []
     blocks.push(...pageBlocks(page, rules, matched.missing.get(page.page) ?? []))
+    const made = noteBlocks(notes.get(page.page) ?? [], lastNote?.note, rules.hyphenation)
+    if (made.replaced !== undefined && lastNote !== undefined) blocks[lastNote.index] = made.replaced
+    blocks.push(...made.blocks)
+    const last = made.blocks[made.blocks.length - 1]
+    lastNote = last !== undefined
+      ? { index: blocks.length - 1, note: last }
+      : made.replaced !== undefined && lastNote !== undefined
+      ? { index: lastNote.index, note: made.replaced }
+      : undefined
   }
-  const merged = mergeSplitParagraphs(blocks, rules.hyphenation)
+  const merged = placeNotes(mergeSplitParagraphs(blocks, rules.hyphenation))
   const firstHeading = merged.find((block): block is Document.Heading => block._tag === "Heading")
   const title = [input.title, input.filename, firstHeading?.text].map((t) => t?.trim() ?? "").find((t) => t !== "")
   return {

@@ -56,9 +56,9 @@ const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
   text: normalizeText(entry.title).trim()
 })
 
-/** A heading with the code spans of its title (that it is bold goes without saying). */
+/** A heading with the code spans and note references of its title (that it is bold goes without saying). */
 const headingOf = (level: number, rich: Rich): Document.Heading => {
-  const marks = rich.marks.filter((mark) => (mark.style & Style.code) !== 0)
+  const marks = rich.marks.filter((mark) => (mark.style & (Style.code | Style.footnote)) !== 0)
   return { _tag: "Heading", level, text: rich.text, ...(marks.length > 0 ? { marks } : {}) }
 }
 
@@ -273,7 +273,7 @@ const merge = (open: Document.Block, next: Document.Block, hyphenation: Hyphenat
  * A paragraph, a code listing, a list or a table cut by a page end or by a figure goes on in the
  * next block: a paragraph that does not end a sentence with the next that starts in lower case,
  * two listings, two lists of one kind (numbers going on), two tables with one header row
- * (`tables.ts`). The page breaks and figures in between stay, after it.
+ * (`tables.ts`). The page breaks, figures and footnotes in between stay, after it.
  */
 export const mergeSplitParagraphs = (
   blocks: ReadonlyArray<Document.Block>,
@@ -282,7 +282,7 @@ export const mergeSplitParagraphs = (
   const out: Array<Document.Block> = []
   let open: { index: number; interrupted: boolean } | undefined
   for (const block of blocks) {
-    if (block._tag === "PageBreak" || block._tag === "Figure") {
+    if (block._tag === "PageBreak" || block._tag === "Figure" || block._tag === "Footnote") {
       out.push(block)
       if (open !== undefined) open.interrupted = true
       continue

@@ -104,7 +104,9 @@ export const allBold = (text: string, marks: ReadonlyArray<Mark>): boolean => {
   if (marks.length === 0 || marks[0]!.start !== 0 || (marks[0]!.style & Style.strong) === 0) return false
   let end = 0
   for (const mark of marks) {
-    if ((mark.style & (Style.strong | Style.code)) === 0 || text.slice(end, mark.start).trim() !== "") return false
+    if (
+      (mark.style & (Style.strong | Style.code | Style.footnote)) === 0 || text.slice(end, mark.start).trim() !== ""
+    ) return false
     end = mark.end
   }
   return text.slice(end).trim() === ""

@@ -48,6 +48,13 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
 /** A run's own character width when its font is fixed-pitch (its advance over its characters). */
 const charWidthOf = (item: TextItem): number => item.width / Math.max(1, [...item.text].length)
 
+/** A footnote's label as a page sets it at the reference: a number or a note symbol. */
+export const noteLabel = /^(?:\d{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})$/u
+
+/** Whether a run is a footnote's label raised above the line of `main` and set smaller. */
+const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
+  item.size < 0.85 * main.size && item.y < main.y - 0.15 * main.size && noteLabel.test(item.text.trim())
+
 export const isMono = (item: TextItem): boolean => (item.style & Style.code) !== 0
 
 /** A comment's start in a listing: what a roman comment follows in the code face. */
@@ -108,6 +115,9 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
   // Items arrive in visual order; a right-to-left line is read from its right end.
   const ordered = rtl ? [...items].sort((a, b) => (b.x + b.width) - (a.x + a.width)) : items
   const code = !rtl && (items.every(isMono) || commentedCode(items))
+  const size = dominantSize(items)
+  const main = items.find((item) => Math.round(item.size * 2) / 2 === size) ?? items[0]!
+  const largest = items.reduce((a, b) => b.size > a.size ? b : a)
   let text = ""
   const marks: Array<Mark> = []
   let previous: TextItem | undefined
@@ -124,11 +134,14 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
     const start = text.length
     // A soft hyphen is read at a line's end only (see `normalizeText`).
     text += item !== ordered[ordered.length - 1] && item.text.endsWith("\u00AD") ? item.text.slice(0, -1) : item.text
-    const style = markStyle(item)
+    const style = !code && !isMono(item) && isRaisedLabel(item, largest) ? Style.footnote : markStyle(item)
     const last = marks[marks.length - 1]
     if (style === 0 || item.text.trim() === "") {
       // nothing to mark
-    } else if (last !== undefined && last.style === style && text.slice(last.end, start).trim() === "") {
+    } else if (
+      last !== undefined && last.style === style && style !== Style.footnote &&
+      text.slice(last.end, start).trim() === ""
+    ) {
       marks[marks.length - 1] = { ...last, end: text.length }
     } else {
       marks.push({ start, end: text.length, style })
@@ -141,8 +154,6 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
     x0 = Math.min(x0, item.x)
     x1 = Math.max(x1, item.x + item.width)
   }
-  const size = dominantSize(items)
-  const main = items.find((item) => Math.round(item.size * 2) / 2 === size) ?? items[0]!
   const collapsed = collapseSpaces(text, marks, code)
   const charWidth = code
     ? charWidthOf(items.filter(isMono).reduce((a, b) => b.text.length > a.text.length ? b : a))

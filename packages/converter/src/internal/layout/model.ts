@@ -85,6 +85,8 @@ export interface OrderedPage {
   readonly page: number
   readonly height: number
   readonly items: ReadonlyArray<PageItem>
+  /** Its short horizontal rules: where a footnote separator may be (`footnotes`). */
+  readonly shortRules?: ReadonlyArray<Rule> | undefined
 }
 
 /** The lines of a page, in reading order, without its tables and figures. */

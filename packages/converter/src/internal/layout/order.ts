@@ -1,6 +1,7 @@
 /** Reading order of one page: tables kept whole, columns read one after the other (`columns`), figures placed. */
 import type { Placed } from "./columns.js"
 import { orderRegion } from "./columns.js"
+import { noteMarks, shortRules } from "./footnotes.js"
 import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
 import { groupRows, segmentRow } from "./lines.js"
@@ -77,7 +78,12 @@ const placeRows = (
       const tableRows = rows.slice(table[0], table[1])
       const cells = tableRows.flat()
       placed.push({
-        item: { _tag: "Table", rows: tableRows.map((row) => row.map((cell) => cell.text)), y: tableRows[0]![0]!.y },
+        item: {
+          _tag: "Table",
+          rows: tableRows.map((row) => row.map((cell) => cell.text)),
+          ...noteMarks(tableRows),
+          y: tableRows[0]![0]!.y
+        },
         x0: Math.min(...cells.map((cell) => cell.x0)),
         x1: Math.max(...cells.map((cell) => cell.x1)),
         y: tableRows[0]![0]!.y,
@@ -123,5 +129,5 @@ export const orderPage = (page: PageText): OrderedPage => {
     if (index < 0) items.push(item)
     else items.splice(items.indexOf(ordered[index]!.item), 0, item)
   }
-  return { page: page.page, height: page.height, items }
+  return { page: page.page, height: page.height, items, shortRules: shortRules(page.rules ?? [], page.width) }
 }

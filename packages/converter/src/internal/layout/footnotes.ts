@@ -1,0 +1,255 @@
+/**
+ * Notes at the foot of a page or column (below a short rule or a gap, each starting with the label
+ * a reference in the body shows) leave the body, so that a sentence going on past them reads whole.
+ */
+import { listMarker } from "./lists.js"
+import type { Line, Mark, OrderedPage, PageItem, Rule } from "./model.js"
+import { Style } from "./model.js"
+
+/** A separator is at least this long (points) and at most this share of the page wide. */
+const minRuleLength = 30
+const maxRuleShare = 0.5
+/** Notes start below this share of the page's height. */
+const lowerPart = 0.4
+/** Without a rule, this many body sizes of space stand between the body and smaller notes. */
+const minGap = 1.6
+/** Lines below the notes in this share of the page are its furniture (a folio), not the body. */
+const bottomBand = 0.15
+/** A note's next line stands at most this many of its sizes below the one before; the next note, farther. */
+const maxLeading = 2.2
+const maxNoteGap = 3.5
+
+/** A note's label at a line start, then its text: "1 As of", "*Work done", LibreOffice's "6Archaic". */
+const leadingLabel = /^(\d{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})(?:\s+|(?=[^\s\d.,:;)\]]))(?=\S)/u
+
+/** A note of a page: its label (undefined: the previous page's last note going on) and lines. */
+export interface Note {
+  readonly label: string | undefined
+  readonly lines: ReadonlyArray<Line>
+  /** The characters of its first line before its text (its label). */
+  readonly cut: number
+}
+
+/** A page without its notes, and the notes. */
+export interface PageNotes {
+  readonly page: OrderedPage
+  readonly notes: ReadonlyArray<Note>
+}
+
+/** The horizontal rules short enough to be a footnote separator. */
+export const shortRules = (rules: ReadonlyArray<Rule>, width: number): Array<Rule> =>
+  rules.filter((rule) =>
+    rule.horizontal && rule.x1 - rule.x0 >= minRuleLength && rule.x1 - rule.x0 <= width * maxRuleShare
+  )
+
+/** A line's leading label: where its text starts, and whether the label is raised (a reference mark). */
+interface Marker {
+  readonly label: string
+  readonly cut: number
+  readonly raised: boolean
+}
+
+/** The label a note line starts with, raised or set on the line. */
+export const noteMarker = (line: Line): Marker | undefined => {
+  const first = line.marks?.[0]
+  if (first !== undefined && first.start === 0 && first.style === Style.footnote) {
+    const rest = line.text.slice(first.end)
+    if (rest.trim() === "") return undefined
+    return {
+      label: line.text.slice(0, first.end).trim(),
+      cut: line.text.length - rest.trimStart().length,
+      raised: true
+    }
+  }
+  const found = leadingLabel.exec(line.text)
+  return found === null ? undefined : { label: found[1]!, cut: found[0].length, raised: false }
+}
+
+/** The labels of a line's references (raised labels after its start). */
+const referenceLabels = (line: Line): Array<string> =>
+  (line.marks ?? []).flatMap((mark) =>
+    mark.style === Style.footnote && mark.start > 0 ? [line.text.slice(mark.start, mark.end).trim()] : []
+  )
+
+/** The separator between `above` (when there is one) and a note's first line. */
+const separatorAbove = (rules: ReadonlyArray<Rule>, line: Line, above: Line | undefined, body: number): boolean =>
+  rules.some((rule) =>
+    rule.y0 < line.y - 0.6 * line.size && line.y - rule.y0 <= 3 * Math.max(line.size, body) &&
+    (above === undefined || rule.y0 > above.y) &&
+    rule.x0 <= line.x0 + 0.5 * line.size && rule.x0 >= Math.min(line.x0, above?.x0 ?? line.x0) - 2 * body
+  )
+
+/** Whether `a` and `b` are numbers in sequence ("3" then "4"). */
+const follows = (a: string | undefined, b: string): boolean =>
+  a !== undefined && /^\d+$/.test(a) && /^\d+$/.test(b) && Number(b) === Number(a) + 1
+
+/**
+ * The page without the notes at its columns' feet: a foot block, low on the page and no larger than
+ * the body, starts below a short rule or (set smaller) a gap, with a label the body refers to, and
+ * runs to its column's end; unlabelled below a rule, it is the page before's last note going on.
+ */
+export const footNotes = (page: OrderedPage, body: number, continuing: boolean): PageNotes => {
+  const items = page.items
+  const rules = page.shortRules ?? []
+  const referred = new Set<string>()
+  const taken = new Set<number>()
+  const notes: Array<Note> = []
+  let above: Line | undefined
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!
+    if (item._tag !== "Line") {
+      above = undefined
+      continue
+    }
+    const line = item.line
+    const previous = above !== undefined && above.y < line.y ? above : undefined
+    above = line
+    const start = line.size <= body + 0.5 && line.y >= page.height * lowerPart && line.charWidth === undefined
+      ? footStart(line, previous, rules, body, referred, continuing && notes.length === 0)
+      : undefined
+    const block = start === undefined ? undefined : footBlock(items, i, start, referred, rules, body, page.height)
+    if (block === undefined) {
+      for (const label of referenceLabels(line)) referred.add(label)
+      continue
+    }
+    notes.push(...block.notes)
+    for (let k = i; k <= block.end; k++) if (!block.kept.has(k)) taken.add(k)
+    i = block.end
+    above = undefined
+  }
+  if (notes.length === 0) return { page, notes }
+  const labels = new Map<string, number>()
+  for (const note of notes) if (note.label !== undefined) labels.set(note.label, (labels.get(note.label) ?? 0) + 1)
+  return { page: withReferences(page, items.filter((_, i) => !taken.has(i)), labels), notes }
+}
+
+/** How a foot block starts at `line`: a note's label, or none (a note going on from the page before). */
+const footStart = (
+  line: Line,
+  previous: Line | undefined,
+  rules: ReadonlyArray<Rule>,
+  body: number,
+  referred: ReadonlySet<string>,
+  continuing: boolean
+): { readonly label: string | undefined; readonly cut: number } | undefined => {
+  const ruled = separatorAbove(rules, line, previous, body)
+  const smaller = line.size <= body - 0.75
+  const marker = noteMarker(line)
+  if (marker === undefined) return ruled && smaller && continuing ? { label: undefined, cut: 0 } : undefined
+  if (ruled) return marker.raised || smaller || referred.has(marker.label) ? marker : undefined
+  const spaced = previous !== undefined && line.y - previous.y >= minGap * body
+  return smaller && spaced && referred.has(marker.label) ? marker : undefined
+}
+
+/**
+ * The notes of the foot block at `start` and its last line's index, when its lines, close below one
+ * another, run to the column's end (a figure, a line higher up, a rule, the bottom band); else undefined.
+ */
+const footBlock = (
+  items: ReadonlyArray<PageItem>,
+  start: number,
+  head: { readonly label: string | undefined; readonly cut: number },
+  referred: ReadonlySet<string>,
+  rules: ReadonlyArray<Rule>,
+  body: number,
+  height: number
+): { readonly notes: Array<Note>; readonly end: number; readonly kept: ReadonlySet<number> } | undefined => {
+  const first = (items[start] as Extract<PageItem, { _tag: "Line" }>).line
+  let note: { label: string | undefined; lines: Array<Line>; cut: number } = {
+    label: head.label,
+    lines: [first],
+    cut: head.cut
+  }
+  const notes: Array<Note> = [note]
+  const kept = new Set<number>()
+  let bullet: Line | undefined
+  let last = first
+  let end = start
+  for (; end + 1 < items.length; end++) {
+    const item = items[end + 1]!
+    if (item._tag !== "Line") return { notes, end, kept }
+    const next = item.line
+    const marker = noteMarker(next)
+    const starts = marker !== undefined &&
+      (marker.raised || referred.has(marker.label) || follows(note.label, marker.label))
+    // The next note may stand apart (a note's own spacing) when it is set as the one before.
+    const aligned = starts && Math.abs(next.x0 - note.lines[0]!.x0) <= 1 && Math.abs(next.size - last.size) <= 0.25
+    const leading = (aligned ? maxNoteGap : maxLeading) * Math.max(next.size, last.size)
+    const close = next.charWidth === undefined && next.y > last.y && next.y - last.y <= leading &&
+      next.size <= first.size + 1 && next.x0 >= first.x0 - 2 * body
+    if (!close) {
+      const ruled = rules.some((rule) => rule.y0 > last.y && rule.y0 < next.y - 0.6 * next.size)
+      return next.y < first.y || ruled || belowAll(items, end + 1, height) ? { notes, end, kept } : undefined
+    }
+    if (starts) {
+      note = { label: marker.label, lines: [next], cut: marker.cut }
+      notes.push(note)
+      bullet = undefined
+    } else if (listMarker(next.text)?.ordered === false || (bullet !== undefined && next.x0 > bullet.x0)) {
+      // A list inside a note stays a list, in the body after the page's text.
+      bullet ??= next
+      kept.add(end + 1)
+    } else note.lines.push(next)
+    last = next
+  }
+  return { notes, end, kept }
+}
+
+/** Whether the lines from `from` to the column's end are all in the page's bottom band (a folio the furniture rule left). */
+const belowAll = (items: ReadonlyArray<PageItem>, from: number, height: number): boolean => {
+  const top = (items[from] as Extract<PageItem, { _tag: "Line" }>).line.y
+  for (let k = from; k < items.length; k++) {
+    const item = items[k]!
+    if (item._tag !== "Line" || item.line.y < top) return true
+    if (item.line.y < height * (1 - bottomBand)) return false
+  }
+  return true
+}
+
+/**
+ * The items with, per label of the page's notes, only its first references kept: a later raised label
+ * is an exponent. Labels without a note here stay references (endnotes may answer them).
+ */
+const withReferences = (
+  page: OrderedPage,
+  items: ReadonlyArray<PageItem>,
+  labels: ReadonlyMap<string, number>
+): OrderedPage => {
+  const left = new Map(labels)
+  const keep = (text: string, marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {
+    const kept = marks.filter((mark) => {
+      if (mark.style !== Style.footnote) return true
+      const label = text.slice(mark.start, mark.end).trim()
+      const count = left.get(label)
+      if (count === undefined) return true
+      left.set(label, count - 1)
+      return count > 0
+    })
+    return kept.length === marks.length ? marks : kept
+  }
+  let changed = items.length !== page.items.length
+  const out = items.map((item): PageItem => {
+    if (item._tag === "Line" && item.line.marks !== undefined) {
+      const marks = keep(item.line.text, item.line.marks)
+      if (marks === item.line.marks) return item
+      changed = true
+      return { _tag: "Line", line: { ...item.line, marks: marks.length > 0 ? marks : undefined } }
+    }
+    if (item._tag === "Table" && item.marks !== undefined) {
+      const marks = item.marks.map((row, r) => row.map((cell, c) => keep(item.rows[r]?.[c] ?? "", cell)))
+      if (marks.every((row, r) => row.every((cell, c) => cell === item.marks![r]![c]))) return item
+      changed = true
+      return { ...item, marks }
+    }
+    return item
+  })
+  return changed ? { ...page, items: out } : page
+}
+
+/** The note references of a table's cells, for a table whose other styles are not kept (none: `{}`). */
+export const noteMarks = (
+  rows: ReadonlyArray<ReadonlyArray<Line>>
+): { readonly marks?: Array<Array<ReadonlyArray<Mark>>> } => {
+  const marks = rows.map((row) => row.map((cell) => (cell.marks ?? []).filter((mark) => mark.style === Style.footnote)))
+  return marks.some((row) => row.some((cell) => cell.length > 0)) ? { marks } : {}
+}

@@ -1,0 +1,176 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import type { Document } from "../src/index.js"
+import { Markdown } from "../src/index.js"
+import type { PageText, TextItem } from "../src/internal/layout.js"
+import * as Layout from "../src/internal/layout.js"
+import type { Rule } from "../src/internal/layout/model.js"
+
+/** A text item whose width follows its length, as with a font half an em wide. */
+const item = (text: string, x: number, y: number, size = 10): TextItem => ({
+  text,
+  x,
+  y,
+  width: text.length * size * 0.5,
+  size,
+  rtl: false,
+  style: 0
+})
+
+/** A line of body text with a raised label after `before` and `after` going on beside it. */
+const referring = (before: string, label: string, after: string, x: number, y: number): Array<TextItem> => {
+  const labelX = x + before.length * 5
+  return [item(before, x, y), item(label, labelX, y - 3.5, 6), item(after, labelX + label.length * 3, y)]
+}
+
+/** A footnote separator: a short thin rule at the column's left. */
+const separator = (x: number, y: number): Rule => ({ x0: x, x1: x + 100, y0: y, y1: y + 0.4, horizontal: true })
+
+const page = (items: ReadonlyArray<TextItem>, rules: ReadonlyArray<Rule>, number = 1): PageText => ({
+  page: number,
+  width: 600,
+  height: 800,
+  items,
+  figures: [],
+  rules
+})
+
+/** Body lines at 12 pt leading starting at `y`. */
+const bodyLines = (texts: ReadonlyArray<string>, x: number, y: number, size = 10) =>
+  texts.map((text, i) => item(text, x, y + i * size * 1.2, size))
+
+const filler = [
+  "Plain text that makes up the body of the page, set in",
+  "the running size, line after line, as a book would be",
+  "set, long enough for the body size to be the one most",
+  "lines have, so that notes are the smaller ones below."
+]
+
+const layout = (pages: ReadonlyArray<PageText>) =>
+  Layout.layoutDocument({ pages: [...pages], outline: [], title: undefined, filename: "test" })
+
+const contentBlocks = (document: Document.Document) => document.blocks.filter((block) => block._tag !== "PageBreak")
+
+const footnotes = (document: Document.Document) =>
+  document.blocks.filter((block): block is Document.Footnote => block._tag === "Footnote")
+
+describe("footnotes at a page's foot", () => {
+  it.effect("a note below a short rule, labelled as a raised reference in the body, becomes a footnote", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        ...referring("The converter reads notes", "1", " and goes on with its text.", 50, 160),
+        ...bodyLines(["A last line of the body ends the page here."], 50, 172),
+        item("1", 50, 711, 6),
+        item("A note at the foot of the page.", 54, 715, 8)
+      ], [separator(50, 700)])])
+      assert.deepStrictEqual(footnotes(document), [{
+        _tag: "Footnote",
+        label: "1",
+        text: "A note at the foot of the page."
+      }])
+      const markdown = Markdown.render(document)
+      assert.include(markdown, "The converter reads notes[^1] and goes on with its text.")
+      assert.include(markdown, "\n[^1]: A note at the foot of the page.\n")
+      assert.notInclude(markdown.split("[^1]:")[0]!, "A note at the foot")
+    }))
+
+  it.effect("a note set on the line (\"2 Text\"), smaller after a gap, answers a raised reference; the sentence goes on across the page", () =>
+    Effect.sync(() => {
+      const document = layout([
+        page([
+          ...bodyLines(filler, 50, 100),
+          ...referring("A sentence with a reference", "2", " that goes on at the", 50, 160),
+          item("2 The note, in the note size, without a rule.", 50, 720, 8)
+        ], []),
+        page([...bodyLines(["top of the next page and ends there.", ...filler], 50, 100)], [], 2)
+      ])
+      assert.deepStrictEqual(footnotes(document), [
+        { _tag: "Footnote", label: "2", text: "The note, in the note size, without a rule." }
+      ])
+      const texts = contentBlocks(document).map((block) => block._tag === "Paragraph" ? block.text : block._tag)
+      assert.isTrue(
+        texts.some((text) =>
+          text.startsWith("A sentence with a reference2 that goes on at the top of the next page and ends there.")
+        )
+      )
+      assert.include(Markdown.render(document), "with a reference[^2] that goes on at the top of the next page")
+    }))
+
+  it.effect("a note going on at the next page's foot, below its rule and without a label, is one footnote", () =>
+    Effect.sync(() => {
+      const document = layout([
+        page([
+          ...bodyLines(filler, 50, 100),
+          ...referring("A reference to a long note", "1", " in the body.", 50, 160),
+          item("1", 50, 711, 6),
+          item("A long note that does not end on its", 54, 715, 8)
+        ], [separator(50, 700)]),
+        page(
+          [
+            ...bodyLines(filler, 50, 100),
+            item("page but goes on at the foot of the next.", 50, 715, 8)
+          ],
+          [separator(50, 700)],
+          2
+        )
+      ])
+      assert.deepStrictEqual(footnotes(document), [
+        {
+          _tag: "Footnote",
+          label: "1",
+          text: "A long note that does not end on its page but goes on at the foot of the next."
+        }
+      ])
+    }))
+
+  it.effect("lines at a page's foot that are not notes stay in the body", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        // Smaller, after a gap, starting with a number, but no reference in the body says "3".
+        item("3 apples and a pear are left on the table.", 50, 700, 8),
+        // Below a short rule, starting with a number, but in the body's size and not raised.
+        item("4 items in all, counted at the end of the list.", 50, 740)
+      ], [separator(50, 728)])])
+      assert.deepStrictEqual(footnotes(document), [])
+      const texts = contentBlocks(document).map((block) => block._tag === "Paragraph" ? block.text : block._tag)
+      assert.isTrue(texts.some((text) => text.includes("3 apples and a pear")))
+      assert.isTrue(texts.some((text) => text.includes("4 items in all")))
+    }))
+
+  it.effect("a raised number without a note on its page stays a reference; a repeated one is an exponent", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        ...referring("A first mention", "1", " of the note.", 50, 160),
+        ...referring("Then x", "1", " again, an exponent of the same label.", 50, 172),
+        item("1", 50, 711, 6),
+        item("The only note of the page.", 54, 715, 8)
+      ], [separator(50, 700)])])
+      const markdown = Markdown.render(document)
+      assert.include(markdown, "A first mention[^1] of the note.")
+      assert.include(markdown, "Then x1 again")
+      assert.include(markdown, "[^1]: The only note of the page.")
+    }))
+})
+
+describe("notes set as a list in the text", () => {
+  it.effect("entries whose labels answer the references met before become footnotes; a numbered list does not", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        ...referring("One claim", "1", " and another", 50, 160),
+        ...referring("claim here", "2", " in the text.", 50, 172),
+        ...bodyLines(["1. First step of a list.", "2. Second step of a list."], 50, 200),
+        item("Notes", 50, 260, 10),
+        ...bodyLines(["1 Where the first claim comes from.", "2 Where the second one comes from."], 50, 280)
+      ], [])])
+      assert.deepStrictEqual(footnotes(document).map((note) => [note.label, note.text]), [
+        ["1", "Where the first claim comes from."],
+        ["2", "Where the second one comes from."]
+      ])
+      const markdown = Markdown.render(document)
+      assert.include(markdown, "One claim[^1] and another claim here[^2] in the text.")
+    }))
+})
