@@ -1,8 +1,5 @@
-/**
- * Files written whole or not at all, for stream's outputs and the reference server's blob folder.
- *
- * @since 0.2.0
- */
+/** Files written whole or not at all, for stream's outputs and the reference server's blob folder.
+ * @since 0.2.0 */
 import type { PlatformError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
@@ -10,13 +7,10 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 
-/**
- * Writes `chunks` to `temporary` (created exclusively), fsyncs, renames it to `path` and fsyncs the
- * folder; answers the bytes written. On failure `path` is as it was; `failed` maps the file system's.
- *
+/** Writes `chunks` to `temporary` (created exclusively), fsyncs, renames it to `path` and fsyncs the folder; answers
+ * the bytes written. On failure `path` is as it was; `failed` maps the file system's.
  * @since 0.2.0
- * @category writing
- */
+ * @category writing */
 export const write = <E, R, F>(
   path: string,
   chunks: Stream.Stream<Uint8Array, E, R>,

@@ -1,11 +1,8 @@
-/**
- * The `Uploader` of the hosted service's chunked, resumable upload protocol, which the reference
- * server speaks too (its upload base is `<server>/v1/uploads`): `init` with the key, each missing
- * part `PUT` to its presigned URL (streamed from disk, a few at once, each retried on 5xx and
- * network failures, never with the key), then `url` for the `cache://` URL to submit as `pdfURL`.
- *
- * @since 0.1.0
- */
+/** The `Uploader` of the hosted service's chunked, resumable upload protocol, which the reference server speaks too
+ * (its upload base is `<server>/v1/uploads`): `init` with the key, each missing part `PUT` to its presigned URL
+ * (streamed from disk, a few at once, each retried on 5xx and network failures, never with the key), then `url` for
+ * the `cache://` URL to submit as `pdfURL`.
+ * @since 0.1.0 */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as Config from "effect/Config"
@@ -20,13 +17,10 @@ import * as Retry from "./Retry.js"
 import * as Uploader from "./Uploader.js"
 import { hostedUploadBaseUrl } from "./UploadProtocol.js"
 
-/**
- * How one request of an upload (`init`, a part, `url`) is retried after a 5xx answer or a network
- * failure; nothing else is retried.
- *
+/** How one request of an upload (`init`, a part, `url`) is retried after a 5xx answer or a network failure; nothing
+ * else is retried.
  * @since 0.1.0
- * @category options
- */
+ * @category options */
 export interface RetryOptions {
   /** Attempts in all, the first included (default 5). */
   readonly attempts?: number | undefined
@@ -38,10 +32,8 @@ export interface RetryOptions {
   readonly jitter?: boolean | undefined
 }
 
-/**
- * @since 0.1.0
- * @category options
- */
+/** @since 0.1.0
+ * @category options */
 export interface Options {
   readonly apiKey: Redacted.Redacted<string>
   /** Where `init` and `url` live (default: the hosted service's; the reference server's is `<server>/v1/uploads`). */
@@ -49,28 +41,22 @@ export interface Options {
   /** Parts sent at once (default 3). */
   readonly concurrency?: number | undefined
   readonly retry?: RetryOptions | undefined
-  /** Time limit of one request, its body included (default 120 s: a 5 MiB part at ~45 KB/s). */
+  /** Time limit of one request, its body included (default 120 s: room for a whole part on a slow link). */
   readonly requestTimeout?: Duration.DurationInput | undefined
-  /**
-   * The server's upload limit in bytes, when known: a larger file fails with `UploadTooLarge`
-   * before any request. A limit the server announces in a 413 is remembered the same way.
-   */
+  /** The server's upload limit in bytes, when known: a larger file fails with `UploadTooLarge` before any request. */
   readonly maxBytes?: number | undefined
 }
 
-/**
- * Every default of this uploader, with its reason.
- *
+/** Every default of this uploader, with its reason.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const defaults = {
   /** The hosted service. */
   uploadBaseUrl: hostedUploadBaseUrl,
   /** Three parts in flight fill a link without holding more than a few read buffers in memory. */
   concurrency: 3,
   retry: {
-    /** Four retries ride out a restarting proxy or a storage hiccup (~15 s of waiting in all). */
+    /** Four retries ride out a restarting proxy or a storage hiccup. */
     attempts: 5,
     initialDelay: Duration.seconds(1),
     maxDelay: Duration.seconds(15),
@@ -79,13 +65,10 @@ export const defaults = {
   requestTimeout: Duration.seconds(120)
 } as const
 
-/**
- * The delays between the attempts of one request, as a `Schedule`: exponential from
- * `initialDelay` by 2 up to `maxDelay`, jittered, for `attempts - 1` retries.
- *
+/** The delays between the attempts of one request, as a `Schedule`: exponential from `initialDelay` by 2 up to
+ * `maxDelay`, jittered, for `attempts - 1` retries.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const retrySchedule = (options: RetryOptions = {}): Schedule.Schedule<unknown, unknown> => {
   const delays = Retry.backoff({
     initial: options.initialDelay ?? defaults.retry.initialDelay,
@@ -96,12 +79,9 @@ export const retrySchedule = (options: RetryOptions = {}): Schedule.Schedule<unk
   return Schedule.intersect(delays, Schedule.recurs(attempts - 1))
 }
 
-/**
- * Builds the uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
- *
+/** Builds the uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const make = (
   options: Options
 ): Effect.Effect<Uploader.Service, never, HttpClient.HttpClient | FileSystem.FileSystem> =>
@@ -123,23 +103,17 @@ export const make = (
     return Uploader.make(run)
   })
 
-/**
- * @since 0.1.0
- * @category layers
- */
+/** @since 0.1.0
+ * @category layers */
 export const layer = (
   options: Options
 ): Layer.Layer<Uploader.Uploader, never, HttpClient.HttpClient | FileSystem.FileSystem> =>
   Layer.effect(Uploader.Uploader, make(options))
 
-/**
- * The uploader from configuration: `PDF_TRANSFORM_API_KEY` (redacted) and
- * `PDF_TRANSFORM_UPLOAD_BASE_URL` (default: the hosted service's) unless given; other options as
- * plain values.
- *
+/** The uploader from configuration: `PDF_TRANSFORM_API_KEY` (redacted) and `PDF_TRANSFORM_UPLOAD_BASE_URL` (default:
+ * the hosted service's) unless given; other options as plain values.
  * @since 0.1.0
- * @category layers
- */
+ * @category layers */
 export const layerConfig = (
   options: {
     readonly apiKey?: Config.Config<Redacted.Redacted<string>> | undefined

@@ -1,53 +1,34 @@
-/**
- * The PDF Conversion Service v1 contract as Schemas: the one source of truth for the client,
- * the reference server and the test fakes.
- *
- * @since 0.1.0
- */
+/** The PDF Conversion Service v1 contract as Schemas: the one source of truth for the client, the reference server and
+ * the test fakes.
+ * @since 0.1.0 */
 import * as Schema from "effect/Schema"
 
-/**
- * The two output formats; each has its own submit and result endpoints.
- *
+/** The two output formats; each has its own submit and result endpoints.
  * @since 0.1.0
- * @category formats
- */
+ * @category formats */
 export const Format = Schema.Literal("markdown", "epub")
 
-/**
- * @since 0.1.0
- * @category formats
- */
+/** @since 0.1.0
+ * @category formats */
 export type Format = typeof Format.Type
 
-/**
- * The task identifier returned by a submit (`sessionID`). Only known to be a non-empty string.
- *
+/** The task identifier returned by a submit (`sessionID`). Only known to be a non-empty string.
  * @since 0.1.0
- * @category identifiers
- */
+ * @category identifiers */
 export const SessionId = Schema.NonEmptyString.pipe(Schema.brand("@pdf-transform/core/SessionId"))
 
-/**
- * @since 0.1.0
- * @category identifiers
- */
+/** @since 0.1.0
+ * @category identifiers */
 export type SessionId = typeof SessionId.Type
 
-/**
- * The only conversion model of v1.
- *
+/** The only conversion model of v1.
  * @since 0.1.0
- * @category request
- */
+ * @category request */
 export const Model = Schema.Literal("gundam")
 
-/**
- * An absolute http(s) URL.
- *
+/** An absolute http(s) URL.
  * @since 0.1.0
- * @category request
- */
+ * @category request */
 export const HttpUrl = Schema.String.pipe(
   Schema.filter((s) => {
     if (!URL.canParse(s)) return "must be an absolute URL"
@@ -56,14 +37,10 @@ export const HttpUrl = Schema.String.pipe(
   }, { identifier: "HttpUrl" })
 )
 
-/**
- * What a submit's `pdfURL` may be: an absolute http(s) URL, or the `cache://` URL a chunked upload
- * answers (`cache://<name>.pdf`), which the service resolves to the uploaded file. Other schemes
- * (`file:`, `ftp:`, `data:`...) are refused before anything is sent.
- *
+/** What a submit's `pdfURL` may be: an absolute http(s) URL, or the `cache://` URL a chunked upload answers
+ * (`cache://<name>.pdf`), which the service resolves to the uploaded file.
  * @since 0.1.0
- * @category request
- */
+ * @category request */
 export const PdfUrl = Schema.String.pipe(
   Schema.filter((s) => {
     if (!URL.canParse(s)) return "must be an absolute URL"
@@ -74,13 +51,10 @@ export const PdfUrl = Schema.String.pipe(
   }, { identifier: "PdfUrl" })
 )
 
-/**
- * The body of both submit operations (contract 2.1). Decoding fills the defaults, so the
- * encoded form always carries every field the contract names.
- *
+/** The body of both submit operations (contract 2.1). Decoding fills the defaults, so the encoded form always carries
+ * every field the contract names.
  * @since 0.1.0
- * @category request
- */
+ * @category request */
 export const ConversionRequest = Schema.Struct({
   pdfURL: PdfUrl,
   model: Schema.optionalWith(Model, { default: () => "gundam" as const }),
@@ -89,65 +63,46 @@ export const ConversionRequest = Schema.Struct({
   ignore_ocr_errors: Schema.optionalWith(Schema.Boolean, { default: () => true })
 }).annotations({ identifier: "ConversionRequest" })
 
-/**
- * A conversion request with its defaults applied.
- *
+/** A conversion request with its defaults applied.
  * @since 0.1.0
- * @category request
- */
+ * @category request */
 export type ConversionRequest = typeof ConversionRequest.Type
 
-/**
- * What a caller writes: only `pdfURL` is required.
- *
+/** What a caller writes: only `pdfURL` is required.
  * @since 0.1.0
- * @category request
- */
+ * @category request */
 export type ConversionRequestInput = typeof ConversionRequest.Encoded
 
-/**
- * The success body of a submit (contract 2.2).
- *
+/** The success body of a submit (contract 2.2).
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const SubmittedTask = Schema.Struct({
   success: Schema.Literal(true),
   sessionID: SessionId
 }).annotations({ identifier: "SubmittedTask" })
 
-/**
- * @since 0.1.0
- * @category responses
- */
+/** @since 0.1.0
+ * @category responses */
 export type SubmittedTask = typeof SubmittedTask.Type
 
 const Progress = Schema.optional(Schema.Number)
 
-/**
- * A task still converting (contract 2.3).
- *
+/** A task still converting (contract 2.3).
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const ProcessingStatus = Schema.Struct({
   success: Schema.Literal(true),
   state: Schema.Literal("processing"),
   progress: Progress
 }).annotations({ identifier: "ProcessingStatus" })
 
-/**
- * @since 0.1.0
- * @category responses
- */
+/** @since 0.1.0
+ * @category responses */
 export type ProcessingStatus = typeof ProcessingStatus.Type
 
-/**
- * A finished task; `data.downloadURL` is where the output is fetched (contract 2.3).
- *
+/** A finished task; `data.downloadURL` is where the output is fetched (contract 2.3).
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const CompletedStatus = Schema.Struct({
   success: Schema.Literal(true),
   state: Schema.Literal("completed"),
@@ -155,18 +110,13 @@ export const CompletedStatus = Schema.Struct({
   data: Schema.Struct({ downloadURL: HttpUrl })
 }).annotations({ identifier: "CompletedStatus" })
 
-/**
- * @since 0.1.0
- * @category responses
- */
+/** @since 0.1.0
+ * @category responses */
 export type CompletedStatus = typeof CompletedStatus.Type
 
-/**
- * A failed conversion, reported with HTTP 200 and `success: false` (contract 2.3, 7.3).
- *
+/** A failed conversion, reported with HTTP 200 and `success: false` (contract 2.3, 7.3).
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const FailedStatus = Schema.Struct({
   success: Schema.Literal(false),
   state: Schema.Literal("failed"),
@@ -174,61 +124,43 @@ export const FailedStatus = Schema.Struct({
   error: Schema.String
 }).annotations({ identifier: "FailedStatus" })
 
-/**
- * @since 0.1.0
- * @category responses
- */
+/** @since 0.1.0
+ * @category responses */
 export type FailedStatus = typeof FailedStatus.Type
 
-/**
- * The success body of a result operation: exactly one of three shapes, told apart by `state`.
- *
+/** The success body of a result operation: exactly one of three shapes, told apart by `state`.
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const TaskStatus = Schema.Union(ProcessingStatus, CompletedStatus, FailedStatus).annotations({
   identifier: "TaskStatus"
 })
 
-/**
- * @since 0.1.0
- * @category responses
- */
+/** @since 0.1.0
+ * @category responses */
 export type TaskStatus = typeof TaskStatus.Type
 
-/**
- * The task states of the contract.
- *
+/** The task states of the contract.
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export type TaskState = TaskStatus["state"]
 
-/**
- * The body the deployed service (and the reference server) send with 404 for an unknown or
- * expired task id. Not in the contract; see docs/contract.md, "Task status".
- *
+/** The body the deployed service (and the reference server) send with 404 for an unknown or expired task id. Not in the
+ * contract; see docs/contract.md, "Task status".
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export const NotFoundBody = Schema.Struct({
   success: Schema.Literal(false),
   state: Schema.Literal("not_found"),
   error: Schema.String
 }).annotations({ identifier: "NotFoundBody" })
 
-/**
- * @since 0.1.0
- * @category errors
- */
+/** @since 0.1.0
+ * @category errors */
 export type NotFoundBody = typeof NotFoundBody.Type
 
-/**
- * The 401 body (contract 7.1).
- *
+/** The 401 body (contract 7.1).
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export const UnauthenticatedBody = Schema.Struct({
   error: Schema.String,
   code: Schema.Literal("UNAUTHENTICATED"),
@@ -236,51 +168,35 @@ export const UnauthenticatedBody = Schema.Struct({
   resolution: Schema.String
 }).annotations({ identifier: "UnauthenticatedBody" })
 
-/**
- * @since 0.1.0
- * @category errors
- */
+/** @since 0.1.0
+ * @category errors */
 export type UnauthenticatedBody = typeof UnauthenticatedBody.Type
 
-/**
- * Why a submit was rejected with 429 (contract 7.2).
- *
+/** Why a submit was rejected with 429 (contract 7.2).
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export const RateLimitReason = Schema.Literal("rate_exceeded", "quota_exceeded", "concurrency_exceeded")
 
-/**
- * @since 0.1.0
- * @category errors
- */
+/** @since 0.1.0
+ * @category errors */
 export type RateLimitReason = typeof RateLimitReason.Type
 
-/**
- * The 429 body (contract 7.2).
- *
+/** The 429 body (contract 7.2).
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export const RateLimitedBody = Schema.Struct({
   error: Schema.Literal("rate_limited"),
   reason: Schema.optional(RateLimitReason),
   retryAfterMs: Schema.optional(Schema.Number.pipe(Schema.nonNegative()))
 }).annotations({ identifier: "RateLimitedBody" })
 
-/**
- * @since 0.1.0
- * @category errors
- */
+/** @since 0.1.0
+ * @category errors */
 export type RateLimitedBody = typeof RateLimitedBody.Type
 
-/**
- * The endpoint paths, relative to a base URL that already ends in `/v1`. `{taskId}` is the
- * contract's name of the path parameter (the wire's, like `sessionID`); it holds a `SessionId`.
- *
+/** The endpoint paths, relative to a base URL that already ends in `/v1`.
  * @since 0.1.0
- * @category endpoints
- */
+ * @category endpoints */
 export const paths = {
   markdownSubmit: "/pdf-transform-markdown/submit",
   epubSubmit: "/pdf-transform-epub/submit",
@@ -288,27 +204,18 @@ export const paths = {
   epubResult: "/pdf-transform-epub/result/{taskId}"
 } as const
 
-/**
- * The submit path of a format.
- *
+/** The submit path of a format.
  * @since 0.1.0
- * @category endpoints
- */
+ * @category endpoints */
 export const submitPath = (format: Format): string => format === "markdown" ? paths.markdownSubmit : paths.epubSubmit
 
-/**
- * The result path of a task; the id is percent-encoded so it can never change the path.
- *
+/** The result path of a task; the id is percent-encoded so it can never change the path.
  * @since 0.1.0
- * @category endpoints
- */
+ * @category endpoints */
 export const resultPath = (format: Format, sessionId: string): string =>
   (format === "markdown" ? paths.markdownResult : paths.epubResult).replace("{taskId}", encodeURIComponent(sessionId))
 
-/**
- * The version prefix that every base URL ends in.
- *
+/** The version prefix that every base URL ends in.
  * @since 0.1.0
- * @category endpoints
- */
+ * @category endpoints */
 export const versionPrefix = "/v1"

@@ -1,9 +1,6 @@
-/**
- * Media facts shared by the client, the reference server and the test fakes: the content type
- * and file extension of each output format, and what counts as a PDF.
- *
- * @since 0.1.0
- */
+/** Media facts shared by the client, the reference server and the test fakes: the content type and file extension of
+ * each output format, and what counts as a PDF.
+ * @since 0.1.0 */
 import type { Format } from "./Contract.js"
 
 const contentTypes: Record<Format, string> = {
@@ -13,38 +10,25 @@ const contentTypes: Record<Format, string> = {
 
 const extensions: Record<Format, string> = { markdown: ".md", epub: ".epub" }
 
-/**
- * The `Content-Type` of a downloaded output: UTF-8 Markdown, or an EPUB 3 archive.
- *
+/** The `Content-Type` of a downloaded output: UTF-8 Markdown, or an EPUB 3 archive.
  * @since 0.1.0
- * @category formats
- */
+ * @category formats */
 export const contentType = (format: Format): string => contentTypes[format]
 
-/**
- * The file extension of an output, with its dot (`".md"`, `".epub"`).
- *
+/** The file extension of an output, with its dot (`".md"`, `".epub"`).
  * @since 0.1.0
- * @category formats
- */
+ * @category formats */
 export const extension = (format: Format): string => extensions[format]
 
-/**
- * The `Content-Type` of a PDF.
- *
+/** The `Content-Type` of a PDF.
  * @since 0.1.0
- * @category pdf
- */
+ * @category pdf */
 export const pdfContentType = "application/pdf"
 
 const pdfHeader = [0x25, 0x50, 0x44, 0x46, 0x2d] // "%PDF-"
 
-/**
- * Whether the bytes start with the PDF header `%PDF-`. Strict on purpose: readers tolerate junk
- * before the header, but an upload that has any is an envelope or another file, not a PDF.
- *
+/** Whether the bytes start with the PDF header `%PDF-`.
  * @since 0.1.0
- * @category pdf
- */
+ * @category pdf */
 export const looksLikePdf = (bytes: Uint8Array): boolean =>
   bytes.byteLength >= pdfHeader.length && pdfHeader.every((byte, index) => bytes[index] === byte)

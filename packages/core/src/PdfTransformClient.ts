@@ -1,9 +1,6 @@
-/**
- * The client of the PDF Conversion Service v1 as an Effect service: submit, poll, await,
- * watch, convert and download, with typed errors and no duplicate submits.
- *
- * @since 0.1.0
- */
+/** The client of the PDF Conversion Service v1 as an Effect service: submit, poll, await, watch, convert and download,
+ * with typed errors and no duplicate submits.
+ * @since 0.1.0 */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Config from "effect/Config"
 import type { ConfigError } from "effect/ConfigError"
@@ -41,51 +38,35 @@ import type {
 } from "./PdfTransformError.js"
 import type { RateLimitInfo } from "./RateLimit.js"
 
-/**
- * A submitted task. Its format is part of its type, so a Markdown task can never be polled on
- * the EPUB endpoint.
- *
+/** A submitted task. Its format is part of its type, so a Markdown task can never be polled on the EPUB endpoint.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface Task<F extends Format = Format> {
   readonly format: F
   readonly sessionId: SessionId
   /** The RateLimit information of the submit answer (empty when the server sent none). */
   readonly rateLimit: RateLimitInfo
-  /**
-   * When the task began, as far as the client can tell (halfway between the submit request and
-   * its answer), in epoch milliseconds of the Clock. Anchors progress estimates.
-   */
+  /** When the task began, as far as the client can tell (halfway between the submit request and its answer), in
+   * epoch milliseconds of the Clock. Anchors progress estimates. */
   readonly submittedAt?: number | undefined
-  /**
-   * How long the submit took, from its request to its answer, in milliseconds: the task began
-   * within half of it either side of `submittedAt` (a submit that waited for a busy client or
-   * server leaves a wide span, which progress estimates then allow for).
-   */
+  /** How long the submit took, from its request to its answer, in milliseconds: the task began within half of it
+   * either side of `submittedAt` (a submit that waited for a busy client or server leaves a wide span, which
+   * progress estimates then allow for). */
   readonly submitRoundTrip?: number | undefined
 }
 
-/**
- * A completed task: its output can be downloaded.
- *
+/** A completed task: its output can be downloaded.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface CompletedTask<F extends Format = Format> {
   readonly format: F
   readonly sessionId: SessionId
   readonly downloadURL: string
 }
 
-/**
- * A status whose `state` the contract does not name: polling goes on (docs/contract.md, "Task
- * status"). The state the server sent is kept in `reported`; `state` is always `"unrecognized"`,
- * which no contract state can be, so that `Status` narrows on `state`.
- *
+/** A status whose `state` the contract does not name: polling goes on (docs/contract.md, "Task status").
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface UnrecognizedStatus {
   readonly state: "unrecognized"
   /** The state as the server sent it. */
@@ -93,53 +74,37 @@ export interface UnrecognizedStatus {
   readonly progress?: number | undefined
 }
 
-/**
- * What one poll can observe, told apart by `state`: `status.state === "completed"` narrows to
- * `CompletedStatus`.
- *
+/** What one poll can observe, told apart by `state`: `status.state === "completed"` narrows to `CompletedStatus`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type Status = ProcessingStatus | CompletedStatus | FailedStatus | UnrecognizedStatus
 
-/**
- * Builds a task handle from a stored `sessionId`, to resume polling after a restart.
- *
+/** Builds a task handle from a stored `sessionId`, to resume polling after a restart.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const task = <F extends Format>(format: F, sessionId: SessionId): Task<F> => ({
   format,
   sessionId,
   rateLimit: { policies: [], states: [] }
 })
 
-/**
- * Whether polling stops at this status: `completed` or `failed`.
- *
+/** Whether polling stops at this status: `completed` or `failed`.
  * @since 0.1.0
- * @category predicates
- */
+ * @category predicates */
 export const isTerminal: (status: Status) => status is CompletedStatus | FailedStatus = status.isTerminal
 
-/**
- * What a terminal status means for its task: the `CompletedTask` to download, or
- * `ConversionFailed` with the reason ("no details" when the server gave none).
- *
+/** What a terminal status means for its task: the `CompletedTask` to download, or `ConversionFailed` with the reason
+ * ("no details" when the server gave none).
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const completion: <F extends Format>(
   task: { readonly format: F; readonly sessionId: SessionId },
   status: CompletedStatus | FailedStatus
 ) => Either.Either<CompletedTask<F>, ConversionFailed> = status.completion
 
-/**
- * How to wait for a task. Every figure has a default taken from the contract's example settings.
- *
+/** How to wait for a task. Every figure has a default taken from the contract's example settings.
  * @since 0.1.0
- * @category options
- */
+ * @category options */
 export interface PollOptions {
   /** First delay between polls, and the shortest progress-based delay (default 2 s). */
   readonly initialInterval?: Duration.DurationInput | undefined
@@ -153,39 +118,21 @@ export interface PollOptions {
   readonly deadline?: Duration.DurationInput | undefined
   /** Place the next poll near the completion time estimated from a rising progress (default true). */
   readonly progressAware?: boolean | undefined
-  /**
-   * A schedule of your own for the delays between polls; replaces `factor`, `maxInterval` and
-   * `jitter` (`initialInterval` stays the shortest progress-based delay). See `Polling`.
-   */
+  /** A schedule of your own for the delays between polls; replaces `factor`, `maxInterval` and `jitter`
+   * (`initialInterval` stays the shortest progress-based delay). */
   readonly schedule?: Schedule.Schedule<unknown, unknown> | undefined
-  /**
-   * `awaitCompletion` runs this with every status it sees (progress never going backwards, the
-   * terminal one included), before it decides to poll again: a progress display without running
-   * `watch`'s stream. Read per call only (the client's `poll` option and `watch` ignore it).
-   */
+  /** `awaitCompletion` runs this with every status it sees (progress never going backwards, the terminal one
+   * included), before it decides to poll again: a progress display without running `watch`'s stream. */
   readonly onStatus?: ((status: Status) => Effect.Effect<void>) | undefined
-  /**
-   * `awaitCompletion` runs this with every failure it rides out (the network, a timeout, 408, 429,
-   * 5xx), before it polls again: how a caller learns that the service is unreachable while the
-   * wait goes on. When it fails, the wait ends with that error (a caller that has given up on the
-   * service). Read per call only, like `onStatus`.
-   */
+  /** `awaitCompletion` runs this with every failure it rides out (the network, a timeout, 408, 429, 5xx), before it
+   * polls again: how a caller learns that the service is unreachable while the wait goes on. */
   readonly onTransientFailure?: ((error: StatusError) => Effect.Effect<void, TransportError>) | undefined
 }
 
-/**
- * How to retry a submit that was rejected with 429. Nothing else is retried, except a
- * connection that failed before anything was sent.
- *
- * The hooks let a caller take part in each attempt (a batch writes its journal in them, under its
- * own gates). With any hook given, an attempt (`beforeAttempt`, the request, then `onAccepted` or
- * `onRefused`) is uninterruptible, so what the hooks record is what was sent; the waits between
- * attempts stay interruptible, and a hook that waits makes its wait interruptible itself
- * (`Effect.interruptible`). A hook that fails ends the submit with its error.
- *
+/** How to retry a submit that was rejected with 429. Nothing else is retried, except a connection that failed before
+ * anything was sent.
  * @since 0.1.0
- * @category options
- */
+ * @category options */
 export interface SubmitRetryOptions<E = never> {
   /** Attempts in all, the first included (default 8). */
   readonly maxAttempts?: number | undefined
@@ -195,33 +142,20 @@ export interface SubmitRetryOptions<E = never> {
   readonly initialBackoff?: Duration.DurationInput | undefined
   /** Longest backoff delay when the server gave none (default 30 s). */
   readonly maxBackoff?: Duration.DurationInput | undefined
-  /**
-   * Runs before each attempt (numbered from 1) sends its request. A failure ends the submit with
-   * that error, nothing sent.
-   *
-   * @since 0.2.0
-   */
+  /** Runs before each attempt (numbered from 1) sends its request. A failure ends the submit with that error, nothing
+   * sent.
+   * @since 0.2.0 */
   readonly beforeAttempt?: ((attempt: number) => Effect.Effect<void, E>) | undefined
-  /**
-   * Runs with the task an attempt created, before `submit` answers it.
-   *
-   * @since 0.2.0
-   */
+  /** Runs with the task an attempt created, before `submit` answers it.
+   * @since 0.2.0 */
   readonly onAccepted?: ((task: Task, attempt: number) => Effect.Effect<void, E>) | undefined
-  /**
-   * Runs after each attempt that failed, whatever the error. `"retry"` lets the client try again
-   * where its policy would (a 429, or a connection that sent nothing, within `maxAttempts` and
-   * `deadline`, after the server's delay or the backoff); `"stop"` ends the submit with this error.
-   *
-   * @since 0.2.0
-   */
+  /** Runs after each attempt that failed, whatever the error.
+   * @since 0.2.0 */
   readonly onRefused?: ((error: SubmitError, attempt: number) => Effect.Effect<"retry" | "stop", E>) | undefined
 }
 
-/**
- * @since 0.1.0
- * @category options
- */
+/** @since 0.1.0
+ * @category options */
 export interface Options {
   readonly apiKey: Redacted.Redacted<string>
   /** Base URL ending in `/v1` (default: the hosted service). */
@@ -234,28 +168,19 @@ export interface Options {
   readonly submitRetry?: SubmitRetryOptions | undefined
 }
 
-/**
- * Every default of the client, each with its reason.
- *
+/** Every default of the client, each with its reason.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const defaults = internalDefaults
 
-/**
- * The hosted service.
- *
+/** The hosted service.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const defaultBaseUrl: string = internalDefaults.baseUrl
 
-/**
- * The errors a submit can end with.
- *
+/** The errors a submit can end with.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export type SubmitError =
   | InvalidRequest
   | Unauthenticated
@@ -265,43 +190,28 @@ export type SubmitError =
   | InvalidResponse
   | TransportError
 
-/**
- * The errors one poll can end with.
- *
+/** The errors one poll can end with.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export type StatusError = Unauthenticated | TaskNotFound | UnexpectedResponse | InvalidResponse | TransportError
 
-/**
- * The errors of watching a task. Transient failures (network, 5xx, 429) are retried until the
- * deadline, so they end as `PollTimeout`, never on their own.
- *
+/** The errors of watching a task. Transient failures (network, 5xx, 429) are retried until the deadline, so they end as
+ * `PollTimeout`, never on their own.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export type WatchError = Unauthenticated | TaskNotFound | UnexpectedResponse | InvalidResponse | PollTimeout
 
-/**
- * The errors of waiting for completion. `TransportError` only when the caller's own
- * `onTransientFailure` ends the wait on a failed connection; the client itself rides those out.
- *
+/** The errors of waiting for completion.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export type AwaitError = WatchError | ConversionFailed | TransportError
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export interface Service {
   /** Where the service is reached: the base URL, ending in `/v1`, without a trailing slash. */
   readonly baseUrl: string
-  /**
-   * Submits a conversion. Retried only where the contract proves no task was created; `retry`
-   * overrides the client's retry options for this call, and its hooks take part in each attempt.
-   */
+  /** Submits a conversion. */
   readonly submit: <F extends Format, E = never>(
     format: F,
     request: ConversionRequestInput,
@@ -322,63 +232,45 @@ export interface Service {
     request: ConversionRequestInput,
     options?: PollOptions
   ) => Effect.Effect<CompletedTask<F>, SubmitError | AwaitError>
-  /**
-   * The output as a stream of chunks: constant memory, Content-Length checked. An expired URL
-   * (403/404/410) is refreshed by polling the result once.
-   */
+  /** The output as a stream of chunks: constant memory, Content-Length checked. An expired URL (403/404/410) is
+   * refreshed by polling the result once. */
   readonly download: <F extends Format>(completed: CompletedTask<F>) => Stream.Stream<Uint8Array, DownloadFailed>
-  /**
-   * The whole output in memory (a Markdown text to use at once, say), with the same checks and
-   * refresh as `download`; an output larger than `maxBytes` fails with `DownloadFailed` instead
-   * of exhausting memory. It costs less than running `download`'s stream: for an output of a few
-   * kilobytes, running any `Stream` costs more than the request itself.
-   */
+  /** The whole output in memory (a Markdown text to use at once, say), with the same checks and refresh as
+   * `download`; an output larger than `maxBytes` fails with `DownloadFailed` instead of exhausting memory. */
   readonly downloadBytes: <F extends Format>(
     completed: CompletedTask<F>,
     options?: DownloadBytesOptions
   ) => Effect.Effect<Uint8Array, DownloadFailed>
 }
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export interface DownloadBytesOptions {
   /** The largest output to hold in memory (default 256 MiB). */
   readonly maxBytes?: number | undefined
 }
 
-/**
- * @since 0.1.0
- * @category tags
- */
+/** @since 0.1.0
+ * @category tags */
 export class PdfTransformClient extends Context.Tag("@pdf-transform/core/PdfTransformClient")<
   PdfTransformClient,
   Service
 >() {}
 
-/**
- * Builds the client on an `HttpClient`, resolved once here so it never appears in the methods.
- *
+/** Builds the client on an `HttpClient`, resolved once here so it never appears in the methods.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const make: (options: Options) => Effect.Effect<Service, never, HttpClient.HttpClient> = internal.make
 
-/**
- * @since 0.1.0
- * @category layers
- */
+/** @since 0.1.0
+ * @category layers */
 export const layer = (options: Options): Layer.Layer<PdfTransformClient, never, HttpClient.HttpClient> =>
   Layer.effect(PdfTransformClient, make(options))
 
-/**
- * The client from configuration: `PDF_TRANSFORM_API_KEY` (redacted) and `PDF_TRANSFORM_BASE_URL`
- * (default: the hosted service) unless given; other options as plain values.
- *
+/** The client from configuration: `PDF_TRANSFORM_API_KEY` (redacted) and `PDF_TRANSFORM_BASE_URL` (default: the hosted
+ * service) unless given; other options as plain values.
  * @since 0.1.0
- * @category layers
- */
+ * @category layers */
 export const layerConfig = (
   options: {
     readonly apiKey?: Config.Config<Redacted.Redacted<string>> | undefined

@@ -1,49 +1,33 @@
-/**
- * The typed errors of the client: each carries what a caller needs to decide what to do next.
- *
- * @since 0.1.0
- */
+/** The typed errors of the client: each carries what a caller needs to decide what to do next.
+ * @since 0.1.0 */
 import * as Schema from "effect/Schema"
 import { Format, SessionId } from "./Contract.js"
 import { RateLimitInfo } from "./RateLimit.js"
 
-/**
- * Which client operation an error comes from.
- *
+/** Which client operation an error comes from.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export const Operation = Schema.Literal("submit", "status", "download", "upload")
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export type Operation = typeof Operation.Type
 
-/**
- * A snapshot of the last status seen while polling, kept on errors so that no task is lost.
- *
+/** A snapshot of the last status seen while polling, kept on errors so that no task is lost.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export const LastStatus = Schema.Struct({
   state: Schema.String,
   progress: Schema.optional(Schema.Number)
 })
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export type LastStatus = typeof LastStatus.Type
 
-/**
- * 401: the credential is missing or invalid. Never retried.
- *
+/** 401: the credential is missing or invalid. Never retried.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class Unauthenticated extends Schema.TaggedError<Unauthenticated>("@pdf-transform/core/Unauthenticated")(
   "Unauthenticated",
   {
@@ -57,13 +41,10 @@ export class Unauthenticated extends Schema.TaggedError<Unauthenticated>("@pdf-t
   }
 ) {}
 
-/**
- * 429 on a submit: no task was created. Carries the reason, the delay the server asked for
- * (already validated and capped) and the parsed RateLimit policies.
- *
+/** 429 on a submit: no task was created. Carries the reason, the delay the server asked for (already validated and
+ * capped) and the parsed RateLimit policies.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class RateLimited extends Schema.TaggedError<RateLimited>("@pdf-transform/core/RateLimited")("RateLimited", {
   format: Format,
   /** `rate_exceeded`, `quota_exceeded`, `concurrency_exceeded`, or another string the server sent. */
@@ -82,12 +63,9 @@ export class RateLimited extends Schema.TaggedError<RateLimited>("@pdf-transform
   }
 }
 
-/**
- * The task ended as `failed`. The reason is the server's free text.
- *
+/** The task ended as `failed`. The reason is the server's free text.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class ConversionFailed
   extends Schema.TaggedError<ConversionFailed>("@pdf-transform/core/ConversionFailed")("ConversionFailed", {
     format: Format,
@@ -102,13 +80,9 @@ export class ConversionFailed
   }
 }
 
-/**
- * The deadline passed while the task was still processing. The task is not lost: resume with
- * the sessionId.
- *
+/** The deadline passed while the task was still processing. The task is not lost: resume with the sessionId.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class PollTimeout extends Schema.TaggedError<PollTimeout>("@pdf-transform/core/PollTimeout")("PollTimeout", {
   format: Format,
   sessionId: SessionId,
@@ -127,12 +101,9 @@ export class PollTimeout extends Schema.TaggedError<PollTimeout>("@pdf-transform
   }
 }
 
-/**
- * 404 on a result: the id is unknown, expired, or belongs to the other format. Terminal.
- *
+/** 404 on a result: the id is unknown, expired, or belongs to the other format. Terminal.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class TaskNotFound extends Schema.TaggedError<TaskNotFound>("@pdf-transform/core/TaskNotFound")("TaskNotFound", {
   format: Format,
   sessionId: SessionId,
@@ -143,13 +114,10 @@ export class TaskNotFound extends Schema.TaggedError<TaskNotFound>("@pdf-transfo
   }
 }
 
-/**
- * A submit was sent and no usable answer came back (reset, timeout, truncated body): a task may
- * or may not exist, so it is never retried blindly. The caller or the journal decides.
- *
+/** A submit was sent and no usable answer came back (reset, timeout, truncated body): a task may or may not exist, so
+ * it is never retried blindly.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class SubmitOutcomeUnknown
   extends Schema.TaggedError<SubmitOutcomeUnknown>("@pdf-transform/core/SubmitOutcomeUnknown")("SubmitOutcomeUnknown", {
     format: Format,
@@ -162,12 +130,9 @@ export class SubmitOutcomeUnknown
   }
 }
 
-/**
- * A status the contract does not name for this operation (5xx, 402, ...). The body is kept.
- *
+/** A status the contract does not name for this operation (5xx, 402, ...). The body is kept.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class UnexpectedResponse
   extends Schema.TaggedError<UnexpectedResponse>("@pdf-transform/core/UnexpectedResponse")("UnexpectedResponse", {
     operation: Operation,
@@ -186,12 +151,9 @@ export class UnexpectedResponse
   }
 }
 
-/**
- * A 2xx answer whose body does not match the contract's Schema.
- *
+/** A 2xx answer whose body does not match the contract's Schema.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class InvalidResponse
   extends Schema.TaggedError<InvalidResponse>("@pdf-transform/core/InvalidResponse")("InvalidResponse", {
     operation: Operation,
@@ -208,12 +170,9 @@ export class InvalidResponse
   }
 }
 
-/**
- * The request failed validation before anything was sent.
- *
+/** The request failed validation before anything was sent.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class InvalidRequest
   extends Schema.TaggedError<InvalidRequest>("@pdf-transform/core/InvalidRequest")("InvalidRequest", {
     operation: Operation,
@@ -225,12 +184,9 @@ export class InvalidRequest
   }
 }
 
-/**
- * The network failed (refused, reset, timed out) where retrying is safe or already exhausted.
- *
+/** The network failed (refused, reset, timed out) where retrying is safe or already exhausted.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class TransportError
   extends Schema.TaggedError<TransportError>("@pdf-transform/core/TransportError")("TransportError", {
     operation: Operation,
@@ -245,13 +201,10 @@ export class TransportError
   }
 }
 
-/**
- * A download did not deliver the whole file: bad status, truncated body, expired URL.
- * Consumers never see a short file as a success.
- *
+/** A download did not deliver the whole file: bad status, truncated body, expired URL. Consumers never see a short file
+ * as a success.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class DownloadFailed
   extends Schema.TaggedError<DownloadFailed>("@pdf-transform/core/DownloadFailed")("DownloadFailed", {
     sessionId: SessionId,
@@ -267,12 +220,9 @@ export class DownloadFailed
   }
 }
 
-/**
- * Every error of this package.
- *
+/** Every error of this package.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export type PdfTransformError =
   | Unauthenticated
   | RateLimited

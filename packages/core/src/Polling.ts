@@ -1,10 +1,7 @@
-/**
- * The Schedules the client polls with, for reuse in your own loops: the delays between polls
- * that `PollOptions` describe, and `progressAware`, which moves the next poll to just after the
- * completion time that a rising `progress` predicts.
- *
- * @since 0.1.0
- */
+/** The Schedules the client polls with, for reuse in your own loops: the delays between polls that `PollOptions`
+ * describe, and `progressAware`, which moves the next poll to just after the completion time that a rising `progress`
+ * predicts.
+ * @since 0.1.0 */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
@@ -15,54 +12,33 @@ import { defaults, millis } from "./internal/defaults.js"
 import type { PollOptions } from "./PdfTransformClient.js"
 import * as Retry from "./Retry.js"
 
-/**
- * What `progressAware` reads from each input: any `Status` fits.
- *
+/** What `progressAware` reads from each input: any `Status` fits.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface Progressing {
   readonly progress?: number | undefined
-  /**
-   * Clock time at which the poll that read `progress` was sent (by default, the step's own time):
-   * the server read it between then and the step, and a busy client may take a while to get to
-   * the answer.
-   */
+  /** Clock time at which the poll that read `progress` was sent (by default, the step's own time): the server read
+   * it between then and the step, and a busy client may take a while to get to the answer. */
   readonly askedAt?: number | undefined
 }
 
-/**
- * @since 0.1.0
- * @category options
- */
+/** @since 0.1.0
+ * @category options */
 export interface ProgressAwareOptions {
-  /**
-   * The shortest delay an estimate may ask for, except for the one poll that follows a poll inside
-   * the completion window which did not find the task done (see `followUp`).
-   */
+  /** The shortest delay an estimate may ask for, except for the one poll that follows a poll inside the completion
+   * window which did not find the task done (see `followUp`). */
   readonly min: Duration.DurationInput
-  /**
-   * The shortest delay after a poll inside the completion window that found the task still
-   * running (default: a fifth of `min`). That poll's reading narrows the window to about a point,
-   * so the next one can land just after the completion instead of `min` later. It is never itself
-   * a poll inside a window: polls come sooner than `min` at most every other time.
-   */
+  /** The shortest delay after a poll inside the completion window that found the task still running (default: a
+   * fifth of `min`). */
   readonly followUp?: Duration.DurationInput | undefined
   /** The longest; by default, the delay the underlying schedule asks for at that step. */
   readonly max?: Duration.DurationInput | undefined
-  /**
-   * How long after the estimated completion to poll (default: 1 % of the estimated duration, at
-   * most 250 ms: a few milliseconds for a task of a second, where a fixed quarter second would
-   * add half its time again).
-   */
+  /** How long after the estimated completion to poll (default: 1 % of the estimated duration, at most 250 ms, so that
+   * short tasks are not slowed by a fixed margin). */
   readonly margin?: Duration.DurationInput | undefined
   /** Epoch milliseconds at which the task was at progress 0 (its submit): the first sample. */
   readonly startedAt?: number | undefined
-  /**
-   * How far the real start may be from `startedAt`, either way (default: none, `startedAt` is
-   * exact). Early readings magnify an error there: read at 10 %, a start 4 ms off moves the
-   * estimated completion by 40 ms, so the completion window is widened by what the start allows.
-   */
+  /** How far the real start may be from `startedAt`, either way (default: none, `startedAt` is exact). */
   readonly startedWithin?: Duration.DurationInput | undefined
 }
 
@@ -89,14 +65,8 @@ const observe = (run: Run | undefined, at: number, input: Progressing): Run | un
   return run === undefined || progress < run.last.progress ? { first: sample, last: sample } : { ...run, last: sample }
 }
 
-/**
- * When progress should reach 100, as a window, once the run allows a guess: once it has risen by
- * `minimumRise` points. Progress comes in whole points, which a server rounds down (or to the
- * nearest): a reading of 9 at 50 ms after the submit may be 9.0 (completion at 556 ms) or 9.99
- * (at 500 ms). The window is the earliest and the latest completion those readings allow, taking
- * each reading as up to one point short, made at some time in its sample's span (a poll's, from
- * its request to the step that reads it; the submit's, `startedWithin` either side of `startedAt`).
- */
+/** When progress should reach 100, as a window, once the run allows a guess: once it has risen by `minimumRise`
+ * points. */
 const completionWindow = (run: Run | undefined, anchor: Sample | undefined): Window | undefined => {
   if (run === undefined) return undefined
   const { first, last } = run
@@ -104,8 +74,8 @@ const completionWindow = (run: Run | undefined, anchor: Sample | undefined): Win
   if (last.at <= first.at || rise < minimumRise || last.progress >= 100) return undefined
   // The submit, when the task's start is known: progress 0, at some time in its span.
   const anchored = anchor !== undefined && first === anchor
-  // Each reading happened some time in its sample's span: the longest elapsed time, to the
-  // latest reading, gives the latest completion; the shortest the earliest.
+  // Each reading happened some time in its sample's span: the longest elapsed time, to the latest reading, gives the
+  // latest completion; the shortest the earliest.
   const late = last.at + (100 - last.progress) * (last.at - first.from) / rise
   const early = last.from +
     Math.max(0, 100 - last.progress - 1) * Math.max(0, last.from - first.at) / (rise + (anchored ? 1 : 2))
@@ -140,14 +110,8 @@ interface Timing {
   readonly maxMargin: number
 }
 
-/**
- * Recurs at once, forever, choosing when to poll from the progress of its inputs: just after the
- * completion window's end, unless a poll inside it can win time. One at `inside` finds the task
- * done if it finished by then; otherwise its reading narrows the window to about a point and the
- * next poll, at least `followUp` later, lands just after the completion (and no later than the
- * wide window's end would have). Within the window's first half at most, so that a wide one is
- * halved rather than searched from its end.
- */
+/** Recurs at once, forever, choosing when to poll from the progress of its inputs: just after the completion
+ * window's end, unless a poll inside it can win time. */
 const targets = (anchor: Sample | undefined, timing: Timing): Schedule.Schedule<Target, Progressing> =>
   Schedule.makeWithState<State, Progressing, Target>(
     { run: anchor === undefined ? undefined : { first: anchor, last: anchor }, probed: false },
@@ -173,15 +137,11 @@ const targets = (anchor: Sample | undefined, timing: Timing): Schedule.Schedule<
     }
   )
 
-/**
- * Polls just after the estimated completion instead of when `self` says, once two samples of a
- * rising progress allow an estimate; never later than `max` (by default, `self`'s own delay), and
- * never sooner than `min` but for the one poll after a poll inside the completion window (at least
- * `followUp` then). The schedule ends when `self` ends.
- *
+/** Polls just after the estimated completion instead of when `self` says, once two samples of a rising progress allow
+ * an estimate; never later than `max` (by default, `self`'s own delay), and never sooner than `min` but for the one
+ * poll after a poll inside the completion window (at least `followUp` then).
  * @since 0.1.0
- * @category combinators
- */
+ * @category combinators */
 export const progressAware: {
   (
     options: ProgressAwareOptions
@@ -217,16 +177,11 @@ export const progressAware: {
   )
 })
 
-/**
- * The delays between polls that `options` describe (the client's defaults where absent):
- * exponential from `initialInterval` by `factor` up to `maxInterval`, jittered, or
- * `options.schedule`; progress-aware unless `progressAware: false`, anchored at the task's submit
- * (within half its round trip).
- * The deadline is not part of it: the client applies it around the whole wait.
- *
+/** The delays between polls that `options` describe (the client's defaults where absent): exponential from
+ * `initialInterval` by `factor` up to `maxInterval`, jittered, or `options.schedule`; progress-aware unless
+ * `progressAware: false`, anchored at the task's submit (within half its round trip).
  * @since 0.1.0
- * @category schedules
- */
+ * @category schedules */
 export const delays = (
   options: PollOptions = {},
   task: { readonly submittedAt?: number | undefined; readonly submitRoundTrip?: number | undefined } = {}

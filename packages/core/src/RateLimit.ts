@@ -1,38 +1,24 @@
-/**
- * Parsing of the rate-limit signals a submit answer may carry: `RateLimit-Policy` and `RateLimit`
- * (IETF draft "RateLimit header fields for HTTP" -11, as RFC 9651 structured fields), `Retry-After`
- * and the body's `retryAfterMs`. Every parser is total: malformed input gives "absent", never a
- * throw and never a partial value; every delay is finite, non-negative and capped.
- *
- * @since 0.1.0
- */
+/** Parsing of the rate-limit signals a submit answer may carry: `RateLimit-Policy` and `RateLimit` (IETF draft
+ * "RateLimit header fields for HTTP" -11, as RFC 9651 structured fields), `Retry-After` and the body's `retryAfterMs`.
+ * @since 0.1.0 */
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { type BareItem, type Item, parseList, Token } from "structured-headers"
 
-/**
- * The largest delay any timer accepts (Node clamps larger values to 1 ms, which would turn a
- * long wait into a busy loop): 2^31-1 ms, about 24.8 days.
- *
+/** The largest delay any timer accepts (Node clamps larger values to 1 ms, which would turn a long wait into a busy
+ * loop): 2^31-1 ms, about 24.8 days.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const maxDelayMs = 2 ** 31 - 1
 
-/**
- * Numbers in the headers are capped here (quota, remaining, windows in seconds).
- *
+/** Numbers in the headers are capped here (quota, remaining, windows in seconds).
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const maxHeaderNumber = 2 ** 31 - 1
 
-/**
- * A quota policy from `RateLimit-Policy`: `"burst";q=10;w=1` or `"conc";q=4;qu="concurrent-requests"`.
- *
+/** A quota policy from `RateLimit-Policy`: `"burst";q=10;w=1` or `"conc";q=4;qu="concurrent-requests"`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export const QuotaPolicy = Schema.Struct({
   name: Schema.String,
   /** `q`: the quota. */
@@ -43,18 +29,13 @@ export const QuotaPolicy = Schema.Struct({
   window: Schema.optional(Schema.Number)
 })
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export type QuotaPolicy = typeof QuotaPolicy.Type
 
-/**
- * The state of one policy from `RateLimit`: `"burst";r=3;t=1`.
- *
+/** The state of one policy from `RateLimit`: `"burst";r=3;t=1`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export const QuotaState = Schema.Struct({
   name: Schema.String,
   /** `r`: the quota units left. */
@@ -63,43 +44,30 @@ export const QuotaState = Schema.Struct({
   reset: Schema.optional(Schema.Number)
 })
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export type QuotaState = typeof QuotaState.Type
 
-/**
- * Everything the RateLimit fields of one response said.
- *
+/** Everything the RateLimit fields of one response said.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export const RateLimitInfo = Schema.Struct({
   policies: Schema.Array(QuotaPolicy),
   states: Schema.Array(QuotaState)
 })
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export type RateLimitInfo = typeof RateLimitInfo.Type
 
-/**
- * No RateLimit information.
- *
+/** No RateLimit information.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const empty: RateLimitInfo = { policies: [], states: [] }
 
-/**
- * The quota unit that marks a concurrency policy.
- *
+/** The quota unit that marks a concurrency policy.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const concurrentRequests = "concurrent-requests"
 
 /** A header as it may come: absent, one line, or several lines of the same field. */
@@ -132,13 +100,10 @@ const asText = (value: BareItem | undefined): string | undefined => {
 const asCount = (value: BareItem | undefined): number | undefined =>
   typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.min(value, maxHeaderNumber) : undefined
 
-/**
- * Parses `RateLimit-Policy`. Items without a name or without `q` are dropped; unknown parameters
- * are ignored; a field that is not a valid structured list gives no policies.
- *
+/** Parses `RateLimit-Policy`. Items without a name or without `q` are dropped; unknown parameters are ignored; a field
+ * that is not a valid structured list gives no policies.
  * @since 0.1.0
- * @category parsing
- */
+ * @category parsing */
 export const parsePolicies = (input: HeaderInput): ReadonlyArray<QuotaPolicy> => {
   const out: Array<QuotaPolicy> = []
   for (const [value, params] of parseListSafe(input)) {
@@ -156,12 +121,9 @@ export const parsePolicies = (input: HeaderInput): ReadonlyArray<QuotaPolicy> =>
   return out
 }
 
-/**
- * Parses `RateLimit`. Items without a name or without `r` are dropped.
- *
+/** Parses `RateLimit`. Items without a name or without `r` are dropped.
  * @since 0.1.0
- * @category parsing
- */
+ * @category parsing */
 export const parseStates = (input: HeaderInput): ReadonlyArray<QuotaState> => {
   const out: Array<QuotaState> = []
   for (const [value, params] of parseListSafe(input)) {
@@ -174,12 +136,9 @@ export const parseStates = (input: HeaderInput): ReadonlyArray<QuotaState> => {
   return out
 }
 
-/**
- * Parses both RateLimit fields of a response.
- *
+/** Parses both RateLimit fields of a response.
  * @since 0.1.0
- * @category parsing
- */
+ * @category parsing */
 export const parse = (fields: { readonly policy?: HeaderInput; readonly state?: HeaderInput }): RateLimitInfo => ({
   policies: parsePolicies(fields.policy),
   states: parseStates(fields.state)
@@ -207,49 +166,33 @@ export const parse = (fields: { readonly policy?: HeaderInput; readonly state?: 
 export const fromHeaders = (headers: Readonly<Record<string, string | undefined>>): RateLimitInfo =>
   parse({ policy: headers["ratelimit-policy"], state: headers["ratelimit"] })
 
-/**
- * The announced concurrency quota (`q` of a `qu="concurrent-requests"` policy), the smallest if
- * several are announced.
- *
+/** The announced concurrency quota (`q` of a `qu="concurrent-requests"` policy), the smallest if several are announced.
  * @since 0.1.0
- * @category accessors
- */
+ * @category accessors */
 export const concurrencyLimit = (info: RateLimitInfo): Option.Option<number> => {
   const quotas = info.policies.filter((p) => p.unit === concurrentRequests).map((p) => p.quota)
   return quotas.length === 0 ? Option.none() : Option.some(Math.min(...quotas))
 }
 
-/**
- * The names of the announced concurrency policies (`qu="concurrent-requests"`).
- *
+/** The names of the announced concurrency policies (`qu="concurrent-requests"`).
  * @since 0.1.0
- * @category accessors
- */
+ * @category accessors */
 export const concurrencyPolicies = (info: RateLimitInfo): ReadonlySet<string> =>
   new Set(info.policies.filter((policy) => policy.unit === concurrentRequests).map((policy) => policy.name))
 
-/**
- * The free slots of the announced concurrency policy (`r` of its `RateLimit` state), when the
- * answer says.
- *
+/** The free slots of the announced concurrency policy (`r` of its `RateLimit` state), when the answer says.
  * @since 0.1.0
- * @category accessors
- */
+ * @category accessors */
 export const concurrencyRemaining = (info: RateLimitInfo): Option.Option<number> => {
   const names = concurrencyPolicies(info)
   const state = info.states.find((state) => names.has(state.name))
   return state === undefined ? Option.none() : Option.some(state.remaining)
 }
 
-/**
- * How long until a spent request quota comes back, from `RateLimit` alone: the longest reset time
- * `t` of a policy with no units left (`r=0`), capped; none when every quota has units left or says
- * no reset time. Concurrency policies are left out: their slots come back when tasks end, not with
- * time. A 429 whose only hint is `RateLimit: "rate";r=0;t=1` waits this long.
- *
+/** How long until a spent request quota comes back, from `RateLimit` alone: the longest reset time `t` of a policy with
+ * no units left (`r=0`), capped; none when every quota has units left or says no reset time.
  * @since 0.1.0
- * @category delays
- */
+ * @category delays */
 export const resetDelay = (info: RateLimitInfo): Option.Option<number> => {
   const concurrency = concurrencyPolicies(info)
   let delay: number | undefined
@@ -260,25 +203,18 @@ export const resetDelay = (info: RateLimitInfo): Option.Option<number> => {
   return Option.fromNullable(delay)
 }
 
-/**
- * Caps a delay to what a timer can take; anything not a finite non-negative number gives none.
- *
+/** Caps a delay to what a timer can take; anything not a finite non-negative number gives none.
  * @since 0.1.0
- * @category delays
- */
+ * @category delays */
 export const capDelay = (ms: number): Option.Option<number> =>
   Number.isFinite(ms) && ms >= 0 ? Option.some(Math.min(Math.ceil(ms), maxDelayMs)) : Option.none()
 
 const deltaSeconds = /^\s*(\d+)\s*$/
 
-/**
- * Parses `Retry-After`: delta-seconds, or an HTTP-date measured against the response's `Date`
- * (or `now` when the response has none). A date in the past means "now" (0). Garbage, negative
- * numbers and fractions give none.
- *
+/** Parses `Retry-After`: delta-seconds, or an HTTP-date measured against the response's `Date` (or `now` when the
+ * response has none). A date in the past means "now" (0).
  * @since 0.1.0
- * @category delays
- */
+ * @category delays */
 export const parseRetryAfter = (
   value: string | null | undefined,
   options: { readonly date?: string | null | undefined; readonly now: number }
@@ -295,25 +231,19 @@ export const parseRetryAfter = (
   return capDelay(Math.max(0, at - reference))
 }
 
-/**
- * Parses the 429 body's `retryAfterMs`: a non-negative finite number (a numeric string is tolerated).
- *
+/** Parses the 429 body's `retryAfterMs`: a non-negative finite number (a numeric string is tolerated).
  * @since 0.1.0
- * @category delays
- */
+ * @category delays */
 export const parseRetryAfterMs = (value: unknown): Option.Option<number> => {
   if (typeof value === "number") return capDelay(value)
   if (typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value)) return capDelay(Number(value))
   return Option.none()
 }
 
-/**
- * The delay a 429 asks for: the larger of the valid `retryAfterMs` and `Retry-After` values,
- * capped; none when neither is valid (the caller then backs off on its own schedule).
- *
+/** The delay a 429 asks for: the larger of the valid `retryAfterMs` and `Retry-After` values, capped; none when neither
+ * is valid (the caller then backs off on its own schedule).
  * @since 0.1.0
- * @category delays
- */
+ * @category delays */
 export const retryDelay = (input: {
   readonly retryAfterMs?: unknown
   readonly retryAfter?: string | null | undefined

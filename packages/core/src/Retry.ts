@@ -1,16 +1,11 @@
-/**
- * The one retry policy of the client, the uploaders and the batch: a capped exponential backoff,
- * jittered, as a `Schedule`, and which failures are worth another try.
- *
- * @since 0.1.0
- */
+/** The one retry policy of the client, the uploaders and the batch: a capped exponential backoff, jittered, as a
+ * `Schedule`, and which failures are worth another try.
+ * @since 0.1.0 */
 import type * as Duration from "effect/Duration"
 import * as Schedule from "effect/Schedule"
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export interface BackoffOptions {
   /** The first delay. */
   readonly initial: Duration.DurationInput
@@ -23,9 +18,8 @@ export interface BackoffOptions {
 }
 
 /**
- * The delays `initial`, `initial * factor`, ... up to `max`, each jittered: `Schedule.exponential`
- * capped by `Schedule.spaced(max)`, then `Schedule.jittered`. It recurs forever: bound it with
- * `Schedule.recurs`, a deadline or `whileInput`.
+ * The delays `initial`, `initial * factor`, ... up to `max`, each jittered: `Schedule.exponential` capped by
+ * `Schedule.spaced(max)`, then `Schedule.jittered`.
  *
  * @example
  * ```ts
@@ -50,23 +44,17 @@ export const backoff = (options: BackoffOptions): Schedule.Schedule<Duration.Dur
 /** 5xx answers that say a retry cannot help soon. */
 const finalServerStatuses: ReadonlySet<number> = new Set([501, 505, 507, 508, 510])
 
-/**
- * An HTTP status that another try may get past: 408, 429, and 5xx except those that say a retry
- * cannot help soon (501, 505, 507, 508, 510).
- *
+/** An HTTP status that another try may get past: 408, 429, and 5xx except those that say a retry cannot help soon (501,
+ * 505, 507, 508, 510).
  * @since 0.1.0
- * @category predicates
- */
+ * @category predicates */
 export const isTransientStatus = (status: number): boolean =>
   status === 408 || status === 429 || (status >= 500 && status <= 599 && !finalServerStatuses.has(status))
 
-/**
- * A failure another try may get past: the network (`TransportError`), or an `UnexpectedResponse`
- * with a transient status.
- *
+/** A failure another try may get past: the network (`TransportError`), or an `UnexpectedResponse` with a transient
+ * status.
  * @since 0.1.0
- * @category predicates
- */
+ * @category predicates */
 export const isTransient = (error: { readonly _tag: string; readonly status?: number }): boolean =>
   error._tag === "TransportError" ||
   (error._tag === "UnexpectedResponse" && error.status !== undefined && isTransientStatus(error.status))

@@ -1,10 +1,6 @@
-/**
- * The `Uploader` of the reference server's single-request upload: `POST {baseUrl}/files` with the
- * PDF as the body (streamed from disk for a path), answering the URL to submit as `pdfURL`. Errors
- * are core's typed errors.
- *
- * @since 0.1.0
- */
+/** The `Uploader` of the reference server's single-request upload: `POST {baseUrl}/files` with the PDF as the body
+ * (streamed from disk for a path), answering the URL to submit as `pdfURL`.
+ * @since 0.1.0 */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -24,42 +20,32 @@ import * as Media from "./Media.js"
 import { InvalidRequest, TransportError } from "./PdfTransformError.js"
 import * as Uploader from "./Uploader.js"
 
-/**
- * @since 0.1.0
- * @category options
- */
+/** @since 0.1.0
+ * @category options */
 export interface Options {
   /** The server's base URL, ending in `/v1` (as given to the client). */
   readonly baseUrl: string
   readonly apiKey: Redacted.Redacted<string>
   /** Time limit of one upload, body included (default 120 s). */
   readonly timeout?: Duration.DurationInput | undefined
-  /**
-   * The server's upload limit in bytes, when known: a larger file fails with `UploadTooLarge`
-   * before anything is sent. The server's 413 also ends as `UploadTooLarge`.
-   */
+  /** The server's upload limit in bytes, when known: a larger file fails with `UploadTooLarge` before anything is
+   * sent. The server's 413 also ends as `UploadTooLarge`. */
   readonly maxBytes?: number | undefined
 }
 
-/**
- * Every default of this uploader, with its reason.
- *
+/** Every default of this uploader, with its reason.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const defaults = {
-  /** A whole file in one request: long enough for ~100 MiB on a modest link. */
+  /** A whole file in one request: long enough for a large file on a modest link. */
   timeout: Duration.seconds(120)
 } as const
 
 const UploadedFile = Schema.parseJson(Schema.Struct({ url: HttpUrl }))
 
-/**
- * Builds the uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
- *
+/** Builds the uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const make = (
   options: Options
 ): Effect.Effect<Uploader.Service, never, HttpClient.HttpClient | FileSystem.FileSystem> =>
@@ -130,12 +116,9 @@ export const make = (
     return Uploader.make(run)
   })
 
-/**
- * The reference server's `Uploader` for core's tag.
- *
+/** The reference server's `Uploader` for core's tag.
  * @since 0.1.0
- * @category layers
- */
+ * @category layers */
 export const layer = (
   options: Options
 ): Layer.Layer<Uploader.Uploader, never, HttpClient.HttpClient | FileSystem.FileSystem> =>

@@ -1,27 +1,17 @@
-/**
- * The hosted service's chunked upload protocol as Schemas, the one source for the uploader, the
- * reference server and the fakes: `POST {uploadBase}/init` answers presigned part URLs, each part
- * is a `PUT` of its bytes to its URL (no key), and `GET {uploadBase}/{upload_id}/url` answers the
- * `cache://` URL to submit as `pdfURL`.
- *
- * @since 0.1.0
- */
+/** The hosted service's chunked upload protocol as Schemas, the one source for the uploader, the reference server and
+ * the fakes: `POST {uploadBase}/init` answers presigned part URLs, each part is a `PUT` of its bytes to its URL (no
+ * key), and `GET {uploadBase}/{upload_id}/url` answers the `cache://` URL to submit as `pdfURL`.
+ * @since 0.1.0 */
 import * as Schema from "effect/Schema"
 
-/**
- * The hosted service's upload base, separate from its API base URL.
- *
+/** The hosted service's upload base, separate from its API base URL.
  * @since 0.1.0
- * @category endpoints
- */
+ * @category endpoints */
 export const hostedUploadBaseUrl = "https://llm.oomol.com/api/tasks/files/remote-cache"
 
-/**
- * The body of `POST {uploadBase}/init`.
- *
+/** The body of `POST {uploadBase}/init`.
  * @since 0.1.0
- * @category requests
- */
+ * @category requests */
 export const InitRequest = Schema.Struct({
   /** `.pdf` (the dot and the case do not matter to the reference server). */
   file_extension: Schema.String.pipe(Schema.maxLength(32)),
@@ -31,18 +21,13 @@ export const InitRequest = Schema.Struct({
   upload_id: Schema.optional(Schema.String.pipe(Schema.maxLength(100)))
 }).annotations({ identifier: "UploadInitRequest" })
 
-/**
- * @since 0.1.0
- * @category requests
- */
+/** @since 0.1.0
+ * @category requests */
 export type InitRequest = typeof InitRequest.Type
 
-/**
- * What `init` describes: the parts and where to send them.
- *
+/** What `init` describes: the parts and where to send them.
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const InitData = Schema.Struct({
   upload_id: Schema.String.pipe(Schema.minLength(1)),
   part_size: Schema.Int.pipe(Schema.positive()),
@@ -55,28 +40,19 @@ export const InitData = Schema.Struct({
   expires_at: Schema.String
 }).annotations({ identifier: "UploadInitData" })
 
-/**
- * @since 0.1.0
- * @category responses
- */
+/** @since 0.1.0
+ * @category responses */
 export type InitData = typeof InitData.Type
 
-/**
- * The answer of `init` as the reference server sends it.
- *
+/** The answer of `init` as the reference server sends it.
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const InitResponse = Schema.Struct({ data: InitData }).annotations({ identifier: "UploadInitResponse" })
 
-/**
- * The answer of `init` as a client reads it: wrapped in `data` or not (the official clients accept
- * both); `uploaded_parts` and `expires_at` may be missing and `total_parts` is then derived from
- * the size.
- *
+/** The answer of `init` as a client reads it: wrapped in `data` or not (the official clients accept both);
+ * `uploaded_parts` and `expires_at` may be missing and `total_parts` is then derived from the size.
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const InitAnswer = Schema.Struct({
   upload_id: InitData.fields.upload_id,
   part_size: InitData.fields.part_size,
@@ -86,70 +62,50 @@ export const InitAnswer = Schema.Struct({
   expires_at: Schema.optional(Schema.String)
 })
 
-/**
- * @since 0.1.0
- * @category responses
- */
+/** @since 0.1.0
+ * @category responses */
 export type InitAnswer = typeof InitAnswer.Type
 
-/**
- * The answer of a part `PUT` on the reference server (any 2xx is success for a client).
- *
+/** The answer of a part `PUT` on the reference server (any 2xx is success for a client).
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const PartResponse = Schema.Struct({
   data: Schema.Struct({ part_number: Schema.Int, size: Schema.Int })
 }).annotations({ identifier: "UploadPartResponse" })
 
-/**
- * The answer of `GET {uploadBase}/{upload_id}/url`.
- *
+/** The answer of `GET {uploadBase}/{upload_id}/url`.
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const UrlResponse = Schema.Struct({
   data: Schema.Struct({ url: Schema.String })
 }).annotations({ identifier: "UploadUrlResponse" })
 
-/**
- * The 409 of `url` before every part is there.
- *
+/** The 409 of `url` before every part is there.
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const IncompleteUpload = Schema.Struct({
   error: Schema.Literal("upload_incomplete"),
   message: Schema.String,
   missing_parts: Schema.Array(Schema.Int)
 }).annotations({ identifier: "IncompleteUpload" })
 
-/**
- * The 413 of `init` when the declared size is over the server's limit, which it names.
- *
+/** The 413 of `init` when the declared size is over the server's limit, which it names.
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const TooLarge = Schema.Struct({
   error: Schema.String,
   message: Schema.optional(Schema.String),
   max_bytes: Schema.Int.pipe(Schema.nonNegative())
 }).annotations({ identifier: "UploadTooLarge" })
 
-/**
- * The part numbers of a file of `size` bytes cut in parts of `partSize`: 1 to `ceil(size / partSize)`.
- *
+/** The part numbers of a file of `size` bytes cut in parts of `partSize`: 1 to `ceil(size / partSize)`.
  * @since 0.1.0
- * @category parts
- */
+ * @category parts */
 export const partCount = (size: number, partSize: number): number => Math.ceil(size / partSize)
 
-/**
- * Where part `n` (1-based) starts and how long it is: `partSize` bytes, the last one shorter.
- *
+/** Where part `n` (1-based) starts and how long it is: `partSize` bytes, the last one shorter.
  * @since 0.1.0
- * @category parts
- */
+ * @category parts */
 export const partRange = (
   size: number,
   partSize: number,
@@ -159,10 +115,7 @@ export const partRange = (
   return { offset, length: Math.max(0, Math.min(partSize, size - offset)) }
 }
 
-/**
- * The `cache://` URL of a finished upload, as the reference server and the fakes answer it.
- *
+/** The `cache://` URL of a finished upload, as the reference server and the fakes answer it.
  * @since 0.1.0
- * @category responses
- */
+ * @category responses */
 export const cacheUrl = (uploadId: string): string => `cache://${uploadId}.pdf`

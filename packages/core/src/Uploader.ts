@@ -1,11 +1,6 @@
-/**
- * The "file upload operation" the contract leaves out: turns a local PDF (bytes in memory, or a
- * file streamed from disk) into a `pdfURL`. The tag, the sources, progress, and the errors live
- * here; `ServerUploader` (the reference server's single request) and `ChunkedUploader` (the hosted
- * service's chunked protocol, which the reference server also speaks) provide layers.
- *
- * @since 0.1.0
- */
+/** The "file upload operation" the contract leaves out: turns a local PDF (bytes in memory, or a file streamed from
+ * disk) into a `pdfURL`.
+ * @since 0.1.0 */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Mailbox from "effect/Mailbox"
@@ -19,94 +14,66 @@ import type {
   UnexpectedResponse
 } from "./PdfTransformError.js"
 
-/**
- * A PDF in memory.
- *
+/** A PDF in memory.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface UploadFile {
   /** A file name, used for display and for the stored object's suffix. */
   readonly name: string
   readonly bytes: Uint8Array
 }
 
-/**
- * A PDF on disk, read through @effect/platform's `FileSystem` as it is sent: never whole in memory.
- *
+/** A PDF on disk, read through @effect/platform's `FileSystem` as it is sent: never whole in memory.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface UploadPath {
   readonly path: string
   /** A file name for display (default: the path's last segment). */
   readonly name?: string | undefined
 }
 
-/**
- * What an upload takes. `resume` is the `uploadId` of an earlier, unfinished upload of the same
- * file (from `UploadFailed`): a resumable uploader sends only the parts still missing; the others
- * upload the whole file again.
- *
+/** What an upload takes.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type UploadSource = (UploadFile | UploadPath) & { readonly resume?: string | undefined }
 
-/**
- * Bytes of an upload sent so far, of `total`. A part that is sent again after a failure is counted
- * again from zero, so `sent` can go down when a retry begins.
- *
+/** Bytes of an upload sent so far, of `total`. A part that is sent again after a failure is counted again from zero, so
+ * `sent` can go down when a retry begins.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface Progress {
   readonly _tag: "Progress"
   readonly sent: number
   readonly total: number
 }
 
-/**
- * The end of an upload: the URL to submit as `pdfURL`, and the file's size.
- *
+/** The end of an upload: the URL to submit as `pdfURL`, and the file's size.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface Uploaded {
   readonly _tag: "Uploaded"
   readonly url: string
   readonly bytes: number
 }
 
-/**
- * What `uploadWithProgress` reports: `Progress` events, then one `Uploaded`.
- *
+/** What `uploadWithProgress` reports: `Progress` events, then one `Uploaded`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type UploadEvent = Progress | Uploaded
 
-/**
- * The step of an upload that failed: reading the file, `init`, a part, or `url`.
- *
+/** The step of an upload that failed: reading the file, `init`, a part, or `url`.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export const UploadStep = Schema.Literal("read", "init", "part", "url")
 
-/**
- * @since 0.1.0
- * @category errors
- */
+/** @since 0.1.0
+ * @category errors */
 export type UploadStep = typeof UploadStep.Type
 
-/**
- * An upload that failed at one step after its retries: the part, the HTTP status and a body
- * excerpt when there was an answer, and the `uploadId` to resume with when the server gave one.
- *
+/** An upload that failed at one step after its retries: the part, the HTTP status and a body excerpt when there was an
+ * answer, and the `uploadId` to resume with when the server gave one.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class UploadFailed extends Schema.TaggedError<UploadFailed>("@pdf-transform/core/UploadFailed")(
   "UploadFailed",
   {
@@ -135,13 +102,9 @@ export class UploadFailed extends Schema.TaggedError<UploadFailed>("@pdf-transfo
   }
 }
 
-/**
- * The file is larger than the server accepts. Raised before any request when the limit is known
- * (given in the options, or announced by an earlier answer), else from the server's 413.
- *
+/** The file is larger than the server accepts.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class UploadTooLarge extends Schema.TaggedError<UploadTooLarge>("@pdf-transform/core/UploadTooLarge")(
   "UploadTooLarge",
   {
@@ -157,13 +120,10 @@ export class UploadTooLarge extends Schema.TaggedError<UploadTooLarge>("@pdf-tra
   }
 }
 
-/**
- * The errors an upload can end with. `InvalidRequest`: the source cannot be read, is empty or is
- * not a PDF (nothing was sent).
- *
+/** The errors an upload can end with. `InvalidRequest`: the source cannot be read, is empty or is not a PDF (nothing
+ * was sent).
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export type UploadError =
   | InvalidRequest
   | Unauthenticated
@@ -173,10 +133,8 @@ export type UploadError =
   | UploadFailed
   | UploadTooLarge
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export interface Service {
   /** Uploads the file and answers the URL to submit as `pdfURL`. */
   readonly upload: (source: UploadSource) => Effect.Effect<string, UploadError>
@@ -184,20 +142,15 @@ export interface Service {
   readonly uploadWithProgress: (source: UploadSource) => Stream.Stream<UploadEvent, UploadError>
 }
 
-/**
- * @since 0.1.0
- * @category tags
- */
+/** @since 0.1.0
+ * @category tags */
 export class Uploader extends Context.Tag("@pdf-transform/core/Uploader")<Uploader, Service>() {}
 
-/**
- * Builds the service from one function that uploads and reports the bytes sent as it goes
- * (`report` may be ignored): `upload` runs it without reporting, `uploadWithProgress` turns the
- * reports into a stream, keeping only the latest when the reader is slower than the upload.
- *
+/** Builds the service from one function that uploads and reports the bytes sent as it goes (`report` may be ignored):
+ * `upload` runs it without reporting, `uploadWithProgress` turns the reports into a stream, keeping only the latest
+ * when the reader is slower than the upload.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const make = (
   run: (
     source: UploadSource,
@@ -218,11 +171,8 @@ export const make = (
     }))
 })
 
-/**
- * The display name of a source: its `name`, else the path's last segment.
- *
+/** The display name of a source: its `name`, else the path's last segment.
  * @since 0.1.0
- * @category getters
- */
+ * @category getters */
 export const nameOf = (source: UploadSource): string =>
   source.name ?? ("path" in source ? source.path.split(/[\\/]/).pop() ?? source.path : "document.pdf")

@@ -1,11 +1,8 @@
-/**
- * Converts a whole collection as one pipeline: every job uploaded when local, submitted under a
- * concurrency gate that follows the service's hints and a rate gate shared by every submitter,
- * polled to its end, and downloaded to the output folder whole or not at all, with each step in
- * a journal so that a batch killed at any moment and started again never pays twice.
- *
- * @since 0.1.0
- */
+/** Converts a whole collection as one pipeline: every job uploaded when local, submitted under a concurrency gate that
+ * follows the service's hints and a rate gate shared by every submitter, polled to its end, and downloaded to the
+ * output folder whole or not at all, with each step in a journal so that a batch killed at any moment and started
+ * again never pays twice.
+ * @since 0.1.0 */
 import * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
@@ -31,10 +28,8 @@ import type * as Job from "./Job.js"
 import * as Journal from "./Journal.js"
 import * as Output from "./Output.js"
 
-/**
- * @since 0.1.0
- * @category options
- */
+/** @since 0.1.0
+ * @category options */
 export interface Options {
   /** The folder the outputs are written to (created when missing). */
   readonly outputDirectory: string
@@ -52,33 +47,21 @@ export interface Options {
   readonly retryFailed?: boolean | undefined
   /** How each task is polled (default: the client's). */
   readonly poll?: PdfTransformClient.PollOptions | undefined
-  /**
-   * When this completes, the batch submits nothing more and follows its running tasks to the end.
-   * A string it completes with names who asked (`Stopped` then reads "Ctrl-C", say).
-   */
+  /** When this completes, the batch submits nothing more and follows its running tasks to the end. */
   readonly stop?: Effect.Effect<string | void> | undefined
-  /**
-   * How long an outage of a service that has answered in this batch is ridden out before the batch
-   * stops (`Unreachable`), from the first failed connection (default 5 minutes). A service that has
-   * not answered yet is given up on after a few tries (about 3 s).
-   */
+  /** How long an outage of a service that has answered in this batch is ridden out before the batch stops
+   * (`Unreachable`), from the first failed connection (default 5 minutes). */
   readonly maxOutage?: Duration.DurationInput | undefined
 }
 
-/**
- * Every default of the batch, with its reason (`BatchDefaults`, which loads nothing of the batch).
- *
+/** Every default of the batch, with its reason (`BatchDefaults`, which loads nothing of the batch).
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const defaults = BatchDefaults.defaults
 
-/**
- * The final events of a batch, by kind.
- *
+/** The final events of a batch, by kind.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface Summary {
   readonly completed: ReadonlyArray<Extract<BatchEvent, { readonly _tag: "Completed" }>>
   readonly failed: ReadonlyArray<Extract<BatchEvent, { readonly _tag: "Failed" }>>
@@ -99,23 +82,17 @@ const lists = {
   JournalProblem: "journalProblems"
 } as const satisfies Partial<Record<BatchEvent["_tag"], keyof Summary>>
 
-/**
- * A summary built in place as events come: `add` each event (events other than final ones,
- * `Stopped` and `JournalProblem` leave it as it is), read `summary` at any time (the same object,
- * growing). `Batch.run` uses one; so can any consumer of `Batch.convert`.
- *
+/** A summary built in place as events come: `add` each event (events other than final ones, `Stopped` and
+ * `JournalProblem` leave it as it is), read `summary` at any time (the same object, growing).
  * @since 0.1.0
- * @category summary
- */
+ * @category summary */
 export interface Summarizer {
   readonly add: (event: BatchEvent) => void
   readonly summary: Summary
 }
 
-/**
- * @since 0.1.0
- * @category summary
- */
+/** @since 0.1.0
+ * @category summary */
 export const makeSummarizer = (): Summarizer => {
   const summary = {
     completed: [],
@@ -142,13 +119,10 @@ export const makeSummarizer = (): Summarizer => {
   }
 }
 
-/**
- * What a batch needs from its context. An `Uploader` is optional: without one, local sources fail
- * with `UploaderMissing` and URLs still convert.
- *
+/** What a batch needs from its context. An `Uploader` is optional: without one, local sources fail with
+ * `UploaderMissing` and URLs still convert.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type Requirements = PdfTransformClient.PdfTransformClient | Journal.Journal | FileSystem.FileSystem | Path.Path
 
 const settingsOf = (options: Options): Settings => ({
@@ -163,19 +137,9 @@ const settingsOf = (options: Options): Settings => ({
   maxOutageMs: Math.max(0, Duration.toMillis(options.maxOutage ?? defaults.maxOutage))
 })
 
-/**
- * Converts every job and reports what happens as a stream of events (each job's in order; jobs
- * interleave). One failed job never stops the others; a refused API key or a spent quota stops
- * new submits (`Stopped`) and the jobs not yet submitted end as `NotAttempted`. Interrupting the
- * stream stops new submits at once: a submit already sent is recorded before the interruption
- * takes effect, and every task started is in the journal for the next run.
- *
- * The stream fails only when the journal cannot be written (`JournalFailed`: nothing could be
- * promised any more), the output folder cannot be prepared (`OutputFailed`), or the input fails.
- *
+/** Converts every job and reports what happens as a stream of events (each job's in order; jobs interleave).
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const convert = <E = never, R = never>(
   jobs: Stream.Stream<Job.Job, E, R> | Iterable<Job.Job>,
   options: Options
@@ -226,8 +190,8 @@ export const convert = <E = never, R = never>(
         Effect.flatMap(options.stop, (by) => stop.stop(StopReason.Requested(typeof by === "string" ? { by } : {})))
       )
     }
-    // Jobs pulled ahead of the gate: enough to keep every slot, upload and download busy, and
-    // few enough that waiting jobs stay a short queue.
+    // Jobs pulled ahead of the gate: enough to keep every slot, upload and download busy, and few enough that waiting
+    // jobs stay a short queue.
     const pull = settings.concurrency * 2 + settings.downloadConcurrency + settings.uploadConcurrency
     const input: Stream.Stream<Job.Job, E, R> = Stream.StreamTypeId in jobs ? jobs : Stream.fromIterable(jobs)
     const pipeline = Effect.zipRight(
@@ -242,12 +206,9 @@ export const convert = <E = never, R = never>(
     return Mailbox.toStream(mailbox)
   }))
 
-/**
- * Runs a batch to its end and answers its summary.
- *
+/** Runs a batch to its end and answers its summary.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const run = <E = never, R = never>(
   jobs: Stream.Stream<Job.Job, E, R> | Iterable<Job.Job>,
   options: Options

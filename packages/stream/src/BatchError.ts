@@ -1,20 +1,13 @@
-/**
- * The errors of the batch package itself; the client's errors (`PdfTransformError`) reach the
- * caller unchanged.
- *
- * @since 0.1.0
- */
+/** The errors of the batch package itself; the client's errors (`PdfTransformError`) reach the caller unchanged.
+ * @since 0.1.0 */
 import type * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import type * as PdfTransformError from "@pdf-transform/core/PdfTransformError"
 import type * as Uploader from "@pdf-transform/core/Uploader"
 import * as Schema from "effect/Schema"
 
-/**
- * A local source that cannot be read (missing, unreadable, not a file).
- *
+/** A local source that cannot be read (missing, unreadable, not a file).
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class SourceUnreadable extends Schema.TaggedError<SourceUnreadable>("@pdf-transform/stream/SourceUnreadable")(
   "SourceUnreadable",
   { path: Schema.String, reason: Schema.String }
@@ -24,12 +17,9 @@ export class SourceUnreadable extends Schema.TaggedError<SourceUnreadable>("@pdf
   }
 }
 
-/**
- * A local file or bytes to convert, and no `Uploader` in the context to turn them into a URL.
- *
+/** A local file or bytes to convert, and no `Uploader` in the context to turn them into a URL.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class UploaderMissing extends Schema.TaggedError<UploaderMissing>("@pdf-transform/stream/UploaderMissing")(
   "UploaderMissing",
   { source: Schema.String }
@@ -39,12 +29,9 @@ export class UploaderMissing extends Schema.TaggedError<UploaderMissing>("@pdf-t
   }
 }
 
-/**
- * The output could not be written; nothing was left at `path`.
- *
+/** The output could not be written; nothing was left at `path`.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class OutputFailed extends Schema.TaggedError<OutputFailed>("@pdf-transform/stream/OutputFailed")(
   "OutputFailed",
   { path: Schema.String, reason: Schema.String }
@@ -54,13 +41,10 @@ export class OutputFailed extends Schema.TaggedError<OutputFailed>("@pdf-transfo
   }
 }
 
-/**
- * The journal could not be read or written. A batch stops at once: without its journal it can
- * no longer promise that nothing is submitted twice.
- *
+/** The journal could not be read or written. A batch stops at once: without its journal it can no longer promise that
+ * nothing is submitted twice.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export class JournalFailed extends Schema.TaggedError<JournalFailed>("@pdf-transform/stream/JournalFailed")(
   "JournalFailed",
   { path: Schema.String, operation: Schema.Literal("open", "read", "write"), reason: Schema.String }
@@ -70,12 +54,9 @@ export class JournalFailed extends Schema.TaggedError<JournalFailed>("@pdf-trans
   }
 }
 
-/**
- * Why one job failed: the client's errors, the upload's, or the batch's own.
- *
+/** Why one job failed: the client's errors, the upload's, or the batch's own.
  * @since 0.1.0
- * @category errors
- */
+ * @category errors */
 export type JobError =
   | PdfTransformClient.SubmitError
   | PdfTransformClient.AwaitError

@@ -1,48 +1,28 @@
-/**
- * What a batch reports as it runs: one stream of events per batch, each job's in order.
- *
- * Every job gets `Queued` first and exactly one final event: `Completed`, `Failed`, `Skipped`,
- * `Ambiguous` or `NotAttempted`.
- *
- * @since 0.1.0
- */
+/** What a batch reports as it runs: one stream of events per batch, each job's in order.
+ * @since 0.1.0 */
 import type * as Contract from "@pdf-transform/core/Contract"
 import type * as PdfTransformError from "@pdf-transform/core/PdfTransformError"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import type { JobError } from "./BatchError.js"
 
-/**
- * Which job an event is about.
- *
+/** Which job an event is about.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface JobInfo {
   /** Position of the job in the input, from 0. */
   readonly index: number
   /** The source as a person reads it: the path, the URL, or the output name for bytes. */
   readonly name: string
-  /**
-   * The job's journal key: a digest of the source, the format and the request options (empty when
-   * the job could not be read or is invalid).
-   */
+  /** The job's journal key: a digest of the source, the format and the request options (empty when the job could not
+   * be read or is invalid). */
   readonly key: string
   readonly format: Contract.Format
 }
 
-/**
- * Why a batch stopped submitting. Each reason carries what a caller needs to act on it.
- *
- * - `Requested`: the caller asked (`options.stop` completed, naming who when it gives a string).
- * - `Unauthenticated`: the service refused the API key (on a submit, a poll or an upload).
- * - `QuotaSpent`: a 429 `quota_exceeded`; the quota comes back in hours.
- * - `Unreachable`: no connection to the service: never, within the first few tries
- *   (`outageMs` 0 when it never answered in this batch), or not again within `maxOutage`.
- *
+/** Why a batch stopped submitting. Each reason carries what a caller needs to act on it.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type StopReason = Data.TaggedEnum<{
   Requested: {
     /** Who asked, when the caller's `stop` said (a CLI's "Ctrl-C"). */
@@ -58,21 +38,15 @@ export type StopReason = Data.TaggedEnum<{
   }
 }>
 
-/**
- * Constructors, `$is` and `$match` for `StopReason`.
- *
+/** Constructors, `$is` and `$match` for `StopReason`.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const StopReason = Data.taggedEnum<StopReason>()
 
-/**
- * The one sentence that says why a batch stopped (the `reason` of `Stopped`, and of the
- * `NotAttempted` events that follow it).
- *
+/** The one sentence that says why a batch stopped (the `reason` of `Stopped`, and of the `NotAttempted` events that
+ * follow it).
  * @since 0.1.0
- * @category stop reasons
- */
+ * @category stop reasons */
 export const describeStop: (reason: StopReason) => string = StopReason.$match({
   Requested: ({ by }) => by ?? "stopped by request",
   Unauthenticated: () => "the service refused the API key",
@@ -85,17 +59,13 @@ export const describeStop: (reason: StopReason) => string = StopReason.$match({
       }: ${error.reason}`
 })
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export type BatchEvent = Data.TaggedEnum<{
   /** The job entered the pipeline. */
   Queued: { readonly job: JobInfo }
-  /**
-   * Bytes of a local source sent so far, as the `Uploader` reports them (a part sent again after a
-   * failure counts again, so `sent` can go down).
-   */
+  /** Bytes of a local source sent so far, as the `Uploader` reports them (a part sent again after a failure counts
+   * again, so `sent` can go down). */
   Uploading: { readonly job: JobInfo; readonly sent: number; readonly total: number }
   /** A local source was uploaded; `pdfURL` is what will be submitted. */
   Uploaded: { readonly job: JobInfo; readonly pdfURL: string; readonly bytes: number }
@@ -112,36 +82,23 @@ export type BatchEvent = Data.TaggedEnum<{
   }
   /** The job failed; the others go on. */
   Failed: { readonly job: JobInfo; readonly error: JobError; readonly sessionId?: Contract.SessionId | undefined }
-  /**
-   * Nothing to do: the journal says the job is done (`completed`, with its output) or failed for
-   * good (`failed`), or an identical job came earlier in this batch (`duplicate`).
-   */
+  /** Nothing to do: the journal says the job is done (`completed`, with its output) or failed for good (`failed`),
+   * or an identical job came earlier in this batch (`duplicate`). */
   Skipped: {
     readonly job: JobInfo
     readonly previous: "completed" | "failed" | "duplicate"
     readonly output?: string | undefined
     readonly reason?: string | undefined
   }
-  /**
-   * A submit was sent and no answer came (now, or in a run that ended during it): a task may
-   * exist and be billed. Never resubmitted unless the batch is told to (`resubmitAmbiguous`).
-   */
+  /** A submit was sent and no answer came (now, or in a run that ended during it): a task may exist and be billed. */
   Ambiguous: { readonly job: JobInfo; readonly reason: string }
   /** The batch stopped submitting before this job (see `Stopped`). */
   NotAttempted: { readonly job: JobInfo; readonly reason: string }
-  /**
-   * No new submits from now on (`stop` says why; `reason` is `describeStop(stop)`). Tasks already
-   * running are followed to the end, except when the service is unreachable: then they end as
-   * `Failed` with the connection's error, still in the journal, and the next run resumes them.
-   * Sent once.
-   */
+  /** No new submits from now on (`stop` says why; `reason` is `describeStop(stop)`). */
   Stopped: { readonly reason: string; readonly stop: StopReason }
-  /**
-   * A connection to the service failed (nothing was sent); the batch waits and tries again,
-   * `retryInMs` from now when it decided the delay (a submit or an upload), until the service
-   * answers (`ServiceReachable`) or the batch gives up (`Stopped` with `Unreachable`).
-   * `answeredBefore`: whether the service had answered earlier in this batch (an outage) or not.
-   */
+  /** A connection to the service failed (nothing was sent); the batch waits and tries again, `retryInMs` from now
+   * when it decided the delay (a submit or an upload), until the service answers (`ServiceReachable`) or the batch
+   * gives up (`Stopped` with `Unreachable`). */
   ServiceUnreachable: {
     readonly error: PdfTransformError.TransportError
     readonly since: number
@@ -154,31 +111,22 @@ export type BatchEvent = Data.TaggedEnum<{
   JournalProblem: { readonly line: number; readonly problem: string }
 }>
 
-/**
- * Constructors, `$is` and `$match` for `BatchEvent`.
- *
+/** Constructors, `$is` and `$match` for `BatchEvent`.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const BatchEvent = Data.taggedEnum<BatchEvent>()
 
-/**
- * The events that end a job.
- *
+/** The events that end a job.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type Final = Extract<
   BatchEvent,
   { readonly _tag: "Completed" | "Failed" | "Skipped" | "Ambiguous" | "NotAttempted" }
 >
 
-/**
- * Whether the event ends its job.
- *
+/** Whether the event ends its job.
  * @since 0.1.0
- * @category predicates
- */
+ * @category predicates */
 export const isFinal = (event: BatchEvent): event is Final =>
   event._tag === "Completed" || event._tag === "Failed" || event._tag === "Skipped" ||
   event._tag === "Ambiguous" || event._tag === "NotAttempted"

@@ -1,51 +1,32 @@
-/**
- * One document of a batch: where the PDF comes from, the format to convert it to, the request's
- * options, and optionally the output's name.
- *
- * @since 0.1.0
- */
+/** One document of a batch: where the PDF comes from, the format to convert it to, the request's options, and
+ * optionally the output's name.
+ * @since 0.1.0 */
 import type * as Contract from "@pdf-transform/core/Contract"
 
-/**
- * Where a PDF comes from:
- * - a `URL` (http or https): submitted as the `pdfURL` as is, never downloaded here;
- * - a `string`, or a `file:` URL: a local path, uploaded through core's `Uploader`;
- * - a `Uint8Array`: the PDF's bytes, uploaded through core's `Uploader`.
- *
+/** Where a PDF comes from.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type Source = URL | string | Uint8Array
 
-/**
- * The request's options other than `pdfURL` (which the batch fills in).
- *
+/** The request's options other than `pdfURL` (which the batch fills in).
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type RequestOptions = Omit<Contract.ConversionRequestInput, "pdfURL">
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export interface Job<F extends Contract.Format = Contract.Format> {
   readonly source: Source
   readonly format: F
   readonly request?: RequestOptions | undefined
-  /**
-   * The output's file name, without directory; the format's extension is added when missing.
-   * Default: the source's file name (or the URL's last path segment) without `.pdf`.
-   */
+  /** The output's file name, without directory; the format's extension is added when missing. Default: the source's
+   * file name (or the URL's last path segment) without `.pdf`. */
   readonly outputName?: string | undefined
 }
 
-/**
- * A job converting a local file.
- *
+/** A job converting a local file.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const file = <F extends Contract.Format>(
   path: string,
   format: F,
@@ -73,12 +54,9 @@ export const url = <F extends Contract.Format>(
   options?: { readonly request?: RequestOptions; readonly outputName?: string }
 ): Job<F> => ({ source: typeof href === "string" ? new URL(href) : href, format, ...options })
 
-/**
- * A job converting PDF bytes held in memory; `outputName` names the output.
- *
+/** A job converting PDF bytes held in memory; `outputName` names the output.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const bytes = <F extends Contract.Format>(
   data: Uint8Array,
   format: F,

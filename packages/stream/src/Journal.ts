@@ -1,13 +1,6 @@
-/**
- * The batch's durable memory: what was submitted, under which sessionID, and how each job ended,
- * so that a batch killed at any moment and started again never submits a job twice and never
- * loses an output.
- *
- * A service, so that another store (SQL, a cluster) can replace the file without touching the
- * pipeline. Its one promise: when `append` succeeds, the entry survives a crash.
- *
- * @since 0.1.0
- */
+/** The batch's durable memory: what was submitted, under which sessionID, and how each job ended, so that a batch
+ * killed at any moment and started again never submits a job twice and never loses an output.
+ * @since 0.1.0 */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"
@@ -19,35 +12,21 @@ import type { JournalFailed } from "./BatchError.js"
 import * as entries from "./internal/journalEntry.js"
 import * as file from "./internal/journalFile.js"
 
-/**
- * Why a job failed, as the journal keeps it: the error's `tag` (`ConversionFailed`, ...), its
- * `message`, and `taskEnded`, whether the task is over at the service (polling it again is pointless).
- *
+/** Why a job failed, as the journal keeps it: the error's `tag` (`ConversionFailed`, ...), its `message`, and
+ * `taskEnded`, whether the task is over at the service (polling it again is pointless).
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type Failure = typeof entries.Failure.Type
 
-/**
- * One journal entry (the type of the line Schema), told apart by `state`. A job's entries, in
- * order: `submitting` (`key`, `name`, `format`, `output`; on disk before the submit is sent), then
- * `submitted` (`sessionId`, as soon as the answer arrives) or `rejected` (`reason`: the answer
- * proved no task was created) or `ambiguous` (`reason`: no answer, a task may exist), then
- * `completed` (`sessionId`, `output`, `bytes`: the output is on disk) or `failed` (`sessionId?`,
- * `failure`).
- *
+/** One journal entry (the type of the line Schema), told apart by `state`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type Entry = typeof entries.Entry.Type
 
-/**
- * What the journal says of one job, told apart by its last `state`, with what earlier entries
- * established: the output path it writes to, and its sessionID once it has one.
- *
+/** What the journal says of one job, told apart by its last `state`, with what earlier entries established: the output
+ * path it writes to, and its sessionID once it has one.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type JobRecord =
   | { readonly state: "submitting"; readonly key: string; readonly output: string; readonly sessionId?: undefined }
   | {
@@ -77,33 +56,25 @@ export type JobRecord =
     readonly failure: Failure
   }
 
-/**
- * A journal line that could not be read. Reported, kept in the file, and otherwise ignored.
- *
+/** A journal line that could not be read. Reported, kept in the file, and otherwise ignored.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface Problem {
   /** Line number, from 1. */
   readonly line: number
   readonly problem: string
 }
 
-/**
- * What earlier runs left.
- *
+/** What earlier runs left.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface Recovered {
   readonly jobs: ReadonlyMap<string, JobRecord>
   readonly problems: ReadonlyArray<Problem>
 }
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export interface Service {
   /** What the journal held when it was opened. */
   readonly recovered: Recovered
@@ -113,20 +84,14 @@ export interface Service {
   readonly location: string
 }
 
-/**
- * @since 0.1.0
- * @category tags
- */
+/** @since 0.1.0
+ * @category tags */
 export class Journal extends Context.Tag("@pdf-transform/stream/Journal")<Journal, Service>() {}
 
-/**
- * A journal in memory: everything a file journal does but survive the process (batches run one
- * after another on it resume as they would from a file). For tests, and for batches that need no
- * resume across processes.
- *
+/** A journal in memory: everything a file journal does but survive the process (batches run one after another on it
+ * resume as they would from a file).
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const makeMemory = (initial: ReadonlyArray<Entry> = []): Service => {
   const jobs = new Map<string, JobRecord>()
   for (const entry of initial) jobs.set(entry.key, entries.fold(jobs.get(entry.key), entry))
@@ -140,36 +105,22 @@ export const makeMemory = (initial: ReadonlyArray<Entry> = []): Service => {
   }
 }
 
-/**
- * An in-memory journal (see `makeMemory`).
- *
+/** An in-memory journal (see `makeMemory`).
  * @since 0.1.0
- * @category layers
- */
+ * @category layers */
 export const layerMemory: Layer.Layer<Journal> = Layer.sync(Journal, () => makeMemory())
 
-/**
- * A journal in a file of JSON lines, append-only. Entries appended together (by many jobs at the
- * same moment) are fsync'd together, so durability costs one `fsync` per batch of entries rather
- * than one per entry. On Node's file system each line is written synchronously when it is appended
- * (a short write to the page cache, where a killed process cannot lose it); only the fsyncs go
- * through the thread pool. The file and its folder are created when missing. One batch at a time
- * per file.
- *
+/** A journal in a file of JSON lines, append-only.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const makeFile: (path: string) => Effect.Effect<
   Service,
   JournalFailed,
   FileSystem.FileSystem | Path.Path | Scope.Scope
 > = file.make
 
-/**
- * The file journal as a layer (see `makeFile`).
- *
+/** The file journal as a layer (see `makeFile`).
  * @since 0.1.0
- * @category layers
- */
+ * @category layers */
 export const layerFile = (path: string): Layer.Layer<Journal, JournalFailed, FileSystem.FileSystem | Path.Path> =>
   Layer.scoped(Journal, file.make(path))

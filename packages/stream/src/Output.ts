@@ -1,10 +1,7 @@
-/**
- * Outputs on disk are whole or absent: written to a temporary file beside the target, fsync'd,
- * then renamed over it (and the folder fsync'd), so a crash, a full disk or a truncated download
- * never leaves a short file under the output's name.
- *
- * @since 0.1.0
- */
+/** Outputs on disk are whole or absent: written to a temporary file beside the target, fsync'd, then renamed over it
+ * (and the folder fsync'd), so a crash, a full disk or a truncated download never leaves a short file under the
+ * output's name.
+ * @since 0.1.0 */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"
@@ -15,33 +12,23 @@ import type * as Stream from "effect/Stream"
 import { OutputFailed } from "./BatchError.js"
 import * as atomicWrite from "./internal/atomicWrite.js"
 
-/**
- * The suffix of temporary files; `removeStale` deletes files that end with it.
- *
+/** The suffix of temporary files; `removeStale` deletes files that end with it.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const temporarySuffix = atomicWrite.temporarySuffix
 
-/**
- * Writes a stream of chunks to `path` atomically and answers the number of bytes written. On any
- * failure or interruption the temporary file is removed and `path` is left as it was.
- *
+/** Writes a stream of chunks to `path` atomically and answers the number of bytes written.
  * @since 0.1.0
- * @category writing
- */
+ * @category writing */
 export const writeAtomically = <E, R>(
   path: string,
   chunks: Stream.Stream<Uint8Array, E, R>
 ): Effect.Effect<number, E | OutputFailed, R | FileSystem.FileSystem | Path.Path> =>
   atomicWrite.write(path, chunks, undefined)
 
-/**
- * Downloads a completed task straight to `path`, whole or absent (see `writeAtomically`).
- *
+/** Downloads a completed task straight to `path`, whole or absent (see `writeAtomically`).
  * @since 0.1.0
- * @category writing
- */
+ * @category writing */
 export const download = <F extends Contract.Format>(
   completed: PdfTransformClient.CompletedTask<F>,
   path: string
@@ -55,13 +42,10 @@ export const download = <F extends Contract.Format>(
     (client) => writeAtomically(path, client.download(completed))
   )
 
-/**
- * Deletes the temporary files a killed run left in `directory` (only names ending in
- * `temporarySuffix`); answers how many it removed. A missing directory has none.
- *
+/** Deletes the temporary files a killed run left in `directory` (only names ending in `temporarySuffix`); answers how
+ * many it removed. A missing directory has none.
  * @since 0.1.0
- * @category writing
- */
+ * @category writing */
 export const removeStale = (
   directory: string
 ): Effect.Effect<number, OutputFailed, FileSystem.FileSystem | Path.Path> =>

@@ -1,10 +1,7 @@
-/**
- * An in-memory `HttpClient` that speaks the PDF Conversion Service v1 contract, so the real
- * client can be tested without sockets and under `TestClock`: scripted task timelines, 401,
- * 429 with its headers, transport faults, slow and truncated bodies, with every request recorded.
- *
- * @since 0.1.0
- */
+/** An in-memory `HttpClient` that speaks the PDF Conversion Service v1 contract, so the real client can be tested
+ * without sockets and under `TestClock`: scripted task timelines, 401, 429 with its headers, transport faults, slow
+ * and truncated bodies, with every request recorded.
+ * @since 0.1.0 */
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as Contract from "@pdf-transform/core/Contract"
 import * as Context from "effect/Context"
@@ -14,114 +11,73 @@ import * as Layer from "effect/Layer"
 import type * as FakeSteps from "./FakeSteps.js"
 import * as internal from "./internal/fakeServer.js"
 
-/**
- * `FakeSteps.CompletedStep`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.CompletedStep`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type CompletedStep = FakeSteps.CompletedStep
 
-/**
- * `FakeSteps.DownloadStep`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.DownloadStep`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type DownloadStep = FakeSteps.DownloadStep
 
-/**
- * `FakeSteps.FailedStep`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.FailedStep`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type FailedStep = FakeSteps.FailedStep
 
-/**
- * `FakeSteps.Fault`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.Fault`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type Fault = FakeSteps.Fault
 
-/**
- * `FakeSteps.FaultStep`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.FaultStep`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type FaultStep = FakeSteps.FaultStep
 
-/**
- * `FakeSteps.Output`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.Output`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type Output = FakeSteps.Output
 
-/**
- * `FakeSteps.PartStep`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.PartStep`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type PartStep = FakeSteps.PartStep
 
-/**
- * `FakeSteps.ProcessingStep`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.ProcessingStep`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type ProcessingStep = FakeSteps.ProcessingStep
 
-/**
- * `FakeSteps.RawResponse`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.RawResponse`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type RawResponse = FakeSteps.RawResponse
 
-/**
- * `FakeSteps.RawStep`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.RawStep`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type RawStep = FakeSteps.RawStep
 
-/**
- * `FakeSteps.StatusStep`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.StatusStep`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type StatusStep = FakeSteps.StatusStep
 
-/**
- * `FakeSteps.SubmitStep`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.SubmitStep`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type SubmitStep = FakeSteps.SubmitStep
 
-/**
- * `FakeSteps.Timeline`, re-exported here for scripts written against `FakeServer`.
- *
+/** `FakeSteps.Timeline`, re-exported here for scripts written against `FakeServer`.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type Timeline = FakeSteps.Timeline
 
-/**
- * @since 0.1.0
- * @category options
- */
+/** @since 0.1.0
+ * @category options */
 export interface Options {
   /** Base URL of the contract routes, ending in `/v1` (default {@link defaultBaseUrl}). */
   readonly baseUrl?: string | undefined
@@ -129,70 +85,43 @@ export interface Options {
   readonly apiKeys?: ReadonlyArray<string> | undefined
   /** Timeline of tasks whose submit step gives none (default {@link completedImmediately}). */
   readonly defaultTimeline?: Timeline | undefined
-  /**
-   * What a completed task downloads, for tasks whose `Accept` step gives none: the same output for
-   * every task, or one per task (default: `# <sessionID>\n` for Markdown, a few fixed bytes for EPUB).
-   */
+  /** What a completed task downloads, for tasks whose `Accept` step gives none: the same output for every task, or
+   * one per task (default: `# <sessionID>\n` for Markdown, a few fixed bytes for EPUB). */
   readonly output?: Output | ((task: FakeTask) => Output) | undefined
   /** `RateLimit-Policy` and `RateLimit` headers sent on accepted submits. */
   readonly rateLimitHeaders?: { readonly policy?: string | undefined; readonly state?: string | undefined } | undefined
-  /**
-   * Keep every request for `requests` (default true). Benchmarks that push tens of thousands of
-   * tasks through the fake turn it off so the log does not dominate memory.
-   */
+  /** Keep every request for `requests` (default true). Benchmarks that push tens of thousands of tasks through the
+   * fake turn it off so the log does not dominate memory. */
   readonly recordRequests?: boolean | undefined
-  /**
-   * Tasks in flight allowed per fake (default: no limit). A task is in flight from its submit until
-   * its timeline reaches `completed` or `failed`. A submit beyond the limit answers 429
-   * `concurrency_exceeded` and creates nothing; while a limit is set, every submit answer (200 and
-   * 429) announces it as `RateLimit-Policy: "conc";q=N;qu="concurrent-requests"` and
-   * `RateLimit: "conc";r=<free>`, as the reference server does. Scripted submit steps other than
-   * `Accept` take precedence; an `Accept` step refused for concurrency stays queued.
-   */
+  /** Tasks in flight allowed per fake (default: no limit). A task is in flight from its submit until its timeline
+   * reaches `completed` or `failed`. */
   readonly concurrencyLimit?: number | undefined
-  /**
-   * A request-rate rule on submits (default: none), enforced and announced on every submit answer
-   * (200 and 429) with `RateLimit-Policy` / `RateLimit`. A submit over it answers 429
-   * `rate_exceeded` with no `Retry-After` and no `retryAfterMs`: the `RateLimit` fields are the only
-   * hint, as on services that announce their limits only there. Checked after `concurrencyLimit`.
-   */
+  /** A request-rate rule on submits (default: none), enforced and announced on every submit answer (200 and 429)
+   * with `RateLimit-Policy` / `RateLimit`. */
   readonly rateLimit?: RateOptions | undefined
   /** The chunked upload protocol (see {@link UploadOptions}). */
   readonly uploads?: UploadOptions | undefined
-  /**
-   * How long each answer of a contract route takes to arrive (Clock time, default none). The
-   * request is decided when it arrives; its answer comes this much later, so that requests sent
-   * together are all in flight before any answer is read, as on a real network.
-   */
+  /** How long each answer of a contract route takes to arrive (Clock time, default none). */
   readonly latency?: Duration.DurationInput | undefined
 }
 
-/**
- * A request-rate rule of the fake: `quota` submits per `window`.
- *
+/** A request-rate rule of the fake: `quota` submits per `window`.
  * @since 0.1.0
- * @category options
- */
+ * @category options */
 export interface RateOptions {
   readonly quota: number
   readonly window: Duration.DurationInput
-  /**
-   * `fixed-window` (default): at most `quota` in each window, windows aligned on multiples of
-   * `window` from Clock time 0; `token-bucket`: `quota` at once, then refilled at `quota` per
-   * `window` (the reference server's rule).
-   */
+  /** `fixed-window` (default): at most `quota` in each window, windows aligned on multiples of `window` from Clock
+   * time 0; `token-bucket`: `quota` at once, then refilled at `quota` per `window` (the reference server's rule). */
   readonly kind?: "fixed-window" | "token-bucket" | undefined
   /** The policy's name in the headers (default `rate`). */
   readonly name?: string | undefined
 }
 
-/**
- * The chunked upload protocol of the fake: `init` and `url` under `baseUrl` (with the key), parts
- * on the storage host `https://storage.fake.pdf-transform.test` (without it).
- *
+/** The chunked upload protocol of the fake: `init` and `url` under `baseUrl` (with the key), parts on the storage host
+ * `https://storage.fake.pdf-transform.test` (without it).
  * @since 0.1.0
- * @category options
- */
+ * @category options */
 export interface UploadOptions {
   /** Where `init` and `url` live (default: the contract base URL + `/uploads`, as on the reference server). */
   readonly baseUrl?: string | undefined
@@ -204,28 +133,19 @@ export interface UploadOptions {
   readonly envelope?: boolean | undefined
 }
 
-/**
- * The API key the fake accepts by default.
- *
+/** The API key the fake accepts by default.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const defaultApiKey = internal.defaultApiKey
 
-/**
- * The default base URL: a reserved `.test` host, so nothing can reach a real network.
- *
+/** The default base URL: a reserved `.test` host, so nothing can reach a real network.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const defaultBaseUrl = internal.defaultBaseUrl
 
-/**
- * An upload the fake received through the chunked protocol.
- *
+/** An upload the fake received through the chunked protocol.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface FakeUpload {
   readonly uploadId: string
   readonly size: number
@@ -239,12 +159,9 @@ export interface FakeUpload {
   readonly bytes: Uint8Array
 }
 
-/**
- * A task the fake created.
- *
+/** A task the fake created.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface FakeTask {
   readonly sessionId: string
   readonly format: Contract.Format
@@ -255,12 +172,9 @@ export interface FakeTask {
   readonly timeline: Timeline
 }
 
-/**
- * A request the fake received, faulted ones included.
- *
+/** A request the fake received, faulted ones included.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface RecordedRequest {
   readonly method: string
   readonly url: string
@@ -272,10 +186,8 @@ export interface RecordedRequest {
   readonly at: number
 }
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export interface Service {
   readonly baseUrl: string
   /** The first accepted API key. */
@@ -294,11 +206,8 @@ export interface Service {
   readonly setConcurrencyLimit: (limit: number | undefined) => Effect.Effect<void>
   /** Tasks in flight now (Clock time), by the rule of `Options.concurrencyLimit`. */
   readonly inFlight: Effect.Effect<number>
-  /**
-   * While `true`, every request (contract routes, downloads, uploads) fails before anything is sent,
-   * with `ECONNREFUSED`, as when nothing listens; nothing is recorded. Tasks go on along their
-   * timelines meanwhile.
-   */
+  /** While `true`, every request (contract routes, downloads, uploads) fails before anything is sent, with
+   * `ECONNREFUSED`, as when nothing listens; nothing is recorded. */
   readonly setUnreachable: (unreachable: boolean) => Effect.Effect<void>
   /** Where `init` and `url` of the chunked upload protocol live. */
   readonly uploadBaseUrl: string
@@ -312,34 +221,23 @@ export interface Service {
   readonly tasks: Effect.Effect<ReadonlyArray<FakeTask>>
 }
 
-/**
- * @since 0.1.0
- * @category tags
- */
+/** @since 0.1.0
+ * @category tags */
 export class FakeServer extends Context.Tag("@pdf-transform/testing/FakeServer")<FakeServer, Service>() {}
 
-/**
- * The default timeline: completed at once.
- *
+/** The default timeline: completed at once.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const completedImmediately: Timeline = internal.completedImmediately
 
-/**
- * Builds a fake server. Its state lives as long as the returned service.
- *
+/** Builds a fake server. Its state lives as long as the returned service.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const make: (options?: Options) => Effect.Effect<Service> = internal.make
 
-/**
- * Provides the fake and an `HttpClient` that talks to it.
- *
+/** Provides the fake and an `HttpClient` that talks to it.
  * @since 0.1.0
- * @category layers
- */
+ * @category layers */
 export const layer = (options?: Options): Layer.Layer<FakeServer | HttpClient.HttpClient> =>
   Layer.effectContext(
     Effect.map(

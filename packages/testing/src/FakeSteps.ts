@@ -1,120 +1,78 @@
-/**
- * The scripted answers of `FakeServer`: status steps and the timelines they make, submit, download
- * and part steps, faults, raw answers and task outputs. `FakeServer` re-exports every one of them
- * (`FakeServer.StatusStep`, ...), which is how they are meant to be named.
- *
- * @since 0.1.0
- */
+/** The scripted answers of `FakeServer`: status steps and the timelines they make, submit, download and part steps,
+ * faults, raw answers and task outputs.
+ * @since 0.1.0 */
 import type * as Duration from "effect/Duration"
 
-/**
- * The output of a task: bytes, or text sent as UTF-8.
- *
+/** The output of a task: bytes, or text sent as UTF-8.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export type Output = Uint8Array | string
 
-/**
- * A task still converting: HTTP 200, or 202 as the hosted service answers.
- *
+/** A task still converting: HTTP 200, or 202 as the hosted service answers.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export interface ProcessingStep {
   readonly state: "processing"
   readonly progress?: number | undefined
   readonly httpStatus?: 200 | 202 | undefined
 }
 
-/**
- * A finished task; the fake fills in `data.downloadURL`. Progress defaults to 100.
- *
+/** A finished task; the fake fills in `data.downloadURL`. Progress defaults to 100.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export interface CompletedStep {
   readonly state: "completed"
   readonly progress?: number | undefined
 }
 
-/**
- * A failed conversion: HTTP 200 with `success: false` and the reason.
- *
+/** A failed conversion: HTTP 200 with `success: false` and the reason.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export interface FailedStep {
   readonly state: "failed"
   readonly error: string
   readonly progress?: number | undefined
 }
 
-/**
- * Any answer the contract does not describe (an unknown state, a completed status without data...),
- * sent after the credential has been checked.
- *
+/** Any answer the contract does not describe (an unknown state, a completed status without data...), sent after the
+ * credential has been checked.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export interface RawStep {
   readonly state: "raw"
   readonly response: RawResponse
 }
 
-/**
- * A fault in place of the answer (see {@link Fault}).
- *
+/** A fault in place of the answer (see {@link Fault}).
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export interface FaultStep {
   readonly state: "fault"
   readonly fault: Fault
 }
 
-/**
- * What one result poll answers.
- *
+/** What one result poll answers.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export type StatusStep = ProcessingStep | CompletedStep | FailedStep | RawStep | FaultStep
 
-/**
- * The statuses of a task over time. At the elapsed time t since the task's creation (Clock time)
- * the status is the last step whose `after` is <= t; before the first step the task is
- * processing without progress. Steps are ordered by `after` (stably) when the timeline is set.
- *
+/** The statuses of a task over time.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export type Timeline = ReadonlyArray<{ readonly after: Duration.DurationInput; readonly status: StatusStep }>
 
-/**
- * An HTTP answer given as is. A string body is sent as UTF-8; no content type is added.
- *
+/** An HTTP answer given as is. A string body is sent as UTF-8; no content type is added.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export interface RawResponse {
   readonly status: number
   readonly headers?: Record<string, string> | undefined
   readonly body?: string | Uint8Array | undefined
 }
 
-/**
- * A failure in place of an answer. Two kinds:
- *
- * - before the server handles the request (nothing happens on its side, the credential is not
- *   even checked): `ResetBeforeSend`, `ServerError`, `Raw`;
- * - after the server handled it normally (a submit creates its task when the credential and
- *   the body are good), the answer being lost, garbled or slow: `ResetAfterSend`, `SlowBody`,
- *   `InvalidBody`, `NotJson`.
- *
+/** A failure in place of an answer. Two kinds.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export type Fault =
   /** HTTP 503 (or `status`) with an HTML body, `text/html`. */
   | { readonly _tag: "ServerError"; readonly status?: number | undefined }
@@ -131,12 +89,9 @@ export type Fault =
   /** Any answer, from something in front of the server. */
   | { readonly _tag: "Raw"; readonly response: RawResponse }
 
-/**
- * What one submit request gets.
- *
+/** What one submit request gets.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export type SubmitStep =
   /** Creates the task (with this timeline, `sessionId` and output when given) and answers 200. */
   | {
@@ -145,11 +100,7 @@ export type SubmitStep =
     readonly sessionId?: string | undefined
     readonly output?: Output | undefined
   }
-  /**
-   * HTTP 429; no task is created. The body defaults to `{error: "rate_limited", reason, retryAfterMs}`
-   * (absent fields omitted; any value, even an invalid one, is sent as given). The headers
-   * `Retry-After`, `Date`, `RateLimit-Policy` and `RateLimit` are sent only when given.
-   */
+  /** HTTP 429; no task is created. */
   | {
     readonly _tag: "RateLimited"
     readonly reason?: string | undefined
@@ -162,12 +113,9 @@ export type SubmitStep =
   }
   | { readonly _tag: "Fault"; readonly fault: Fault }
 
-/**
- * What one download request gets.
- *
+/** What one download request gets.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export type DownloadStep =
   /** HTTP 200 whose `Content-Length` is the full size but whose body ends after half of it. */
   | { readonly _tag: "Truncated" }
@@ -177,15 +125,11 @@ export type DownloadStep =
   | { readonly _tag: "Status"; readonly status: number }
   | { readonly _tag: "Fault"; readonly fault: Fault }
 
-/**
- * What one `PUT` of a part gets, instead of being stored and answered 200. A `Fault` as for the
- * other routes: `ServerError`, `ResetBeforeSend` and `Raw` store nothing; `ResetAfterSend`,
- * `SlowBody` (a slow part: the answer comes after `delay`), `InvalidBody` and `NotJson` store the
- * part. `ResetMidPart`: the connection drops after half the part's bytes arrived; nothing is stored.
- *
+/** What one `PUT` of a part gets, instead of being stored and answered 200. A `Fault` as for the other routes:
+ * `ServerError`, `ResetBeforeSend` and `Raw` store nothing; `ResetAfterSend`, `SlowBody` (a slow part: the answer
+ * comes after `delay`), `InvalidBody` and `NotJson` store the part.
  * @since 0.1.0
- * @category steps
- */
+ * @category steps */
 export type PartStep = { readonly _tag: "Fault"; readonly fault: Fault } | {
   readonly _tag: "ResetMidPart"
   readonly fault?: undefined

@@ -1,8 +1,5 @@
-/**
- * Files in memory behind `@effect/platform`'s `FileSystem` and `Path`, for tests under `TestClock`.
- *
- * @since 0.2.0
- */
+/** Files in memory behind `@effect/platform`'s `FileSystem` and `Path`, for tests under `TestClock`.
+ * @since 0.2.0 */
 import { SystemError } from "@effect/platform/Error"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
@@ -11,13 +8,10 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 
-/**
- * A file system in memory: what batches, journals and uploaders use (directories, exclusive and
- * append opens, ranged reads, rename, sync), its files and what was done to them, and faults to set.
- *
+/** A file system in memory: what batches, journals and uploaders use (directories, exclusive and append opens, ranged
+ * reads, rename, sync), its files and what was done to them, and faults to set.
  * @since 0.2.0
- * @category models
- */
+ * @category models */
 export interface MemoryFileSystem {
   readonly fs: FileSystem.FileSystem
   /** Every file, by absolute path. */
@@ -70,12 +64,9 @@ const fileInfo = (size: number): FileSystem.File.Info => ({
   blocks: Option.none()
 })
 
-/**
- * An empty file system with the folder `/`; put files in `files`.
- *
+/** An empty file system with the folder `/`; put files in `files`.
  * @since 0.2.0
- * @category constructors
- */
+ * @category constructors */
 export const make = (): MemoryFileSystem => {
   const files = new Map<string, Uint8Array>()
   const dirs = new Set<string>(["/"])

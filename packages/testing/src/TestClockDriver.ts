@@ -1,11 +1,6 @@
-/**
- * Moves `TestClock` the way real time would pass for the fibers under test: from one pending sleep
- * to the next, letting every fiber that can run, run in between, until the fiber you wait for is
- * done. A test then never guesses how far to move the clock past a jittered poll or a backoff
- * (moving it 10 s for a failure at 5 s fails whenever the next poll happens to come later).
- *
- * @since 0.1.0
- */
+/** Moves `TestClock` the way real time would pass for the fibers under test: from one pending sleep to the next,
+ * letting every fiber that can run, run in between, until the fiber you wait for is done.
+ * @since 0.1.0 */
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -13,36 +8,26 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
 
-/**
- * @since 0.1.0
- * @category options
- */
+/** @since 0.1.0
+ * @category options */
 export interface Options {
-  /**
-   * The most Clock time to move through before giving up (default one hour): the fiber is then
-   * still running, and the test dies with a message saying so.
-   */
+  /** The most Clock time to move through before giving up (default one hour): the fiber is then still running, and
+   * the test dies with a message saying so. */
   readonly limit?: Duration.DurationInput | undefined
 }
 
-/**
- * The default `limit`: an hour of Clock time, more than any wait of the client's defaults.
- *
+/** The default `limit`: an hour of Clock time, more than any wait of the client's defaults.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const defaultLimit: Duration.Duration = Duration.hours(1)
 
 /** The sleeps pending now, as a comparable snapshot. */
 const snapshot = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.join(Chunk.map(sleeps, String), ","))
 
-/**
- * Lets every fiber that can run, run: rounds of yields until a round leaves the pending sleeps as
- * they were (a fixed number of yields is not enough once a request takes a few fiber hops).
- *
+/** Lets every fiber that can run, run: rounds of yields until a round leaves the pending sleeps as they were (a fixed
+ * number of yields is not enough once a request takes a few fiber hops).
  * @since 0.1.0
- * @category combinators
- */
+ * @category combinators */
 export const settle: Effect.Effect<void> = Effect.gen(function*() {
   let before = yield* snapshot
   for (let round = 0; round < 100; round++) {
@@ -59,13 +44,10 @@ const nextWakeUp = Effect.map(
   (sleeps) => Chunk.reduce(sleeps, Number.POSITIVE_INFINITY, (a, b) => Math.min(a, b))
 )
 
-/**
- * Moves the clock to `target` (Clock time in ms), stopping at each pending sleep on the way so that
- * every sleeper wakes at its own time and what it does next is scheduled before the clock moves on.
- *
+/** Moves the clock to `target` (Clock time in ms), stopping at each pending sleep on the way so that every sleeper
+ * wakes at its own time and what it does next is scheduled before the clock moves on.
  * @since 0.1.0
- * @category combinators
- */
+ * @category combinators */
 export const advanceTo = (target: number): Effect.Effect<void> =>
   Effect.gen(function*() {
     for (;;) {
@@ -77,19 +59,14 @@ export const advanceTo = (target: number): Effect.Effect<void> =>
     }
   })
 
-/**
- * Moves the clock forward by `duration`, wake-up by wake-up (see `advanceTo`).
- *
+/** Moves the clock forward by `duration`, wake-up by wake-up (see `advanceTo`).
  * @since 0.1.0
- * @category combinators
- */
+ * @category combinators */
 export const advance = (duration: Duration.DurationInput): Effect.Effect<void> =>
   Effect.flatMap(TestClock.currentTimeMillis, (now) => advanceTo(now + Duration.toMillis(duration)))
 
 /**
- * Runs the clock, wake-up by wake-up, until `fiber` is done, and answers its result. Dies when the
- * fiber still waits and no sleep is pending (nothing could ever wake it: a deadlock), or when it is
- * still running after `limit` of Clock time.
+ * Runs the clock, wake-up by wake-up, until `fiber` is done, and answers its result.
  *
  * @example
  * ```ts

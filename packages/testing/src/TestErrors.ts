@@ -1,22 +1,14 @@
-/**
- * Short constructors of the client's errors for tests: every field a test rarely cares about has
- * a plausible default, so `TestErrors.rateLimited({ reason: "quota_exceeded", retryAfter: "1 hour" })`
- * replaces a dozen lines.
- *
- * @since 0.1.0
- */
+/** Short constructors of the client's errors for tests: every field a test rarely cares about has a plausible default.
+ * @since 0.1.0 */
 import type * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformError from "@pdf-transform/core/PdfTransformError"
 import * as RateLimit from "@pdf-transform/core/RateLimit"
 import * as Duration from "effect/Duration"
 
-/**
- * A 429 on a submit: `RateLimited` after one attempt, with the delay and the RateLimit headers
- * given (`policy` and `state` are parsed as the client parses `RateLimit-Policy` and `RateLimit`).
- *
+/** A 429 on a submit: `RateLimited` after one attempt, with the delay and the RateLimit headers given (`policy` and
+ * `state` are parsed as the client parses `RateLimit-Policy` and `RateLimit`).
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const rateLimited = (options: {
   readonly reason?: string | undefined
   readonly retryAfter?: Duration.DurationInput | undefined
@@ -35,12 +27,9 @@ export const rateLimited = (options: {
       { retryAfterMs: Duration.toMillis(Duration.decode(options.retryAfter)) })
   })
 
-/**
- * A 401: the key is missing or invalid.
- *
+/** A 401: the key is missing or invalid.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const unauthenticated = (options: {
   readonly operation?: PdfTransformError.Operation | undefined
   readonly message?: string | undefined
@@ -52,12 +41,9 @@ export const unauthenticated = (options: {
     challenge: "Bearer realm=\"pdf-transform\""
   })
 
-/**
- * A submit that was sent and got no answer: a task may exist.
- *
+/** A submit that was sent and got no answer: a task may exist.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const submitOutcomeUnknown = (options: {
   readonly format?: Contract.Format | undefined
   readonly reason?: string | undefined
@@ -67,12 +53,9 @@ export const submitOutcomeUnknown = (options: {
     reason: options.reason ?? "read ECONNRESET"
   })
 
-/**
- * A status the contract does not name for the operation (a 5xx by default), with a body excerpt.
- *
+/** A status the contract does not name for the operation (a 5xx by default), with a body excerpt.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const unexpectedResponse = (options: {
   readonly operation?: PdfTransformError.Operation | undefined
   readonly status?: number | undefined

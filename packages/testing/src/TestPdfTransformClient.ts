@@ -1,11 +1,6 @@
-/**
- * A `PdfTransformClient` for testing code that uses the client: the real client over a
- * `FakeServer`, with scripts for what each submit does and a record of every call. Polling,
- * retries, timeouts and errors are the real client's; all waiting is on Effect's `Clock`, so tests
- * run under `TestClock`.
- *
- * @since 0.1.0
- */
+/** A `PdfTransformClient` for testing code that uses the client: the real client over a `FakeServer`, with scripts for
+ * what each submit does and a record of every call.
+ * @since 0.1.0 */
 import type * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import * as Context from "effect/Context"
@@ -14,42 +9,28 @@ import * as Layer from "effect/Layer"
 import type * as FakeServer from "./FakeServer.js"
 import * as internal from "./internal/testClient.js"
 
-/**
- * A status a scripted task can report: any step of a `FakeServer` timeline.
- *
+/** A status a scripted task can report: any step of a `FakeServer` timeline.
  * @since 0.1.0
- * @category scripts
- */
+ * @category scripts */
 export type Step = FakeServer.StatusStep
 
-/**
- * The statuses of a scripted task over time: a `FakeServer` timeline, measured on the Clock from
- * its submit.
- *
+/** The statuses of a scripted task over time: a `FakeServer` timeline, measured on the Clock from its submit.
  * @since 0.1.0
- * @category scripts
- */
+ * @category scripts */
 export type Timeline = FakeServer.Timeline
 
-/**
- * What one submit does.
- *
+/** What one submit does.
  * @since 0.1.0
- * @category scripts
- */
+ * @category scripts */
 export type Script =
   /** Creates a task that follows `timeline` and downloads `output` (default {@link defaultOutput}). */
   | { readonly _tag: "Timeline"; readonly timeline: Timeline; readonly output?: FakeServer.Output | undefined }
   /** The submit fails with this error (see `TestErrors`); no request is sent, no task is created. */
   | { readonly _tag: "SubmitError"; readonly error: PdfTransformClient.SubmitError }
 
-/**
- * A recorded call of a client method. Only the calls a user makes are recorded: the polls inside
- * `awaitCompletion`, `watch` and `convert`, and the submit inside `convert`, are not.
- *
+/** A recorded call of a client method.
  * @since 0.1.0
- * @category models
- */
+ * @category models */
 export interface Call {
   readonly method: "submit" | "status" | "awaitCompletion" | "watch" | "convert" | "download" | "downloadBytes"
   readonly format?: Contract.Format | undefined
@@ -61,15 +42,11 @@ export interface Call {
   readonly at: number
 }
 
-/**
- * @since 0.1.0
- * @category models
- */
+/** @since 0.1.0
+ * @category models */
 export interface Service {
-  /**
-   * Scripts consumed one per submit (`submit` or `convert`) with a valid request, in order; when
-   * none is left: completed at once with {@link defaultOutput}.
-   */
+  /** Scripts consumed one per submit (`submit` or `convert`) with a valid request, in order; when none is left:
+   * completed at once with {@link defaultOutput}. */
   readonly script: (...scripts: ReadonlyArray<Script>) => Effect.Effect<void>
   /** Every call made so far, in order. */
   readonly calls: Effect.Effect<ReadonlyArray<Call>>
@@ -77,52 +54,37 @@ export interface Service {
   readonly server: FakeServer.Service
 }
 
-/**
- * @since 0.1.0
- * @category tags
- */
+/** @since 0.1.0
+ * @category tags */
 export class TestPdfTransformClient
   extends Context.Tag("@pdf-transform/testing/TestPdfTransformClient")<TestPdfTransformClient, Service>()
 {}
 
-/**
- * @since 0.1.0
- * @category options
- */
+/** @since 0.1.0
+ * @category options */
 export interface Options {
-  /**
-   * The options of the client under test (`poll`, `submitRetry`, timeouts), the client's own
-   * defaults where absent; the API key and base URL are the fake's.
-   */
+  /** The options of the client under test (`poll`, `submitRetry`, timeouts), the client's own defaults where absent;
+   * the API key and base URL are the fake's. */
   readonly client?: Omit<PdfTransformClient.Options, "apiKey" | "baseUrl"> | undefined
   /** The options of the fake (its `output` defaults to {@link defaultOutput}). */
   readonly server?: FakeServer.Options | undefined
 }
 
-/**
- * The output of a task whose script gives none.
- *
+/** The output of a task whose script gives none.
  * @since 0.1.0
- * @category constants
- */
+ * @category constants */
 export const defaultOutput: string = internal.defaultOutput
 
-/**
- * Builds the client and its controls.
- *
+/** Builds the client and its controls.
  * @since 0.1.0
- * @category constructors
- */
+ * @category constructors */
 export const make: (
   options?: Options
 ) => Effect.Effect<{ readonly client: PdfTransformClient.Service; readonly control: Service }> = internal.make
 
-/**
- * Provides core's `PdfTransformClient` tag with the scripted client, and its controls.
- *
+/** Provides core's `PdfTransformClient` tag with the scripted client, and its controls.
  * @since 0.1.0
- * @category layers
- */
+ * @category layers */
 export const layer = (
   options?: Options
 ): Layer.Layer<PdfTransformClient.PdfTransformClient | TestPdfTransformClient> =>

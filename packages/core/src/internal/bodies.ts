@@ -1,8 +1,6 @@
-/**
- * How the client reads response bodies: the contract's Schemas, each composed with `parseJson` so
- * a body is parsed and checked in one pass, and lenient versions of the error bodies, which are
- * hints (a bad field reads as absent and never hides the others).
- */
+/** How the client reads response bodies: the contract's Schemas, each composed with `parseJson` so a body is parsed
+ * and checked in one pass, and lenient versions of the error bodies, which are hints (a bad field reads as absent
+ * and never hides the others). */
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Contract from "../Contract.js"
@@ -88,10 +86,8 @@ const Unrecognized = Schema.transform(
   }
 )
 
-/**
- * A body that says `completed` but does not match the contract's shape (no valid
- * `data.downloadURL`): not a status, but worth one re-poll, unlike other invalid bodies.
- */
+/** A body that says `completed` but does not match the contract's shape (no valid `data.downloadURL`): not a status,
+ * but worth one re-poll, unlike other invalid bodies. */
 export interface BrokenCompleted {
   readonly _tag: "BrokenCompleted"
 }
@@ -106,10 +102,7 @@ const BrokenCompleted = Schema.transform(
   }
 )
 
-/**
- * The body of a result request: the contract's three shapes first, then the tolerated ones.
- * A `completed` body that fails the contract's shape is recognised as such, not as a new state.
- */
+/** The body of a result request: the contract's three shapes first, then the tolerated ones. */
 export const Result: Schema.Schema<Status | BrokenCompleted, string> = Schema.parseJson(
   Schema.Union(
     Contract.ProcessingStatus,

@@ -1,8 +1,5 @@
-/**
- * Downloading an output: as a stream in constant memory, or whole in memory up to a bound;
- * Content-Length checked, an expired URL refreshed once by polling the result. The API key is
- * never sent to the download URL.
- */
+/** Downloading an output: as a stream in constant memory, or whole in memory up to a bound; Content-Length checked,
+ * an expired URL refreshed once by polling the result. */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -77,8 +74,8 @@ const body = (
   const short = (received: number) =>
     failed(`expected ${expected} bytes, received ${received}`, { expectedBytes: expected, receivedBytes: received })
   if (expected !== undefined && expected <= defaults.smallDownloadBytes) {
-    // Small and announced: one read costs far less than a stream per chunk, and memory stays
-    // bounded by the announced size all the same.
+    // Small and announced: one read costs far less than a stream per chunk, and memory stays bounded by the announced
+    // size all the same.
     return Effect.map(small(env, response, expected, failed), (bytes) => Channel.write(Chunk.of(bytes)))
   }
   let received = 0
@@ -159,11 +156,7 @@ export const make =
     }))
   }
 
-/**
- * The whole output in memory, at most `maxBytes`. No `Stream` is run for an output announced
- * small (running one costs more than the request itself); a larger one is read as a stream, the
- * idle timeout applying between chunks.
- */
+/** The whole output in memory, at most `maxBytes`. */
 export const makeBytes = (env: Env) =>
 <F extends Contract.Format>(
   completed: Client.CompletedTask<F>,

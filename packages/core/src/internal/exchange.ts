@@ -1,8 +1,6 @@
-/**
- * The HTTP edge of the client: one request and its whole answer within the request timeout,
- * transport failures classified by whether anything reached the server, and every body decoded
- * with Schema (success bodies strictly, error bodies leniently).
- */
+/** The HTTP edge of the client: one request and its whole answer within the request timeout, transport failures
+ * classified by whether anything reached the server, and every body decoded with Schema (success bodies strictly,
+ * error bodies leniently). */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"

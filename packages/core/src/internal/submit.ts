@@ -1,7 +1,5 @@
-/**
- * Submitting a conversion, retried on a Schedule only where the contract proves that no task was
- * created: 429, and connections that failed before anything was sent.
- */
+/** Submitting a conversion, retried on a Schedule only where the contract proves that no task was created: 429, and
+ * connections that failed before anything was sent. */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
@@ -50,11 +48,8 @@ const plan = <E>(retry: Client.SubmitRetryOptions<E>) => {
   }
 }
 
-/**
- * The delays between attempts: the server's delay when it gave one, else exponential backoff
- * (doubling, capped, jittered by +-20 %). Only `Retryable` failures recur, at most
- * `maxAttempts` attempts in all, and never when the next attempt would start past the deadline.
- */
+/** The delays between attempts: the server's delay when it gave one, else exponential backoff (doubling, capped,
+ * jittered by +-20 %). */
 const retrySchedule = <E>(figures: ReturnType<typeof plan<E>>, deadlineAt: number, format: Contract.Format) => {
   const backoff = Retry.backoff({ initial: figures.initialBackoff, max: figures.maxBackoff })
   return Schedule.zipWith(
@@ -185,8 +180,8 @@ export const make = (env: Env) =>
     const hooked = retry.beforeAttempt !== undefined || retry.onAccepted !== undefined || retry.onRefused !== undefined
     const attempt = hooked ? attemptWith(retry, send) : send
     const next = Effect.flatMap(Schedule.CurrentIterationMetadata, ({ recurrence }) => attempt(recurrence + 1))
-    // The retry schedule is set up only once an attempt asks for it: on the usual path, an
-    // accepted first attempt, its driver would cost more than the rest of the submit.
+    // The retry schedule is set up only once an attempt asks for it: on the usual path, an accepted first attempt, its
+    // driver would cost more than the rest of the submit.
     return yield* attempt(1).pipe(
       Effect.catchIf(isRetryable, (first) => {
         let replay = true

@@ -1,8 +1,5 @@
-/**
- * An upload's source, checked before anything is sent (readable, not empty, a PDF) and read as
- * ranges of chunks: a file on disk is streamed from the `FileSystem` as the request pulls it, so a
- * file is never whole in memory.
- */
+/** An upload's source, checked before anything is sent (readable, not empty, a PDF) and read as ranges of chunks: a
+ * file on disk is streamed from the `FileSystem` as the request pulls it, so a file is never whole in memory. */
 import type { PlatformError } from "@effect/platform/Error"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Chunk from "effect/Chunk"
@@ -24,12 +21,7 @@ export class ReadFailure extends Error {
 export interface Source {
   readonly name: string
   readonly size: number
-  /**
-   * `length` bytes from `offset`, as chunks; read from disk as they are pulled. With `into` (at
-   * least `length` bytes), a file is read into it and the chunks are views of it: nothing is
-   * allocated per chunk, so `into` must not be handed to another read while these chunks may
-   * still be sent.
-   */
+  /** `length` bytes from `offset`, as chunks; read from disk as they are pulled. */
   readonly read: (offset: number, length: number, into?: Uint8Array) => Stream.Stream<Uint8Array, ReadFailure>
 }
 

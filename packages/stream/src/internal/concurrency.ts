@@ -1,16 +1,4 @@
-/**
- * How many tasks the batch keeps in flight: a FIFO gate whose size follows the service.
- *
- * - It starts with one submit (a probe) until the first answer says what the service allows;
- *   then the user's bound, or the announced `qu="concurrent-requests"` quota when smaller.
- * - A task resumed from the journal holds a slot at once, even past the limit (it is running at
- *   the service): new submits wait until enough of them end; while probing, the probe goes
- *   beside the resumed tasks.
- * - An announced quota that changes resizes the gate; a `RateLimit` that shows free slots lets
- *   it grow back after a shrink; it never exceeds the user's bound.
- * - A 429 `concurrency_exceeded` shrinks it to our own tasks in flight (at least 1): the
- *   service is full, so the next submit waits until one of ours ends.
- */
+/** How many tasks the batch keeps in flight: a FIFO gate whose size follows the service. */
 import * as RateLimit from "@pdf-transform/core/RateLimit"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -24,10 +12,8 @@ export interface Concurrency {
   readonly inFlight: Effect.Effect<number>
   /** Counts a task in flight for as long as `self` runs. */
   readonly tracking: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /**
-   * Follows a task an earlier run submitted: it is running at the service already, so it holds a
-   * slot at once (even past the limit) and is counted in flight until `self` ends.
-   */
+  /** Follows a task an earlier run submitted: it is running at the service already, so it holds a slot at once (even
+   * past the limit) and is counted in flight until `self` ends. */
   readonly resumed: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** What an answer to a submit announced (accepted or refused). */
   readonly observe: (info: RateLimit.RateLimitInfo, accepted: boolean) => Effect.Effect<void>

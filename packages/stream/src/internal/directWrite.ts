@@ -1,14 +1,5 @@
-/**
- * A synchronous `write(2)` on a descriptor a `FileSystem` opened, when that descriptor is the file
- * itself on this machine's disk. The journal writes its lines with it: a line is in the page cache
- * (where a killed process cannot lose it) the moment it is appended, with no round trip through
- * libuv's thread pool (100-200 µs of CPU a write on the VMs measured, and a wait behind the outputs'
- * fsyncs in the same four threads). A write of a short line to the page cache takes microseconds;
- * the fsyncs, which may take long, stay asynchronous.
- *
- * The descriptor is used only when it is the file at `path` (same device and inode): an in-memory
- * or custom `FileSystem` hands out descriptors that are not, and keeps its own writes.
- */
+/** A synchronous `write(2)` on a descriptor a `FileSystem` opened, when that descriptor is the file itself on this
+ * machine's disk. */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeFs from "node:fs"
 

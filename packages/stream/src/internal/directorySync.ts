@@ -1,9 +1,6 @@
-/**
- * fsyncs of a directory shared by the writers that ask at about the same moment (group commit):
- * each caller waits for a sync that began after it asked, so the names it created or renamed
- * before asking are durable when it returns, as with a sync of its own. While one sync runs, the
- * callers that arrive meanwhile share the next one.
- */
+/** fsyncs of a directory shared by the writers that ask at about the same moment (group commit): each caller waits
+ * for a sync that began after it asked, so the names it created or renamed before asking are durable when it
+ * returns, as with a sync of its own. */
 import type { PlatformError } from "@effect/platform/Error"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Deferred from "effect/Deferred"

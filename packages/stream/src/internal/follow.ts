@@ -1,8 +1,6 @@
-/**
- * A submitted task to its end: polled with core's progress-aware polling (rising progress
- * reported), then, with the conversion slot already given back, downloaded under its own bound
- * straight to its output path, whole or absent; every outcome written to the journal.
- */
+/** A submitted task to its end: polled with core's progress-aware polling (rising progress reported), then, with the
+ * conversion slot already given back, downloaded under its own bound straight to its output path, whole or absent;
+ * every outcome written to the journal. */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"
@@ -16,14 +14,7 @@ import { type Final, type JobInfo, StopReason } from "../BatchEvent.js"
 import * as atomicWrite from "./atomicWrite.js"
 import type { BatchContext } from "./context.js"
 
-/**
- * Polls until the task is terminal; answers the completed task or why it is not one. Progress
- * comes from `awaitCompletion`'s `onStatus`, not from `watch`: a stream of statuses, even pulled,
- * costs more CPU a task than the callback. Every status tells the batch
- * the service is reachable; a failed connection tells it the opposite, and once the batch gives up
- * on the service the wait ends with that error (the task stays in the journal, unfinished, for
- * the next run).
- */
+/** Polls until the task is terminal; answers the completed task or why it is not one. */
 export const awaitEnd = <F extends Contract.Format>(
   ctx: BatchContext,
   job: JobInfo,

@@ -1,7 +1,5 @@
-/**
- * One job from `Queued` to its final event: identify it, ask the journal what earlier runs did,
- * then skip it, resume its task, report it ambiguous, or upload, submit and follow it.
- */
+/** One job from `Queued` to its final event: identify it, ask the journal what earlier runs did, then skip it,
+ * resume its task, report it ambiguous, or upload, submit and follow it. */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Media from "@pdf-transform/core/Media"
@@ -42,10 +40,8 @@ const outputPath = (ctx: BatchContext, job: Job.Job, info: JobInfo, record: Jour
     return yield* ctx.names.claim(sourceName(job, paths, `document-${info.key.slice(0, 8)}`), job.format)
   })
 
-/**
- * Uploads again while the service cannot be reached (nothing was sent), as submits do, until it
- * answers or the batch gives up on it; a refused key stops the batch as it does on a submit.
- */
+/** Uploads again while the service cannot be reached (nothing was sent), as submits do, until it answers or the
+ * batch gives up on it; a refused key stops the batch as it does on a submit. */
 const uploadWithRetries = <E extends Uploader.UploadError | SourceUnreadable, R>(
   ctx: BatchContext,
   upload: Effect.Effect<string, E, R>
@@ -219,8 +215,8 @@ export const run = (ctx: BatchContext, job: Job.Job, index: number): Effects<voi
     const final = Either.isRight(identified) ?
       yield* decide(ctx, job, info, identified.right) :
       { _tag: "Failed" as const, job: info, error: identified.left }
-    // Its file is on disk: the name need not be held any more (only a written output's: a failed
-    // job's path stays taken, since the journal keeps it for that job's retry).
+    // Its file is on disk: the name need not be held any more (only a written output's: a failed job's path stays
+    // taken, since the journal keeps it for that job's retry).
     if (final._tag === "Completed") ctx.names.release(final.output)
     yield* metrics.jobEnded(final._tag)
     yield* ctx.emit(final)

@@ -50,10 +50,7 @@ const excerptChars = 80
 
 const decodeLine = Schema.decodeUnknownEither(Schema.parseJson(Line))
 
-/**
- * One line of the file, newline included. The entry's type already is the line's shape, so plain
- * JSON suffices here; the Schema guards the other direction, where the file may hold anything.
- */
+/** One line of the file, newline included. */
 export const toLine = (entry: Journal.Entry, at: number): string => `${JSON.stringify({ v: 1, at, ...entry })}\n`
 
 /** Folds one entry into the job's record: the last word of each kind wins. */
@@ -95,7 +92,6 @@ export const recover = (text: string): Journal.Recovered => {
       return
     }
     // The last line of a file cut short by a crash has no newline: say so, it is the usual case.
-    // The parse error itself is not formatted: it would echo (and recurse into) whatever the line holds.
     const truncated = i === lines.length - 1
     const excerpt = line.length > excerptChars ? `${line.slice(0, excerptChars)}…` : line
     problems.push({

@@ -1,14 +1,4 @@
-/**
- * The file journal: JSON lines appended to one file, fsync'd before `append` answers. A line is
- * written as soon as it is appended; a syncer fiber makes every line written meanwhile durable with
- * one fsync (group commit), so a thousand jobs answering together cost one fsync, not a thousand,
- * and no line waits for an fsync in progress to be written.
- *
- * On Node's file system a line is written synchronously by the appending fiber (`directWrite.ts`):
- * it is in the file the moment `append` is called, which keeps the crash window of a `submitted`
- * entry to the submit's own round trip. On any other FileSystem a writer fiber writes every line
- * waiting at that moment in one call.
- */
+/** The file journal: JSON lines appended to one file, fsync'd before `append` answers. */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Clock from "effect/Clock"
@@ -52,10 +42,8 @@ export const make = (
     // A line cut short by a crash gets its newline first, so the next entry starts a line of its own.
     let prefix = text.length > 0 && !text.endsWith("\n") ? "\n" : ""
 
-    // Two steps: lines are written as soon as they come (a write in the page cache survives a
-    // killed process), and made durable by an fsync shared by every line written meanwhile. A line
-    // never waits for an fsync in progress to be written: the crash window of a `submitted` entry
-    // is one write, not a write behind the group's fsync.
+    // Two steps: lines are written as soon as they come (a write in the page cache survives a killed process), and made
+    // durable by an fsync shared by every line written meanwhile.
     const direct = DirectWrite.forFile(handle, paths.resolve(path))
     const toWrite = yield* Effect.acquireRelease(Queue.unbounded<Pending>(), Queue.shutdown)
     const toSync = yield* Effect.acquireRelease(Queue.unbounded<Pending>(), Queue.shutdown)

@@ -1,7 +1,5 @@
-/**
- * Output names: derived from the source, made safe for any file system, unique within the output
- * folder, and never outside it.
- */
+/** Output names: derived from the source, made safe for any file system, unique within the output folder, and never
+ * outside it. */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"
@@ -66,10 +64,8 @@ export interface Names {
   readonly claim: (name: string, format: Contract.Format) => Effect.Effect<string, OutputFailed>
   /** Marks a path as taken (one the journal already gave a job); false when it is outside the folder. */
   readonly reserve: (path: string) => boolean
-  /**
-   * Forgets a path whose output is on disk: a later claim finds the file and passes it, so the
-   * names held stay as many as the jobs in progress, not all the batch has done.
-   */
+  /** Forgets a path whose output is on disk: a later claim finds the file and passes it, so the names held stay as
+   * many as the jobs in progress, not all the batch has done. */
   readonly release: (path: string) => void
 }
 

@@ -1,13 +1,4 @@
-/**
- * The pace every submitter of a batch shares. It learns the service's request windows from the
- * answers (`RateLimit-Policy: "rate";q=5;w=1` with `RateLimit: "rate";r=..;t=..`) and lets at most
- * `q` submits go in any `w` seconds, whoever sends them; a 429 `rate_exceeded` (or an answer with
- * no request left and no window to pace by) pauses all of them until the service's retry time.
- * After a pause, only what is left of the window goes: never the herd of every waiting submitter.
- *
- * A window counted as "at most q in any w" fits both ways services count: a fixed window holds at
- * most q of ours, and a token bucket of q refilled over w never runs dry.
- */
+/** The pace every submitter of a batch shares. */
 import * as RateLimit from "@pdf-transform/core/RateLimit"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -15,15 +6,11 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 
 export interface RateGate {
-  /**
-   * Waits until a submit may go (no pause in force, and room in every window the service
-   * announced), then counts it in those windows.
-   */
+  /** Waits until a submit may go (no pause in force, and room in every window the service announced), then counts it
+   * in those windows. */
   readonly take: Effect.Effect<void>
-  /**
-   * Counts a submit in the windows when it may go now and answers 0; otherwise counts nothing and
-   * answers how long to wait before asking again (so that a caller can race the wait cheaply).
-   */
+  /** Counts a submit in the windows when it may go now and answers 0; otherwise counts nothing and answers how long
+   * to wait before asking again (so that a caller can race the wait cheaply). */
   readonly tryTake: Effect.Effect<number>
   /** Waits until no pause is in force (counting nothing). */
   readonly pass: Effect.Effect<void>
@@ -35,17 +22,12 @@ export interface RateGate {
   readonly resumesAt: Effect.Effect<number>
 }
 
-/**
- * Quotas above this are not paced send by send (a quota of a million a day would keep a million
- * timestamps): their `r=0` with `t` still pauses every submitter until the reset.
- */
+/** Quotas above this are not paced send by send (a quota of a million a day would keep a million timestamps): their
+ * `r=0` with `t` still pauses every submitter until the reset. */
 export const maxPacedQuota = 10_000
 
-/**
- * What a window is widened by, as a share of its length: requests that leave together may arrive
- * a little apart, and a window counted at the service a few milliseconds off ours must not see
- * `q + 1` of them. 2 % of a one-second window is 20 ms.
- */
+/** What a window is widened by, as a share of its length: requests that leave together may arrive a little apart,
+ * and a window counted at the service a few milliseconds off ours must not see `q + 1` of them. */
 const slack = 0.02
 
 /** One request window of the service: `quota` per `windowMs`, and the latest sends it counts. */
@@ -74,12 +56,7 @@ const recent = (sent: ReadonlyArray<number>, quota: number, windowMs: number, no
   return inside.length > quota ? inside.slice(inside.length - quota) : inside
 }
 
-/**
- * Learns from one answer. A window policy (`q` with `w`, not a concurrency one) is paced; the
- * units its `RateLimit` says are used (`q - r`) beyond the sends we know of are counted too, as
- * sends that leave the window at its reset time `t`: that is how another client's use of the same
- * key, or a window that began before this batch, reaches the pace.
- */
+/** Learns from one answer. */
 const learn = (state: State, info: RateLimit.RateLimitInfo, now: number): State => {
   const windows = new Map(state.windows)
   for (const policy of info.policies) {

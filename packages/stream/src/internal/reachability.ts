@@ -1,17 +1,5 @@
-/**
- * Whether the service can be reached, as the batch's requests find out: every answer (any HTTP
- * status) says it can; a connection that fails before anything is sent says it cannot.
- *
- * - Until the service has answered once in this batch, a dead URL is given up on quickly: after
- *   `firstContactTries` tries (1 s, then 2 s apart: about 3 s), or `firstContactMs`, whichever
- *   comes first.
- * - Tries back off from 1 s, doubling to 30 s; requests failing together count as one try and
- *   wait for the same next one.
- * - Once it has answered, an outage is ridden out for up to `maxOutage` from its first failure.
- *
- * Giving up stops the batch (`Unreachable`); waiting is reported as `ServiceUnreachable` events,
- * and the first answer after an outage as `ServiceReachable`.
- */
+/** Whether the service can be reached, as the batch's requests find out: every answer (any HTTP status) says it can;
+ * a connection that fails before anything is sent says it cannot. */
 import type { TransportError } from "@pdf-transform/core/PdfTransformError"
 import * as Retry from "@pdf-transform/core/Retry"
 import * as Clock from "effect/Clock"
@@ -38,11 +26,7 @@ const backoff = Retry.backoff({ initial: "1 second", max: "30 seconds" })
 export interface Reachability {
   /** An answer came (any status): the service is reachable. */
   readonly answered: Effect.Effect<void>
-  /**
-   * A connection failed before anything was sent. Answers the Clock time of the next try (the
-   * same for every failure of one try: requests that fail together wait together), or none when
-   * the batch gives up on the service (it is then stopped with `Unreachable`).
-   */
+  /** A connection failed before anything was sent. */
   readonly failed: (error: TransportError) => Effect.Effect<Option.Option<number>>
 }
 

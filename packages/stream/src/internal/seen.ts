@@ -1,12 +1,5 @@
-/**
- * The job keys a batch has seen, in a few dozen bytes a job however long the batch: a key is kept
- * as 104 bits of its digest (two integers below 2^52) beside the index of the first job that had
- * it, in typed arrays (open addressing, linear probing, doubled at three quarters full). A Map of
- * key strings to names grew by hundreds of bytes a job (the README's benchmark section).
- *
- * Two different keys share 104 bits with a probability of about n^2 / 2^105: 3e-20 for a million
- * jobs. Keys are hex digests (`keys.ts`); anything else is digested first.
- */
+/** The job keys a batch has seen, in constant bytes a job: 104 bits of each key's digest beside the index of the first
+ * job that had it, in typed arrays (open addressing, linear probing). */
 import { createHash } from "node:crypto"
 
 export interface Seen {

@@ -1,12 +1,5 @@
-/**
- * Runs an effect for every element of a stream on a fixed number of worker fibers: each worker
- * takes the next element (in the stream's order, with its index) as soon as it is free.
- *
- * What `Stream.mapEffect(f, { concurrency: n, unordered: true })` does, without a fiber per
- * element in a merge whose bookkeeping grows with `n` (`bench:forks` shows what that saves). The
- * stream is pulled chunk by chunk, one worker at a time. The first failure (of the input or of
- * `f`) interrupts the other workers and is the result.
- */
+/** Runs an effect for every element of a stream on a fixed number of worker fibers: each worker takes the next
+ * element (in the stream's order, with its index) as soon as it is free. */
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"

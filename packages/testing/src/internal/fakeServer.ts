@@ -310,8 +310,8 @@ const enqueue = <A>(queues: Map<string, Array<A>>, sessionId: string, steps: Rea
 export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer.Service> =>
   Effect.sync(() => {
     const fake = new Fake(options)
-    // `makeWith` rather than `make`: no socket to abort, so no AbortController, finalization
-    // registry or span per request, which would cost more than the client under test.
+    // `makeWith` rather than `make`: no socket to abort, so no AbortController, finalization registry or span per
+    // request, which would cost more than the client under test.
     const httpClient = HttpClient.makeWith(
       (request: Effect.Effect<HttpClientRequest.HttpClientRequest>) => Effect.flatMap(request, (r) => fake.handle(r)),
       Effect.succeed

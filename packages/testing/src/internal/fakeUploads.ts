@@ -1,8 +1,6 @@
-/**
- * The chunked upload protocol in the fake (core's `UploadProtocol`): `init` with the key answers a
- * presigned part URL on a storage host of its own, parts are `PUT` there with no key (faults
- * scripted per part number), and `url` answers the `cache://` URL once every part is there.
- */
+/** The chunked upload protocol in the fake (core's `UploadProtocol`): `init` with the key answers a presigned part
+ * URL on a storage host of its own, parts are `PUT` there with no key (faults scripted per part number), and `url`
+ * answers the `cache://` URL once every part is there. */
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -167,10 +165,8 @@ const finish = (state: State, request: HttpClientRequest.HttpClientRequest, uplo
   return respond(request, 200, envelope(state, { url: UploadProtocol.cacheUrl(uploadId) }))
 }
 
-/**
- * Stores a part the way the reference server does: the exact size, at its place, replacing an
- * earlier copy; part 1 only when it starts with `%PDF-` (core's `Media.looksLikePdf`).
- */
+/** Stores a part the way the reference server does: the exact size, at its place, replacing an earlier copy; part 1
+ * only when it starts with `%PDF-` (core's `Media.looksLikePdf`). */
 const store = (
   request: HttpClientRequest.HttpClientRequest,
   upload: UploadRecord,

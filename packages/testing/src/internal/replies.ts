@@ -121,10 +121,7 @@ export const renderStep = (step: ContractStep, downloadURL: () => string): Reply
   }
 }
 
-/**
- * The fault in place of the answer `handle` would give. `handle` runs only for faults that happen
- * after the server handled the request, so its side effects (a created task) happen then only.
- */
+/** The fault in place of the answer `handle` would give. */
 export const withFault = (fault: FakeServer.Fault, handle: () => Reply): Outcome => {
   switch (fault._tag) {
     case "ResetBeforeSend":

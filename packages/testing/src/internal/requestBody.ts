@@ -1,7 +1,5 @@
-/**
- * The body of a request: as the fake records it (parsed JSON, the text when it is not JSON,
- * `undefined` when empty), and as bytes for the upload routes.
- */
+/** The body of a request: as the fake records it (parsed JSON, the text when it is not JSON, `undefined` when
+ * empty), and as bytes for the upload routes. */
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Chunk from "effect/Chunk"
@@ -55,11 +53,8 @@ export const readBody = (
   }
 }
 
-/**
- * The request's body as bytes; with `upTo`, stops pulling the body once that many bytes arrived.
- *
- * @internal
- */
+/** The request's body as bytes; with `upTo`, stops pulling the body once that many bytes arrived.
+ * @internal */
 export const bodyBytes = (
   request: HttpClientRequest.HttpClientRequest,
   upTo?: number

@@ -1,8 +1,5 @@
-/**
- * A light `HttpClientResponse` for the fake: the body lives in memory as chunks and is read
- * under the reading fiber's Clock. A web `Response` per request (undici) costs far more CPU and
- * memory than the client under test, which would drown the client's own figures in benchmarks.
- */
+/** A light `HttpClientResponse` for the fake: the body lives in memory as chunks and is read under the reading
+ * fiber's Clock. */
 import * as Cookies from "@effect/platform/Cookies"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClientError from "@effect/platform/HttpClientError"

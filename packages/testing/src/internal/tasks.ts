@@ -24,11 +24,8 @@ const toTimedSteps = (timeline: FakeServer.Timeline): ReadonlyArray<TimedStep> =
     // Array.prototype.sort is stable, so steps with the same `after` keep their order.
     .sort((a, b) => a.atMs - b.atMs)
 
-/**
- * The step of a task's timeline at `now`: the last one whose `after` has passed (`current`, a
- * fault included), and the contract step it stands for (`underlying`: a fault hides the step
- * before it). Before the first step, a task is processing without progress.
- */
+/** The step of a task's timeline at `now`: the last one whose `after` has passed (`current`, a fault included), and
+ * the contract step it stands for (`underlying`: a fault hides the step before it). */
 export const stepAt = (
   record: TaskRecord,
   now: number

@@ -34,10 +34,8 @@ export const make = (
         ? Effect.flatMap(Clock.currentTimeMillis, (now) => record(call, now))
         : Effect.sync(() => void calls.push({ ...call, at }))
 
-    /**
-     * A submit under the next script: its error, or the real submit with the script's timeline
-     * queued at the fake. A request the client refuses consumes no script.
-     */
+    /** A submit under the next script: its error, or the real submit with the script's timeline queued at the fake.
+     * A request the client refuses consumes no script. */
     const scripted = <F extends Contract.Format, E>(
       request: Contract.ConversionRequestInput,
       submit: Effect.Effect<PdfTransformClient.Task<F>, PdfTransformClient.SubmitError | E>
