@@ -1,6 +1,30 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { readFileSync } from "node:fs"
+import * as Engine from "../src/internal/engine.js"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
+import * as Markdown from "../src/Markdown.js"
+
+const options: Engine.EngineOptions = {
+  ignorePdfErrors: true,
+  ignoreOcrErrors: true,
+  filename: undefined,
+  password: undefined,
+  ocrLanguages: ["eng"],
+  ocrDataPath: undefined,
+  onProgress: () => Effect.void
+}
+
+const convert = (name: string) =>
+  Effect.map(
+    Engine.readDocument(
+      readFileSync(new URL(`../../../corpus/fidelity/dev/${name}`, import.meta.url)),
+      options,
+      "markdown"
+    ),
+    (read) => Markdown.render(read.document)
+  )
 
 const item = (text: string, x: number, y: number, size = 10): TextItem => ({
   text,
@@ -103,4 +127,59 @@ describe("page furniture", () => {
     const out = text([page(1, [item("26/11/2025", 450, 30)], [])])
     assert.include(out, "26/11/2025")
   })
+
+  it("a folio above the bottom band goes when it runs with the page numbers; a body line ending in a number stays", () => {
+    // LaTeX's folio at 89% of the page height, below the last body line.
+    const pages = Array.from(
+      { length: 6 },
+      (_, i) =>
+        page(i + 1, [], [item("The last line of the body mentions chapter 4", 50, 600), item(String(i + 3), 295, 712)])
+    )
+    const out = text(pages)
+    assert.notMatch(out, /^\d+$/m)
+    assert.notMatch(out, /chapter 4 \d/)
+    assert.include(out, "mentions chapter 4")
+    // Numbers that do not run with the pages are not folios.
+    const counts = text(Array.from({ length: 6 }, (_, i) => page(i + 1, [], [item(String(7 * (i % 2) + 2), 295, 712)])))
+    assert.match(counts, /^2$/m)
+    assert.match(counts, /^9$/m)
+  })
+
+  it("a folio on one line with the chapter's title goes, and a running head beside the folio with it", () => {
+    const titles = ["Overview", "Installing the Package", "Using It", "Configuration Files", "Frequently Asked"]
+    const pages = Array.from({ length: 10 }, (_, i) => {
+      const n = i + 1
+      const foot = n % 2 === 0
+        ? [item(`${n} Chapter ${Math.ceil(n / 2)}. ${titles[Math.floor(i / 2)]}`, 50, 780)]
+        : [item(`${Math.ceil(n / 2)}.${n}. Section ${titles[Math.floor(i / 2)]}`, 50, 780), item(String(n), 540, 780)]
+      return page(n, [], foot)
+    })
+    const out = text(pages)
+    for (const title of titles) assert.notInclude(out, title)
+    assert.include(out, "Body text of page 10")
+  })
+
+  it("a listing's note at a page break (\"(continues on next page)\") is not text", () => {
+    const pages = [1, 2].map((n) =>
+      page(n, [item(n === 2 ? "(continued from previous page)" : "Top", 400, 100)], [
+        item(n === 1 ? "(continues on next page)" : "End", 400, 500)
+      ])
+    )
+    const out = text(pages)
+    assert.notInclude(out, "continue")
+  })
+
+  it.effect(
+    "LaTeX's folios above the bottom band and Sphinx's folio-and-title feet leave the text",
+    () =>
+      Effect.gen(function*() {
+        const usrguide = yield* convert("latex-usrguide.pdf")
+        assert.notMatch(usrguide, /^\d+$/m)
+        assert.include(usrguide, "using the command `\\NoCaseChange`.\n")
+        const faq = yield* convert("pyx-faq.pdf")
+        assert.notInclude(faq, "Chapter 1. General aspects of PyX")
+        assert.include(faq, "into something your printer will understand.\n\nPDF files can be viewed")
+      }),
+    120_000
+  )
 })

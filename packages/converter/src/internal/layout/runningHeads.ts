@@ -1,4 +1,5 @@
 /** Page furniture (running heads and feet, folios, print headers and footers) in the top and bottom bands. */
+import { sequenceFolios } from "./folios.js"
 import type { Line, OrderedPage } from "./model.js"
 
 /** A folio: "3", "iv", "- 3 -", "Page 3", "3 of 7", "3/7", "2 sur 7", "Seite 2 von 7". */
@@ -8,6 +9,8 @@ const pageNumber =
 const url = /^(?:https?|file):\/\/\S+$/i
 /** A date, with or without a time, as a browser prints it in its header. */
 const dateTime = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:,?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?)?$/i
+/** A listing's or a table's note at a page break, as Sphinx sets it: not the document's text. */
+const continuation = /^\(?(?:continued from previous page|continue[sd] on next page)\)?$/i
 /** The top and bottom bands of a page where furniture lives. */
 const band = 0.1
 /** Baselines this close (points) are one position on every page. */
@@ -78,7 +81,9 @@ export const removeRunningHeads = (
   const placed = countPages(pages, placedKeys)
   const threshold = Math.max(3, textPages * 0.3)
   const repeats = textPages <= 3 ? Math.max(2, textPages) : minPlacedRepeats
+  const folios = sequenceFolios(pages)
   const isFurniture = (line: Line, height: number, printed: boolean): boolean => {
+    if (folios.has(line) || continuation.test(line.text.trim())) return true
     const where = position(line, height)
     if (where === undefined) return false
     if (isFurnitureText(line.text, printed)) return true

@@ -1,0 +1,92 @@
+/**
+ * Folios found by their sequence: the number on a page's first or last baseline that runs with the
+ * page numbers (the folio minus the page index is one offset on many pages). LaTeX sets its folio
+ * above the bottom tenth of the page where the band rules of `runningHeads.ts` look, and Sphinx
+ * prints it on one line with the chapter's title ("4 Chapter 1. Overview").
+ */
+import type { Line, OrderedPage } from "./model.js"
+
+/** A folio alone: "12", "- 12 -", "Page 12", "12 of 40", "12/40". */
+const bareFolio = /^(?:page\s+)?[-–—([]?\s*(\d{1,4})\s*[-–—)\]]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i
+/** A folio at either end of a running head: "4 Chapter 1. Overview", "1.2. Usage 5". */
+const leadingNumber = /^(\d{1,4})\s+\S/
+const trailingNumber = /\S\s+(\d{1,4})$/
+
+/** The top and bottom bands of a page, where a folio shares its line with a running head. */
+const band = 0.1
+/** Baselines this close (points) are one. */
+const sameBaseline = 1.5
+/** A sequence holds on this many pages, and this share of those with text, at least. */
+const minPages = 3
+const minShare = 0.3
+
+interface Candidate {
+  readonly line: Line
+  readonly value: number
+}
+
+const inBand = (line: Line, height: number): boolean => line.y < height * band || line.y > height * (1 - band)
+
+/** The lines of a page on its first and its last baseline. */
+const extremeLines = (lines: ReadonlyArray<Line>): Array<Line> => {
+  if (lines.length === 0) return []
+  let top = Infinity
+  let bottom = -Infinity
+  for (const line of lines) {
+    top = Math.min(top, line.y)
+    bottom = Math.max(bottom, line.y)
+  }
+  return lines.filter((line) => line.y - top < sameBaseline || bottom - line.y < sameBaseline)
+}
+
+/** The folio numbers a page's extreme lines may hold. */
+const candidates = (lines: ReadonlyArray<Line>, height: number): Array<Candidate> =>
+  extremeLines(lines).flatMap((line): Array<Candidate> => {
+    const text = line.text.trim()
+    const bare = bareFolio.exec(text)?.[1]
+    if (bare !== undefined) return [{ line, value: Number(bare) }]
+    if (!inBand(line, height)) return []
+    return [leadingNumber.exec(text)?.[1], trailingNumber.exec(text)?.[1]].flatMap((value) =>
+      value === undefined ? [] : [{ line, value: Number(value) }]
+    )
+  })
+
+const pageLinesOf = (page: OrderedPage): Array<Line> =>
+  page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
+
+/**
+ * The lines that are folios of the document's page sequence, with the running heads sharing their
+ * line or their baseline in a band: the offset (folio minus page index) most pages agree on, when
+ * at least `minPages` and `minShare` of the pages with text do.
+ */
+export const sequenceFolios = (pages: ReadonlyArray<OrderedPage>): Set<Line> => {
+  const found = new Set<Line>()
+  const perPage = pages.map((page) => candidates(pageLinesOf(page), page.height))
+  const counts = new Map<number, number>()
+  perPage.forEach((list, i) => {
+    for (const offset of new Set(list.map((c) => c.value - pages[i]!.page))) {
+      counts.set(offset, (counts.get(offset) ?? 0) + 1)
+    }
+  })
+  let offset: number | undefined
+  let best = 0
+  for (const [key, count] of counts) {
+    if (count > best) {
+      offset = key
+      best = count
+    }
+  }
+  const textPages = pages.filter((page) => page.items.some((item) => item._tag === "Line")).length
+  if (offset === undefined || best < Math.max(minPages, minShare * textPages)) return found
+  pages.forEach((page, i) => {
+    const folios = perPage[i]!.filter((c) => c.value === page.page + offset)
+    if (folios.length === 0) return
+    for (const folio of folios) found.add(folio.line)
+    // The running head beside the folio on its baseline (a title at the other margin).
+    for (const line of pageLinesOf(page)) {
+      if (!inBand(line, page.height)) continue
+      if (folios.some((folio) => Math.abs(folio.line.y - line.y) < sameBaseline)) found.add(line)
+    }
+  })
+  return found
+}
