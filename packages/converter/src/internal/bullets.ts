@@ -1,7 +1,8 @@
 /**
  * A page's paths, read once per object (type and bounds): list bullets drawn as shapes, and the
  * rules a table is drawn with. Chromium (and other HTML printers) paint a list's disc, circle or
- * square marker as a small path, not as text, so the text layer alone shows no list. A small,
+ * square marker as a small path, beamer as a small form holding a shaded ball, not as text, so the
+ * text layer alone shows no list. A small,
  * roughly square path just left of the start of a text run, within that run's line, is given back
  * as a "•" run on the run's baseline, and the list rules read it as any other bullet. Thin
  * horizontal and vertical paths (and the edges of thin rectangles) are the page's rules.
@@ -12,9 +13,13 @@ import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 
 const pathObject = 2
+/** Image, shading and form objects: a bullet drawn as a picture or as a shaded ball (beamer's). */
+const pictureObjects = new Set([3, 4, 5])
 /** A marker's side, in points: smaller is a dot of a leader, larger an icon or a box. */
 const minSide = 1.5
 const maxSide = 8
+/** A picture may be as large as a ball a number is set on. */
+const maxPictureSide = 16
 /** Pages with more small shapes than this are drawings (chart markers), not lists. */
 const maxCandidates = 400
 /** A rule is at most this thick and at least this long (points). */
@@ -36,6 +41,10 @@ export interface PagePaths {
   readonly rules: ReadonlyArray<Rule>
 }
 
+/** Whether a box is the size and shape of a list marker: small and roughly square. */
+const isMarkerBox = (w: number, h: number, max = maxSide): boolean =>
+  w >= minSide && h >= minSide && w <= max && h <= max && Math.abs(w - h) <= 0.3 * Math.max(w, h)
+
 /** The small shapes and the rules of a page, one type and one bounds call per path object. */
 export const pagePaths = (m: Pdfium, page: number, height: number): PagePaths =>
   P.withBuffer(m, 16, (out) => {
@@ -44,31 +53,49 @@ export const pagePaths = (m: Pdfium, page: number, height: number): PagePaths =>
     const count = m.direct.FPDFPage_CountObjects(page)
     for (let i = 0; i < count && (shapes.length <= maxCandidates || rules.length <= maxRules); i++) {
       const object = m.direct.FPDFPage_GetObject(page, i)
-      if (m.direct.FPDFPageObj_GetType(object) !== pathObject) continue
+      const type = m.direct.FPDFPageObj_GetType(object)
+      if (type !== pathObject && !pictureObjects.has(type)) continue
       if (!m.direct.FPDFPageObj_GetBounds(object, out, out + 4, out + 8, out + 12)) continue
       const [left, bottom, right, top] = P.floats(m, out, 4)
       const w = right! - left!
       const h = top! - bottom!
       const box = { x0: left!, x1: right!, y0: height - top!, y1: height - bottom! }
-      if (h <= maxThickness && w >= minLength) {
+      if (type !== pathObject) {
+        if (shapes.length <= maxCandidates && isMarkerBox(w, h, maxPictureSide)) shapes.push(box)
+      } else if (h <= maxThickness && w >= minLength) {
         if (rules.length <= maxRules) rules.push({ ...box, horizontal: true })
       } else if (w <= maxThickness && h >= minLength) {
         if (rules.length <= maxRules) rules.push({ ...box, horizontal: false })
-      } else if (
-        shapes.length <= maxCandidates && w >= minSide && h >= minSide && w <= maxSide && h <= maxSide &&
-        Math.abs(w - h) <= 0.3 * Math.max(w, h)
-      ) {
+      } else if (shapes.length <= maxCandidates && isMarkerBox(w, h)) {
         shapes.push(box)
       }
     }
     return { shapes, rules: rules.length > maxRules ? [] : rules }
   })
 
-/** "•" runs for the shapes that mark the start of a text run: on its line, just left of it. */
+/** A number set on a shape (beamer's numbered balls) is an item's number: "1" becomes "1.". */
+const numberOn = (shape: Box, items: ReadonlyArray<TextItem>): TextItem | undefined => {
+  const number = items.find((item) =>
+    /^\d{1,2}$/.test(item.text) && item.x >= shape.x0 - 0.5 && item.x + item.width <= shape.x1 + 0.5 &&
+    item.y > shape.y0 && item.y <= shape.y1 + 0.5
+  )
+  return number === undefined ? undefined : { ...number, text: ".", x: number.x + number.width, width: 0 }
+}
+
+/**
+ * "•" runs for the shapes that mark the start of a text run (on its line, just left of it), and
+ * "." after a number set on a shape.
+ */
 export const shapeBullets = (shapes: ReadonlyArray<Box>, items: ReadonlyArray<TextItem>): Array<TextItem> => {
   if (shapes.length === 0 || shapes.length > maxCandidates) return []
   const bullets: Array<TextItem> = []
   for (const shape of shapes) {
+    const numbered = numberOn(shape, items)
+    if (numbered !== undefined) {
+      bullets.push(numbered)
+      continue
+    }
+    if (shape.x1 - shape.x0 > maxSide) continue
     const middle = (shape.y0 + shape.y1) / 2
     const item = items.find((item) =>
       item.x >= shape.x1 && item.x - shape.x1 <= 1.5 * item.size &&
