@@ -13,7 +13,9 @@ describe("a font's style from its name", () => {
         "txtt",
         "LMMono10-Regular",
         "NMGJQF+SFTT1000",
-        "AYKZLN+SFTT0900"
+        "AYKZLN+SFTT0900",
+        "NMECAO+NimbusMonL-Regu",
+        "NimbusMonL-Bold"
       ]
     ) {
       assert.strictEqual(nameStyle(name) & Style.code, Style.code, name)
@@ -32,7 +34,9 @@ describe("a font's style from its name", () => {
         "CMR10",
         "DejaVuSerif",
         "MVPKFB+SFRM1000",
-        "ZVXLFO+SFSS1000"
+        "ZVXLFO+SFSS1000",
+        "ASZGGO+NimbusRomNo9L-Regu",
+        "NimbusSanL-Regu"
       ]
     ) {
       assert.strictEqual(nameStyle(name) & Style.code, 0, name)

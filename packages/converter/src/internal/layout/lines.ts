@@ -69,6 +69,34 @@ const commentedCode = (items: ReadonlyArray<TextItem>): boolean => {
   return commentStart.test(lead) && lead.replace(commentStart, "").trim().length >= 2
 }
 
+/**
+ * A run of a line otherwise in the code face that a fallback font set: letters of another script,
+ * or a brace or a backslash in a slanted face (TeX's math symbols: Sweave's listings).
+ */
+const fallbackRun = (item: TextItem): boolean =>
+  !/[A-Za-z0-9]/.test(item.text) &&
+  (/[^\p{Script=Latin}\p{Script=Common}]/u.test(item.text) ||
+    ((item.style & Style.emphasis) !== 0 && /^[{}\\]{1,3}$/.test(item.text.trim())))
+
+/**
+ * Whether a line is code some of whose characters the code face lacked and a fallback font set
+ * (Courier has no Ethiopic): its Latin letters all in the code face, its other runs
+ * `fallbackRun`s holding a small part of its characters.
+ */
+const fallbackCode = (items: ReadonlyArray<TextItem>): boolean => {
+  let latin = false
+  let mono = 0
+  let other = 0
+  for (const item of items) {
+    if (isMono(item)) {
+      latin ||= /[A-Za-z]/.test(item.text)
+      mono += item.text.length
+    } else if (!fallbackRun(item)) return false
+    else other += item.text.length
+  }
+  return latin && mono >= 3 * other
+}
+
 /** The styles a mark keeps: code alone (what a code span shows), else bold and italic. */
 const markStyle = (item: TextItem): number => isMono(item) ? Style.code : item.style & (Style.strong | Style.emphasis)
 
@@ -114,7 +142,7 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
   const rtl = rtlChars > ltrChars
   // Items arrive in visual order; a right-to-left line is read from its right end.
   const ordered = rtl ? [...items].sort((a, b) => (b.x + b.width) - (a.x + a.width)) : items
-  const code = !rtl && (items.every(isMono) || commentedCode(items))
+  const code = !rtl && (items.every(isMono) || commentedCode(items) || fallbackCode(items))
   const size = dominantSize(items)
   const main = items.find((item) => Math.round(item.size * 2) / 2 === size) ?? items[0]!
   const largest = items.reduce((a, b) => b.size > a.size ? b : a)
