@@ -193,6 +193,33 @@ describe("layout rules", () => {
       ])
     }))
 
+  it.effect("Word's second-level bullet, an \"o\" in Courier New before text in the text face, starts an item", () =>
+    Effect.sync(() => {
+      const bullet = (text: string, y: number) => [item("o", 90, y, 10, false, 1), item(text, 102, y)]
+      const blocks = contentBlocks(layout([page([
+        ...bodyLines(["The following constraints are met:"], 72, 70),
+        ...bullet("the input integers are at most 256 bytes;", 84),
+        ...bullet("the modulus length is a multiple of 32 bits;", 98),
+        ...bodyLines(["After the list, a paragraph."], 72, 120),
+        item("o", 72, 140, 10, false, 1),
+        item("= 5 is code, set in one face.", 78, 140, 10, false, 1)
+      ])]))
+      assert.deepStrictEqual(blocks.slice(0, 3), [
+        { _tag: "Paragraph", text: "The following constraints are met:" },
+        {
+          _tag: "List",
+          ordered: false,
+          start: 0,
+          items: [
+            { text: "the input integers are at most 256 bytes;" },
+            { text: "the modulus length is a multiple of 32 bits;" }
+          ]
+        },
+        { _tag: "Paragraph", text: "After the list, a paragraph." }
+      ])
+      assert.notStrictEqual(blocks[3]?._tag, "List")
+    }))
+
   it.effect("a paragraph's first-line indent after a list is not a wrapped line of its last item", () =>
     Effect.sync(() => {
       const blocks = contentBlocks(layout([page([

@@ -18,6 +18,7 @@ import { pageLines } from "./layout/model.js"
 import { noteBlocks, placeNotes } from "./layout/noteBlocks.js"
 import { orderPage } from "./layout/order.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
+import { joinSectionNumbers } from "./layout/sectionNumbers.js"
 import { paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
 import { linesPage, taggedBlocks } from "./tagged/assemble.js"
 import { appendTagged } from "./tagged/merge.js"
@@ -86,7 +87,7 @@ export const layout = (input: LayoutInput): Layout => {
     if (isTaggedPage(all[i]!)) continue
     const foot = footNotes(pages[i]!, body, notes.has(pages[i - 1]?.page ?? -1))
     const end = endNotes(foot.page, body, references)
-    pages[i] = end.page
+    pages[i] = joinSectionNumbers(end.page, body)
     if (foot.notes.length + end.notes.length > 0) notes.set(end.page.page, [...end.notes, ...foot.notes])
   }
   const outline = useOutline(input.outline) ? input.outline : []

@@ -158,7 +158,7 @@ class PageBlocks {
       this.flush()
       for (const term of terms ?? []) this.blocks.push(paragraphOf(trimRich(richLine(term))))
     }
-    const marker = listMarker(line.text)
+    const marker = listMarker(line.text, line.marks)
     const startsItem = marker !== undefined &&
       (!marker.ordered || this.list !== undefined || this.paragraph === undefined || breaks ||
         endsSentence(previous!.text))

@@ -3,7 +3,8 @@ import type * as Document from "../../Document.js"
 import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, shiftMarks, trimRich } from "./inline.js"
-import type { Line } from "./model.js"
+import type { Line, Mark } from "./model.js"
+import { Style } from "./model.js"
 import { bulletCharacters, endsSentence } from "./text.js"
 
 const bulletMarker = new RegExp(`^([${bulletCharacters}])\\s+(?=\\S)`, "u")
@@ -16,9 +17,17 @@ export interface ListMarker {
   readonly length: number
 }
 
+/** Word's second-level bullet: an "o" in Courier New, its code mark ending with it. */
+const letterBullet = (text: string, marks: ReadonlyArray<Mark> | undefined): RegExpExecArray | null => {
+  const first = marks?.[0]
+  return first !== undefined && first.start === 0 && first.end === 1 && (first.style & Style.code) !== 0
+    ? /^o\s+(?=\S)/.exec(text)
+    : null
+}
+
 /** A list marker at the start of a line: bullets always, numbers "1." "2)" "(a)". */
-export const listMarker = (text: string): ListMarker | undefined => {
-  const bullet = bulletMarker.exec(text)
+export const listMarker = (text: string, marks?: ReadonlyArray<Mark>): ListMarker | undefined => {
+  const bullet = bulletMarker.exec(text) ?? letterBullet(text, marks)
   if (bullet !== null) {
     return { ordered: false, number: 0, rest: text.slice(bullet[0].length), length: bullet[0].length }
   }
