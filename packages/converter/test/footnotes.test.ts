@@ -173,4 +173,23 @@ describe("notes set as a list in the text", () => {
       const markdown = Markdown.render(document)
       assert.include(markdown, "One claim[^1] and another claim here[^2] in the text.")
     }))
+
+  it.effect("one entry is a note when its label stands alone beside its text (rst2pdf); a lone \"1 text\" line is not", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        ...referring("One claim", "1", " and the text goes on.", 50, 160),
+        item("1", 63, 300),
+        item("The only note, its label in a column of its own.", 148, 300)
+      ], [])])
+      assert.deepStrictEqual(footnotes(document).map((note) => [note.label, note.text]), [
+        ["1", "The only note, its label in a column of its own."]
+      ])
+      const plain = layout([page([
+        ...bodyLines(filler, 50, 100),
+        ...referring("One claim", "1", " and the text goes on.", 50, 160),
+        item("1 A numbered line of the body that no note is.", 50, 300)
+      ], [])])
+      assert.deepStrictEqual(footnotes(plain), [])
+    }))
 })

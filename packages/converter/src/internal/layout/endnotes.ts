@@ -8,7 +8,7 @@ import { noteLabel } from "./lines.js"
 import type { Line, OrderedPage, PageItem } from "./model.js"
 import { Style } from "./model.js"
 
-/** Fewer entries than this are not a list of notes. */
+/** Fewer entries than this are not a list of notes, unless each label stands alone beside its text. */
 const minEntries = 2
 /** An entry's next line stands at most this many of its sizes below the one before. */
 const maxLeading = 2.2
@@ -22,6 +22,7 @@ interface Entry {
   readonly label: string
   readonly lines: Array<Line>
   readonly cut: number
+  readonly alone: boolean
   next: number
 }
 
@@ -39,11 +40,11 @@ const entryAt = (items: ReadonlyArray<PageItem>, index: number, body: number): E
     noteLabel.test(line.text) && beside !== undefined && Math.abs(beside.y - line.y) <= 0.3 * line.size &&
     beside.x0 > line.x1 && beside.size <= body + 0.5
   ) {
-    return { start: line, label: line.text, lines: [beside], cut: 0, next: index + 2 }
+    return { start: line, label: line.text, lines: [beside], cut: 0, alone: true, next: index + 2 }
   }
   const marker = noteMarker(line)
   if (marker === undefined) return undefined
-  return { start: line, label: marker.label, lines: [line], cut: marker.cut, next: index + 1 }
+  return { start: line, label: marker.label, lines: [line], cut: marker.cut, alone: false, next: index + 1 }
 }
 
 /** Whether two entries are set alike: their labels at one margin, in one size. */
@@ -97,7 +98,8 @@ export const endNotes = (
   const taken = new Set<number>()
   for (let i = 0; i < items.length; i++) {
     const entries = entriesFrom(items, i, body)
-    const answered = entries.length >= minEntries && entries.every((entry) => (open.get(entry.label) ?? 0) > 0)
+    const answered = (entries.length >= minEntries || entries[0]?.alone === true) &&
+      entries.every((entry) => (open.get(entry.label) ?? 0) > 0)
     if (!answered) {
       for (const label of referenceLabels(items[i]!)) open.set(label, (open.get(label) ?? 0) + 1)
       continue
