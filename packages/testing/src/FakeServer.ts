@@ -11,70 +11,10 @@ import * as Layer from "effect/Layer"
 import type * as FakeSteps from "./FakeSteps.js"
 import * as internal from "./internal/fakeServer.js"
 
-/** `FakeSteps.CompletedStep`, re-exported here for scripts written against `FakeServer`.
+/** The steps, timelines, faults and outputs of `FakeSteps`, so scripts can name them as `FakeServer.StatusStep`.
  * @since 0.1.0
  * @category models */
-export type CompletedStep = FakeSteps.CompletedStep
-
-/** `FakeSteps.DownloadStep`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type DownloadStep = FakeSteps.DownloadStep
-
-/** `FakeSteps.FailedStep`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type FailedStep = FakeSteps.FailedStep
-
-/** `FakeSteps.Fault`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type Fault = FakeSteps.Fault
-
-/** `FakeSteps.FaultStep`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type FaultStep = FakeSteps.FaultStep
-
-/** `FakeSteps.Output`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type Output = FakeSteps.Output
-
-/** `FakeSteps.PartStep`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type PartStep = FakeSteps.PartStep
-
-/** `FakeSteps.ProcessingStep`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type ProcessingStep = FakeSteps.ProcessingStep
-
-/** `FakeSteps.RawResponse`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type RawResponse = FakeSteps.RawResponse
-
-/** `FakeSteps.RawStep`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type RawStep = FakeSteps.RawStep
-
-/** `FakeSteps.StatusStep`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type StatusStep = FakeSteps.StatusStep
-
-/** `FakeSteps.SubmitStep`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type SubmitStep = FakeSteps.SubmitStep
-
-/** `FakeSteps.Timeline`, re-exported here for scripts written against `FakeServer`.
- * @since 0.1.0
- * @category models */
-export type Timeline = FakeSteps.Timeline
+export type * from "./FakeSteps.js"
 
 /** @since 0.1.0
  * @category options */
@@ -84,10 +24,10 @@ export interface Options {
   /** Accepted API keys (default `[defaultApiKey]`). */
   readonly apiKeys?: ReadonlyArray<string> | undefined
   /** Timeline of tasks whose submit step gives none (default {@link completedImmediately}). */
-  readonly defaultTimeline?: Timeline | undefined
+  readonly defaultTimeline?: FakeSteps.Timeline | undefined
   /** What a completed task downloads, for tasks whose `Accept` step gives none: the same output for every task, or
    * one per task (default: `# <sessionID>\n` for Markdown, a few fixed bytes for EPUB). */
-  readonly output?: Output | ((task: FakeTask) => Output) | undefined
+  readonly output?: FakeSteps.Output | ((task: FakeTask) => FakeSteps.Output) | undefined
   /** `RateLimit-Policy` and `RateLimit` headers sent on accepted submits. */
   readonly rateLimitHeaders?: { readonly policy?: string | undefined; readonly state?: string | undefined } | undefined
   /** Keep every request for `requests` (default true). Benchmarks that push tens of thousands of tasks through the
@@ -169,7 +109,7 @@ export interface FakeTask {
   readonly request: unknown
   /** Clock time of the submit, in epoch milliseconds. */
   readonly createdAt: number
-  readonly timeline: Timeline
+  readonly timeline: FakeSteps.Timeline
 }
 
 /** A request the fake received, faulted ones included.
@@ -195,13 +135,13 @@ export interface Service {
   /** The `HttpClient` that talks to this fake (the one the layer provides). */
   readonly httpClient: HttpClient.HttpClient
   /** Steps consumed one per submit request, in order; when none is left: `Accept` with the default timeline. */
-  readonly enqueueSubmit: (...steps: ReadonlyArray<SubmitStep>) => Effect.Effect<void>
+  readonly enqueueSubmit: (...steps: ReadonlyArray<FakeSteps.SubmitStep>) => Effect.Effect<void>
   /** One-shot answers consumed one per result request for this id, before its timeline applies. */
-  readonly enqueueResult: (sessionId: string, ...steps: ReadonlyArray<StatusStep>) => Effect.Effect<void>
+  readonly enqueueResult: (sessionId: string, ...steps: ReadonlyArray<FakeSteps.StatusStep>) => Effect.Effect<void>
   /** One-shot answers consumed one per download request of this task, before the normal download. */
-  readonly enqueueDownload: (sessionId: string, ...steps: ReadonlyArray<DownloadStep>) => Effect.Effect<void>
+  readonly enqueueDownload: (sessionId: string, ...steps: ReadonlyArray<FakeSteps.DownloadStep>) => Effect.Effect<void>
   /** Replaces the timeline of a task (still measured from its creation); for an id not yet created, used when it is. */
-  readonly setTimeline: (sessionId: string, timeline: Timeline) => Effect.Effect<void>
+  readonly setTimeline: (sessionId: string, timeline: FakeSteps.Timeline) => Effect.Effect<void>
   /** Changes the tasks-in-flight limit (see `Options.concurrencyLimit`); `undefined` lifts it. */
   readonly setConcurrencyLimit: (limit: number | undefined) => Effect.Effect<void>
   /** Tasks in flight now (Clock time), by the rule of `Options.concurrencyLimit`. */
@@ -212,7 +152,7 @@ export interface Service {
   /** Where `init` and `url` of the chunked upload protocol live. */
   readonly uploadBaseUrl: string
   /** Steps consumed one per `PUT` of this part number (of any upload), before the part is stored normally. */
-  readonly enqueuePart: (part: number, ...steps: ReadonlyArray<PartStep>) => Effect.Effect<void>
+  readonly enqueuePart: (part: number, ...steps: ReadonlyArray<FakeSteps.PartStep>) => Effect.Effect<void>
   /** The chunked uploads received, in order of `init`. */
   readonly uploads: Effect.Effect<ReadonlyArray<FakeUpload>>
   /** Every request received, in order. */
@@ -228,7 +168,7 @@ export class FakeServer extends Context.Tag("@pdf-transform/testing/FakeServer")
 /** The default timeline: completed at once.
  * @since 0.1.0
  * @category constants */
-export const completedImmediately: Timeline = internal.completedImmediately
+export const completedImmediately: FakeSteps.Timeline = internal.completedImmediately
 
 /** Builds a fake server. Its state lives as long as the returned service.
  * @since 0.1.0

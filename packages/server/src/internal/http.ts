@@ -61,13 +61,7 @@ export const readBody = (
       Effect.mapError(() => fail(400, "invalid_request", "The request body could not be read"))
     )
     if (size > maxBytes) return yield* tooLarge()
-    const body = new Uint8Array(size)
-    let offset = 0
-    for (const chunk of chunks) {
-      body.set(chunk, offset)
-      offset += chunk.byteLength
-    }
-    return body
+    return Buffer.concat(chunks, size)
   })
 
 /** Bytes of an oversized chunked body read and dropped before answering 413. */

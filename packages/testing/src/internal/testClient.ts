@@ -66,39 +66,28 @@ export const make = (
           })
         ))
 
+    /** Records a call on a task, then runs it. */
+    const onTask = <A, E>(
+      method: TestPdfTransformClient.Call["method"],
+      task: {
+        readonly format: Contract.Format
+        readonly sessionId: NonNullable<TestPdfTransformClient.Call["sessionId"]>
+      },
+      run: Effect.Effect<A, E>
+    ) => Effect.zipRight(record({ method, format: task.format, sessionId: task.sessionId }), run)
+
     const client: PdfTransformClient.Service = {
       baseUrl: real.baseUrl,
       submit: (format, request, retry) => recordSubmit("submit", format, request, real.submit(format, request, retry)),
-      status: (task) =>
-        Effect.zipRight(
-          record({ method: "status", format: task.format, sessionId: task.sessionId }),
-          real.status(task)
-        ),
-      awaitCompletion: (task, poll) =>
-        Effect.zipRight(
-          record({ method: "awaitCompletion", format: task.format, sessionId: task.sessionId }),
-          real.awaitCompletion(task, poll)
-        ),
-      watch: (task, poll) =>
-        Stream.unwrap(
-          Effect.as(record({ method: "watch", format: task.format, sessionId: task.sessionId }), real.watch(task, poll))
-        ),
+      status: (task) => onTask("status", task, real.status(task)),
+      awaitCompletion: (task, poll) => onTask("awaitCompletion", task, real.awaitCompletion(task, poll)),
+      watch: (task, poll) => Stream.unwrap(onTask("watch", task, Effect.succeed(real.watch(task, poll)))),
       convert: (format, request, poll) =>
         recordSubmit("convert", format, request, real.submit(format, request)).pipe(
           Effect.flatMap((task) => real.awaitCompletion(task, poll))
         ),
-      download: (completed) =>
-        Stream.unwrap(
-          Effect.as(
-            record({ method: "download", format: completed.format, sessionId: completed.sessionId }),
-            real.download(completed)
-          )
-        ),
-      downloadBytes: (completed, options) =>
-        Effect.zipRight(
-          record({ method: "downloadBytes", format: completed.format, sessionId: completed.sessionId }),
-          real.downloadBytes(completed, options)
-        )
+      download: (completed) => Stream.unwrap(onTask("download", completed, Effect.succeed(real.download(completed)))),
+      downloadBytes: (completed, options) => onTask("downloadBytes", completed, real.downloadBytes(completed, options))
     }
 
     const control: TestPdfTransformClient.Service = {
