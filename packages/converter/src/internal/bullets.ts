@@ -1,11 +1,6 @@
 /**
- * A page's paths, read once per object (type and bounds): list bullets drawn as shapes, and the
- * rules a table is drawn with. Chromium (and other HTML printers) paint a list's disc, circle or
- * square marker as a small path, beamer as a small form holding a shaded ball, not as text, so the
- * text layer alone shows no list. A small,
- * roughly square path just left of the start of a text run, within that run's line, is given back
- * as a "•" run on the run's baseline, and the list rules read it as any other bullet. Thin
- * horizontal and vertical paths (and the edges of thin rectangles) are the page's rules.
+ * A page's paths, read once per object: bullets drawn as shapes (browsers, beamer) come back as "•"
+ * runs where they mark a run's start, so the list rules see them; thin paths are a table's rules.
  */
 import type { TextItem } from "./layout.js"
 import type { Rule } from "./layout/model.js"

@@ -1,8 +1,4 @@
-/**
- * Layout rebuilding: positioned text items -> lines -> reading order -> blocks. Pure functions,
- * so each rule can be tested on synthetic items without a PDF. One module per rule under
- * `layout/`; this one runs them over a whole document.
- */
+/** Layout: items -> lines -> reading order -> blocks, as pure functions (one rule a module under `layout/`). */
 import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { mergeSplitParagraphs, pageBlocks } from "./layout/blocks.js"

@@ -270,10 +270,8 @@ const merge = (open: Document.Block, next: Document.Block, hyphenation: Hyphenat
 }
 
 /**
- * A paragraph, a code listing, a list or a table cut by a page end or by a figure goes on in the
- * next block: a paragraph that does not end a sentence with the next that starts in lower case,
- * two listings, two lists of one kind (numbers going on), two tables with one header row
- * (`tables.ts`). The page breaks, figures and footnotes in between stay, after it.
+ * A paragraph, listing, list or table cut by a page end or a figure goes on in the next block of its
+ * kind (`tables.ts` for tables); the page breaks, figures and footnotes between stay, after it.
  */
 export const mergeSplitParagraphs = (
   blocks: ReadonlyArray<Document.Block>,

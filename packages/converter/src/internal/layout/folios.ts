@@ -1,8 +1,6 @@
 /**
- * Folios found by their sequence: the number on a page's first or last baseline that runs with the
- * page numbers (the folio minus the page index is one offset on many pages). LaTeX sets its folio
- * above the bottom tenth of the page where the band rules of `runningHeads.ts` look, and Sphinx
- * prints it on one line with the chapter's title ("4 Chapter 1. Overview").
+ * Folios found by their sequence (folio minus page index one offset on many pages), where LaTeX and
+ * Sphinx set them beyond `runningHeads.ts`'s bands or beside a chapter's title.
  */
 import type { Line, OrderedPage } from "./model.js"
 
