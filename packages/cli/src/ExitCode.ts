@@ -7,14 +7,7 @@ import type * as Batch from "@pdf-transform/stream/Batch"
 import type { CliError } from "./CliError.js"
 
 /**
- * - `ok` (0): every document converted (now or by an earlier run).
- * - `failed` (1): some documents did not convert (failed, ambiguous, or not attempted).
- * - `usage` (2): the command line cannot run as written.
- * - `unauthenticated` (3): the service refused the API key.
- * - `limited` (4): a quota or rate limit stopped the batch.
- * - `unreachable` (5): the service could not be reached: never within the first tries, or not
- *   again within `--max-outage`.
- * - `interrupted` (130): stopped with Ctrl-C before everything was done (128 + SIGINT, as shells expect).
+ * The exit codes, as the README's table explains them (`interrupted` is 128 + SIGINT, as shells expect).
  *
  * @since 0.1.0
  * @category constants

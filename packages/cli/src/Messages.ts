@@ -25,8 +25,7 @@ export type Explainable =
   | CliError
 
 /**
- * An error explained: `what` happened, and `todo`, what the person can do about it (when there is
- * something to do).
+ * An error explained: `what` happened, and `todo`, what the person can do about it.
  *
  * @since 0.1.0
  * @category models

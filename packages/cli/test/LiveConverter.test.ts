@@ -1,52 +1,45 @@
+/** The embedded backend's converter, started in the background: conversions wait for it, and fail when it cannot start. */
+import { WorkerError } from "@effect/platform/WorkerError"
 import { assert, describe, it } from "@effect/vitest"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
-import * as Url from "node:url"
-import { builtInstead } from "../src/internal/liveConverter.js"
+import * as Converter from "@pdf-transform/converter/Converter"
+import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
+import { inBackground } from "../src/internal/liveConverter.js"
 
-/** A converter package laid out as in the repository: sources, and a build stamped `builtAt` (seconds). */
-const layout = (builtAt: number | undefined) => {
-  const root = Fs.mkdtempSync(Path.join(Os.tmpdir(), "live-converter-"))
-  const write = (file: string, at: number) => {
-    const path = Path.join(root, file)
-    Fs.mkdirSync(Path.dirname(path), { recursive: true })
-    Fs.writeFileSync(path, "")
-    Fs.utimesSync(path, at, at)
-  }
-  write("src/ConverterLive.ts", 1_000)
-  write("src/internal/pdf.ts", 2_000)
-  // A folder counts too: a file added or removed changes its time.
-  Fs.utimesSync(Path.join(root, "src", "internal"), 2_000, 2_000)
-  if (builtAt !== undefined) {
-    write("build/esm/ConverterLive.js", 500)
-    write(".tsbuildinfo/src.tsbuildinfo", builtAt)
-  }
-  return {
-    source: Url.pathToFileURL(Path.join(root, "src", "ConverterLive.ts")).href,
-    built: Url.pathToFileURL(Path.join(root, "build", "esm", "ConverterLive.js")).href,
-    [Symbol.dispose]: () => Fs.rmSync(root, { recursive: true, force: true })
-  }
-}
+const pdf = new Uint8Array([37, 80, 68, 70])
 
-describe("which converter the command loads in the repository", () => {
-  it("the JavaScript build when it is newer than every source file", () => {
-    using dir = layout(3_000)
-    assert.strictEqual(builtInstead(dir.source), dir.built)
-  })
+/** A converter whose layer is built when `started` is done, and answers "converted". */
+const slowConverter = (started: Deferred.Deferred<void>) =>
+  Layer.effect(
+    Converter.Converter,
+    Effect.as(Deferred.await(started), {
+      toMarkdown: () => Effect.succeed({ output: "converted", pages: 1, warnings: [] }),
+      toEpub: () => Effect.succeed({ output: new Uint8Array(), pages: 1, warnings: [] })
+    })
+  )
 
-  it("the sources when one of them changed after the build", () => {
-    using dir = layout(1_500)
-    assert.strictEqual(builtInstead(dir.source), dir.source)
-  })
+describe("the converter started in the background", () => {
+  it.scoped("is ready at once; a conversion waits until the converter has started, then runs on it", () =>
+    Effect.gen(function*() {
+      const started = yield* Deferred.make<void>()
+      const layer = yield* inBackground(slowConverter(started))
+      const converter = yield* Effect.provide(Converter.Converter, layer)
+      const conversion = yield* Effect.fork(converter.toMarkdown(pdf))
+      yield* Effect.yieldNow()
+      assert.isTrue(Option.isNone(yield* Fiber.poll(conversion)))
+      yield* Deferred.succeed(started, undefined)
+      assert.strictEqual((yield* Fiber.join(conversion)).output, "converted")
+    }))
 
-  it("the sources when there is no build", () => {
-    using dir = layout(undefined)
-    assert.strictEqual(builtInstead(dir.source), dir.source)
-  })
-
-  it("an installed package's JavaScript as it is", () => {
-    const installed = "file:///app/node_modules/@pdf-transform/converter/build/esm/ConverterLive.js"
-    assert.strictEqual(builtInstead(installed), installed)
-  })
+  it.scoped("one that cannot start fails each conversion with the reason, as a defect (not the document's fault)", () =>
+    Effect.gen(function*() {
+      const broken = Layer.fail(new WorkerError({ reason: "spawn", cause: new Error("no worker script") }))
+      const layer = yield* inBackground(broken)
+      const converter = yield* Effect.provide(Converter.Converter, layer)
+      const exit = yield* Effect.exit(converter.toEpub(pdf))
+      assert.isTrue(Exit.isFailure(exit) && Cause.isDie(exit.cause))
+      assert.include(
+        Cause.pretty(Exit.isFailure(exit) ? exit.cause : Cause.empty),
+        "the local converter could not start"
+      )
+    }))
 })

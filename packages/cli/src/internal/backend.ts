@@ -18,10 +18,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { UsageError } from "../CliError.js"
 
-/**
- * Where the hosted service takes uploads (its chunked remote-cache protocol), apart from its API:
- * core's fact, re-exported for the CLI's tests.
- */
+/** Where the hosted service takes uploads (core's fact, re-exported for the CLI's tests). */
 export const hostedUploadBaseUrl = UploadProtocol.hostedUploadBaseUrl
 
 export interface Flags {
@@ -102,11 +99,9 @@ export type UploadRoute =
   | { readonly _tag: "Chunked"; readonly uploadBaseUrl: string }
 
 /**
- * How local files reach the service; the one place it is decided.
- * - The embedded server, and a reference server (a base URL other than the hosted service's, with
- *   no `--upload-base-url`): its own `POST /v1/files` (core's `ServerUploader`).
- * - The hosted service, or any `--upload-base-url`: the chunked remote-cache protocol (core's
- *   `ChunkedUploader`), at the hosted service's upload base unless one is given.
+ * How local files reach the service: a reference server (embedded, or a base URL other than the
+ * hosted service's) takes them at its own `/v1/files`; the hosted service, or any
+ * `--upload-base-url`, through the chunked remote-cache protocol.
  */
 export const uploadRoute = (backend: Backend): UploadRoute => {
   if (backend._tag === "Embedded") return { _tag: "Files" }

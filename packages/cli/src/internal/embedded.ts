@@ -1,9 +1,6 @@
 /**
- * The embedded backend: the reference server on a free 127.0.0.1 port with a key made for this
- * run and the local converter, the client and the uploader pointed at it; all stopped when the
- * command ends. Its tasks, uploads and outputs are kept in a data folder, so a run that was killed
- * finds the tasks it had submitted (converting again or finished) when it is started again.
- * Loaded only when used.
+ * The embedded backend: the reference server on a free 127.0.0.1 port with a key made for this run
+ * and the local converter; its data folder lets a killed run find its tasks when started again.
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
@@ -24,7 +21,6 @@ export const layer = (
     readonly client: Omit<PdfTransformClient.Options, "apiKey" | "baseUrl">
     /** How many documents the command converts: no more converter workers are started than that. */
     readonly documents?: number
-    /** Where the server keeps its tasks, uploads and outputs. */
     readonly dataDir: string
   }
 ): Layer.Layer<
@@ -32,11 +28,14 @@ export const layer = (
   BackendFailed,
   HttpClient.HttpClient | FileSystem.FileSystem
 > =>
-  Layer.unwrapEffect(Effect.gen(function*() {
+  Layer.unwrapScoped(Effect.gen(function*() {
     const converterLayer = yield* LiveConverter.load
+    yield* Effect.logInfo("local converter loaded")
     const apiKey = Redacted.make(Crypto.randomBytes(24).toString("base64url"))
-    // A worker thread takes a few hundred milliseconds to start: one document gets one worker.
+    // A worker thread is dear to start: one document gets one worker.
     const workers = Math.max(1, Math.min(Os.availableParallelism(), options.documents ?? Infinity))
+    // At the caller's priority: this event loop serves only this command.
+    const converter = yield* LiveConverter.inBackground(converterLayer({ size: workers, niceness: 0 }))
     const server = Server.layer({
       keys: [apiKey],
       port: 0,
@@ -46,7 +45,7 @@ export const layer = (
       limits: { rate: false, quota: false },
       conversions: { maxConcurrent: workers }
     }).pipe(
-      Layer.provide(converterLayer({ size: workers })),
+      Layer.provide(converter),
       Layer.mapError((error) => new BackendFailed({ reason: error.message }))
     )
     const clients = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) => {

@@ -44,9 +44,8 @@ const skippedText = (event: Extract<BatchEvent, { _tag: "Skipped" }>, display: D
 }
 
 /**
- * The line of an event that ends a document, or of the batch's own news; `undefined` for the
- * others, and for documents not started (the stop's line and the total say it once, not a
- * thousand times).
+ * The line of an event that ends a document, or of the batch's own news; none for the others, nor
+ * for documents not started (the stop's line and the total say it once).
  */
 export const lasting = (event: BatchEvent, display: Display, style: Style): string | undefined => {
   switch (event._tag) {

@@ -1,56 +1,44 @@
-/**
- * The local converter (PDF engine, OCR, worker threads), loaded only when a command needs it:
- * `--help` and remote conversions never pay for it. Run from the repository, the converter is
- * TypeScript: tsx's loader is registered first (its workers do the same on their own).
- */
+/** The local converter, loaded only when a command needs it (never by `--help` or remote conversions). */
 import type { WorkerError } from "@effect/platform/WorkerError"
-import type * as ConverterModule from "@pdf-transform/converter/Converter"
+import * as ConverterModule from "@pdf-transform/converter/Converter"
 import type * as ConverterLive from "@pdf-transform/converter/ConverterLive"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
-import * as Fs from "node:fs"
-import * as Path from "node:path"
-import * as Url from "node:url"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import { BackendFailed } from "../CliError.js"
 
 const describe = (cause: unknown): string => cause instanceof Error ? cause.message : String(cause)
-
-/**
- * In the repository the package's exports point at its TypeScript sources, which tsx compiles
- * on every start, in this thread and in each worker: seconds before the first page. The
- * JavaScript build (`build/esm`, which `pnpm install` and `pnpm check` write) is taken instead
- * when it is at least as new as every source file; otherwise the sources, as before.
- */
-export const builtInstead = (target: string): string => {
-  const match = /^(file:\/\/.*\/)src\/ConverterLive\.ts$/.exec(target)
-  if (match === null) return target
-  const root = Url.fileURLToPath(match[1]!)
-  const built = Path.join(root, "build", "esm", "ConverterLive.js")
-  const stamp = Path.join(root, ".tsbuildinfo", "src.tsbuildinfo")
-  // The build info is written by every build that changed an output; unchanged outputs keep their times.
-  const stampStat = Fs.statSync(stamp, { throwIfNoEntry: false })
-  // Not built yet: the sources.
-  if (stampStat === undefined || !Fs.existsSync(built)) return target
-  const builtAt = stampStat.mtimeMs
-  const sources = Path.join(root, "src")
-  const stale = Fs.readdirSync(sources, { recursive: true, encoding: "utf8" }).some((file) =>
-    Fs.statSync(Path.join(sources, file)).mtimeMs > builtAt
-  )
-  return stale ? target : Url.pathToFileURL(built).href
-}
 
 export const load: Effect.Effect<
   (options?: ConverterLive.PoolOptions) => Layer.Layer<ConverterModule.Converter, WorkerError>,
   BackendFailed
 > = Effect.tryPromise({
-  try: async () => {
-    const target = builtInstead(import.meta.resolve("@pdf-transform/converter/ConverterLive"))
-    if (target.endsWith(".ts")) {
-      const tsx: { readonly register: () => unknown } = await import("tsx/esm/api")
-      tsx.register()
-    }
-    const module: typeof ConverterLive = await import(target)
-    return module.layer
-  },
+  try: async () => (await import("@pdf-transform/converter/ConverterLive")).layer,
   catch: (cause) => new BackendFailed({ reason: `the local converter cannot be loaded: ${describe(cause)}` })
 })
+
+/**
+ * The converter as a layer ready at once, built in the background while the server opens its data
+ * and documents upload; conversions wait for it, and fail when it cannot start.
+ */
+export const inBackground = (
+  converter: Layer.Layer<ConverterModule.Converter, WorkerError>
+): Effect.Effect<Layer.Layer<ConverterModule.Converter>, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const ready = yield* Deferred.make<ConverterModule.Service, string>()
+    yield* Layer.build(converter).pipe(
+      Effect.map(Context.get(ConverterModule.Converter)),
+      Effect.tap(() => Effect.logInfo("local converter ready")),
+      Effect.mapError((error) => `the local converter could not start: ${error.message}`),
+      Effect.tapError((reason) => Effect.logError(reason)),
+      Effect.intoDeferred(ready),
+      Effect.forkScoped
+    )
+    const started = Effect.orDieWith(Deferred.await(ready), (reason) => new Error(reason))
+    return Layer.succeed(ConverterModule.Converter, {
+      toMarkdown: (pdf, options) => Effect.flatMap(started, (service) => service.toMarkdown(pdf, options)),
+      toEpub: (pdf, options) => Effect.flatMap(started, (service) => service.toEpub(pdf, options))
+    })
+  })

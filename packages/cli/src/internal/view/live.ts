@@ -50,8 +50,7 @@ export const make = (output: Output, style: Style, total: number, now: () => num
     const lines = frame(state, now(), screen, style, { documents: !final })
     const rows = rowsTaken(drawn, columns)
     let text = syncStart + (drawn.length === 0 ? hideCursor : `\r\x1b[${rows}F`)
-    // Lines printed above the frame may be longer than it, and a shorter frame leaves rows behind:
-    // then what was below is erased first (inside the same write).
+    // Lines above may be longer than the frame, and a shorter frame leaves rows: erased in the same write.
     if (lasting.length > 0 || lines.length < drawn.length || rows !== drawn.length) text += eraseBelow
     for (const line of lasting) text += `${line}\n`
     for (const line of lines) text += `${eraseLine}${line}\n`

@@ -3,10 +3,7 @@ import type { BatchEvent } from "@pdf-transform/stream/BatchEvent"
 
 export type Phase = "uploading" | "submitted" | "converting"
 
-/**
- * A document uploading, or between its submit and its final event (an uploaded one waiting for a
- * slot is queued again).
- */
+/** A document uploading, or between its submit and its end (one uploaded and waiting for a slot is queued). */
 export interface Running {
   readonly index: number
   readonly name: string
@@ -145,7 +142,6 @@ export const update = (state: State, event: BatchEvent, now: number): State => {
   }
 }
 
-/** Documents that reached their end, whatever it was. */
 export const ended = (state: State): number => state.done + state.failed + state.notStarted
 
 /** Documents per second converted by this run, once one has been. */

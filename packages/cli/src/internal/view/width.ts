@@ -12,10 +12,8 @@ const segmenter = new Intl.Segmenter()
 /** The characters as a person sees them (grapheme clusters): a base letter and its marks stay together. */
 const graphemes = (text: string): Array<string> => Array.from(segmenter.segment(text), (part) => part.segment)
 
-/** Columns one character (grapheme cluster) takes, as `string-width` counts them. */
 export const charWidth = (char: string): number => stringWidth(char)
 
-/** Removes the terminal's escape sequences. */
 export const stripEscapes = (text: string): string => stripAnsi(text)
 
 /** Control characters (a file name may hold any) would move the cursor: shown as `?`. */
