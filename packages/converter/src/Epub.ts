@@ -107,6 +107,18 @@ interface Image {
 
 const extensions: Record<Document.Figure["mediaType"], string> = { "image/png": "png", "image/jpeg": "jpg" }
 
+/** A figure's file: the same bytes shown again (a logo on every page) are one file. */
+const imageFile = (images: Array<Image>, byContent: Map<string, Image>, figure: Document.Figure): string => {
+  const key = `${figure.mediaType} ${Crypto.createHash("sha256").update(figure.data).digest("base64")}`
+  const known = byContent.get(key)
+  if (known !== undefined) return known.file
+  const file = `images/figure-${String(images.length + 1).padStart(4, "0")}.${extensions[figure.mediaType]}`
+  const image = { file, data: figure.data, mediaType: figure.mediaType }
+  images.push(image)
+  byContent.set(key, image)
+  return file
+}
+
 /** Where footnotes are: their ids, and the chapter file each one is in. */
 interface Notes {
   readonly ids: NoteIds
@@ -159,6 +171,7 @@ const renderChapter = (
   chapter: Chapter,
   toc: Array<TocEntry>,
   images: Array<Image>,
+  imagesByContent: Map<string, Image>,
   language: string,
   noteIds: NoteIds | undefined,
   noteFiles: ReadonlyMap<string, string>
@@ -207,8 +220,7 @@ const renderChapter = (
         )
         break
       case "Figure": {
-        const file = `images/figure-${String(images.length + 1).padStart(4, "0")}.${extensions[block.mediaType]}`
-        images.push({ file, data: block.data, mediaType: block.mediaType })
+        const file = imageFile(images, imagesByContent, block)
         const alt = escapeXml(block.alt ?? "")
         parts.push(`<figure><img src="${file}" alt="${alt}" width="${block.width}" height="${block.height}"/></figure>`)
         break
@@ -281,6 +293,7 @@ export const build = (document: Document.Document, options: Options = {}): Uint8
   const chapters = splitChapters(document)
   const toc: Array<TocEntry> = []
   const images: Array<Image> = []
+  const imagesByContent = new Map<string, Image>()
   const files: Fflate.Zippable = {}
   // The OCF container requires `mimetype` first and uncompressed, so readers can sniff the type.
   files["mimetype"] = [Fflate.strToU8("application/epub+zip"), { level: 0 }]
@@ -300,7 +313,9 @@ export const build = (document: Document.Document, options: Options = {}): Uint8
     }
   }
   for (const chapter of chapters) {
-    files[`OEBPS/${chapter.file}`] = Fflate.strToU8(renderChapter(chapter, toc, images, language, noteIds, noteFiles))
+    files[`OEBPS/${chapter.file}`] = Fflate.strToU8(
+      renderChapter(chapter, toc, images, imagesByContent, language, noteIds, noteFiles)
+    )
   }
   const tocEntries = toc.length > 0
     ? toc

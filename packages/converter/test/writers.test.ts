@@ -175,6 +175,35 @@ describe("EPUB", () => {
       assert.include(text("OEBPS/toc.ncx"), "<content src=\"chapter-002.xhtml#h1\"/>")
     }))
 
+  it.effect("a figure shown again (the same bytes, in this chapter or another) is one file in the book", () =>
+    Effect.sync(() => {
+      const other = encodePng(new Uint8Array(64 * 64).fill(32), 64, 64, 1)
+      const figure = (data: Uint8Array): Document.Block => ({
+        _tag: "Figure",
+        data,
+        mediaType: "image/png",
+        width: 64,
+        height: 64
+      })
+      const files = Fflate.unzipSync(Epub.build(document([
+        { _tag: "Heading", level: 1, text: "One" },
+        figure(tinyPng),
+        figure(other),
+        { _tag: "Heading", level: 1, text: "Two" },
+        // Equal bytes in another array: the same image.
+        figure(tinyPng.slice()),
+        figure(tinyPng)
+      ])))
+      const text = (name: string) => new TextDecoder().decode(files[name])
+      const images = Object.keys(files).filter((name) => name.startsWith("OEBPS/images/")).sort()
+      assert.deepStrictEqual(images, ["OEBPS/images/figure-0001.png", "OEBPS/images/figure-0002.png"])
+      assert.deepStrictEqual(files["OEBPS/images/figure-0001.png"], tinyPng)
+      const sources = (chapter: string) => [...text(chapter).matchAll(/<img src="([^"]+)"/g)].map((m) => m[1])
+      assert.deepStrictEqual(sources("OEBPS/chapter-001.xhtml"), ["images/figure-0001.png", "images/figure-0002.png"])
+      assert.deepStrictEqual(sources("OEBPS/chapter-002.xhtml"), ["images/figure-0001.png", "images/figure-0001.png"])
+      assert.strictEqual(text("OEBPS/content.opf").match(/media-type="image\/png"/g)?.length, 2)
+    }))
+
   it.effect(
     "footnotes are asides linked from their references, in their chapter or another; figures keep their description; epubcheck finds nothing",
     () =>

@@ -1,119 +1,136 @@
 /**
  * Images a page paints: their placement (how much of the page they cover tells a scan) and, for
- * EPUB figures, their bytes: copied from the PDF where they make a JPEG or PNG file as they are,
- * decoded to PNG otherwise.
+ * EPUB figures, their bytes: copied, inflated into PNG rows, or decoded; made once per document.
  */
+import * as Crypto from "node:crypto"
 import type * as Document from "../Document.js"
 import { copied } from "./copiedImages.js"
+import { decoded, decodedOffThread, maxDecodedPixels } from "./decodedImages.js"
+import type { ImageObject } from "./imageObject.js"
+import { imageObject, rawData } from "./imageObject.js"
+import { inflatable, inflated, inflatedOffThread } from "./inflatedImages.js"
 import type { PlacedFigure } from "./layout.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
-import type { Channels } from "./png.js"
-import { downscale, encodePng } from "./png.js"
-import type { StreamDictionaries } from "./streamDictionaries.js"
+import * as StreamDictionaries from "./streamDictionaries.js"
 import type { MarkedFigure } from "./tagged/model.js"
 
-const imageObject = 3
-const formObject = 5
+const imageType = 3
+const formType = 5
 /** Images smaller than this (either side, in pixels) are rules, bullets or noise, not figures. */
 const minFigurePixels = 48
-/** Decoded figures are scaled down to this many pixels on the longer side to bound EPUB size and memory. */
-const maxFigurePixels = 1400
-/**
- * An image's own bytes are copied up to this size on its longer side: they are already compressed
- * (an EPUB gets no larger than the PDF's own image); larger ones are decoded and scaled down.
- */
-const copiedSize = { min: minFigurePixels, max: 2 * maxFigurePixels }
+/** Own samples (copied or inflated) are kept up to this size a side: larger ones are scaled down. */
+const maxKeptPixels = 2 * maxDecodedPixels
 /** Form XObjects nested deeper than this are not searched for images. */
 const maxFormDepth = 8
+/** Figures made off the conversion's thread at once (libuv's pool), so waiting pixels do not pile up. */
+const maxOffThread = 4
 
-/**
- * An image object's decoded pixels (FPDFImageObj_GetBitmap: grey, BGR, BGRx or BGRA) as a PNG
- * figure of as few channels as the bitmap has (grey, RGB, or RGBA when it has alpha).
- */
-const decodedFigure = (m: Pdfium, object: number): Document.Figure | undefined => {
-  const bitmap = m.FPDFImageObj_GetBitmap(object)
-  if (bitmap === 0) return undefined
-  try {
-    const width = m.FPDFBitmap_GetWidth(bitmap)
-    const height = m.FPDFBitmap_GetHeight(bitmap)
-    if (width < minFigurePixels || height < minFigurePixels) return undefined
-    const format = m.FPDFBitmap_GetFormat(bitmap)
-    const sourceChannels = format === 1 ? 1 : format === 2 ? 3 : format === 3 || format === 4 ? 4 : 0
-    if (sourceChannels === 0) return undefined
-    const channels: Channels = format === 1 ? 1 : format === 4 ? 4 : 3
-    const stride = m.FPDFBitmap_GetStride(bitmap)
-    const buffer = m.FPDFBitmap_GetBuffer(bitmap)
-    const source = m.pdfium.HEAPU8.subarray(buffer, buffer + stride * height)
-    const pixels = new Uint8Array(width * height * channels)
-    for (let y = 0; y < height; y++) {
-      if (channels === 1) {
-        pixels.set(source.subarray(y * stride, y * stride + width), y * width)
-        continue
-      }
-      for (let x = 0; x < width; x++) {
-        const i = y * stride + x * sourceChannels
-        const o = (y * width + x) * channels
-        pixels[o] = source[i + 2]!
-        pixels[o + 1] = source[i + 1]!
-        pixels[o + 2] = source[i]!
-        if (channels === 4) pixels[o + 3] = source[i + 3]!
-      }
-    }
-    const scale = Math.min(1, maxFigurePixels / Math.max(width, height))
-    const w = Math.max(1, Math.round(width * scale))
-    const h = Math.max(1, Math.round(height * scale))
-    const scaled = scale === 1 ? pixels : downscale(pixels, width, height, w, h, channels)
-    return { _tag: "Figure", data: encodePng(scaled, w, h, channels), mediaType: "image/png", width: w, height: h }
-  } finally {
-    m.FPDFBitmap_Destroy(bitmap)
-  }
+/** A figure, or one being made off this thread (`undefined` then: decode it at its place instead). */
+type Made = Document.Figure | Promise<Document.Figure | undefined>
+
+/** What a document's figures share: its stream dictionaries, and the figures already made of its images. */
+export interface DocumentFigures {
+  readonly dictionaries: StreamDictionaries.StreamDictionaries
+  readonly made: Map<string, Made | undefined>
+  offThread: number
 }
 
+/** The figures context of a document whose bytes are `pdf`. */
+export const documentFigures = (pdf: Uint8Array): DocumentFigures => ({
+  dictionaries: StreamDictionaries.make(pdf),
+  made: new Map(),
+  offThread: 0
+})
+
 /**
- * A figure copied from a Flate stream whose check has not answered yet: if it answers `false`,
- * the image at `path` is decoded from the page instead (`decodedAt`).
+ * What makes a figure what it is: its stream's bytes and dictionary as the file writes them, with
+ * what PDFium read through the page's resources; `undefined` when the dictionary is not in the file.
  */
-export interface FigureCheck {
+const identity = (image: ImageObject, data: Uint8Array, dictionary: string | undefined): string | undefined => {
+  if (dictionary === undefined) return undefined
+  const hash = Crypto.createHash("sha256").update(data).digest("base64")
+  return `${hash} ${image.width}x${image.height} ${image.bitsPerPixel} ${image.colourSpace} ${dictionary}`
+}
+
+/** Makes a figure off this thread when fewer than `maxOffThread` are, on it otherwise. */
+const offThread = (
+  context: DocumentFigures,
+  there: () => Promise<Document.Figure | undefined> | undefined,
+  here: () => Document.Figure | undefined
+): Made | undefined => {
+  if (context.offThread >= maxOffThread) return here()
+  const made = there()
+  if (made === undefined) return undefined
+  context.offThread++
+  return made.catch(() => undefined).finally(() => context.offThread--)
+}
+
+/** The figure of an image object (see the module's comment); `undefined` for none (too small, unreadable). */
+const figureOf = (m: Pdfium, object: number, page: number, context: DocumentFigures): Made | undefined => {
+  const decode = () =>
+    offThread(context, () => decodedOffThread(m, object, minFigurePixels), () => decoded(m, object, minFigurePixels))
+  const image = imageObject(m, object, page)
+  if (image === undefined) return decode()
+  if (image.width < minFigurePixels || image.height < minFigurePixels) return undefined
+  const data = rawData(m, object)
+  if (data === undefined) return decode()
+  const dictionary = context.dictionaries.dictionaryOf(data)
+  const key = identity(image, data, dictionary)
+  if (key !== undefined && context.made.has(key)) return context.made.get(key)
+  const rows = image.filter === "FlateDecode" ? context.dictionaries.rowsOf(data) : undefined
+  const copy = copied(image, data, maxKeptPixels, rows)
+  // A copy still to be checked is not shared: where it fails, it is decoded at its place.
+  if (copy?.valid !== undefined) return copy.valid.then((valid) => valid ? copy.figure : undefined)
+  const made = copy?.figure ?? (inflatable(image, dictionary, maxKeptPixels)
+    ? offThread(context, () => inflatedOffThread(image, data), () => inflated(image, data)) ?? decode()
+    : decode())
+  if (key !== undefined) context.made.set(key, made)
+  return made
+}
+
+/** A figure not made yet: if it comes out `undefined`, the image at `path` is decoded there (`decodedAt`). */
+export interface PendingFigure {
   readonly placed: PlacedFigure
-  /** The image object's index on the page, then in each form it is nested in. */
+  /** The object's index on the page, then in each form it is nested in. */
   readonly path: ReadonlyArray<number>
-  readonly valid: Promise<boolean>
+  readonly figure: Promise<Document.Figure | undefined>
 }
 
+/** Stands in the page's figures for a pending one until it is made. */
+const notYet: Document.Figure = { _tag: "Figure", data: new Uint8Array(0), mediaType: "image/png", width: 0, height: 0 }
+
 /**
- * The images of a loaded page: the largest share of the page one covers and, when the document's
- * `dictionaries` are given, each as a figure placed in top-down page coordinates: its own bytes when they can be copied
- * (some still to be checked: `checks`), its decoded pixels as PNG otherwise.
+ * The images of a loaded page: the largest share of the page one covers and, given `context`,
+ * each as a figure placed in top-down page coordinates (those not made yet also in `pending`).
  */
 export const pageFigures = (
   m: Pdfium,
   page: number,
   width: number,
   height: number,
-  /** Given (the figures are wanted): what the document's stream dictionaries say of an image's rows. */
-  dictionaries: StreamDictionaries | undefined,
+  context: DocumentFigures | undefined,
   /** Given (a tagged page): each figure is a `MarkedFigure` with its object's marked content. */
   marked?: (object: number) => number
 ): {
   readonly figures: Array<PlacedFigure>
   readonly imageCoverage: number
-  readonly checks: Array<FigureCheck>
+  readonly pending: Array<PendingFigure>
 } =>
   P.withBuffer(m, 16, (out) => {
     const figures: Array<PlacedFigure> = []
-    const checks: Array<FigureCheck> = []
+    const pending: Array<PendingFigure> = []
     let imageCoverage = 0
     // An image in a form is tagged by the marked content around the form on the page.
     const visit = (count: number, get: (index: number) => number, path: ReadonlyArray<number>, outer: number) => {
       for (let i = 0; i < count; i++) {
         const object = get(i)
         const tagObject = path.length === 0 ? object : outer
-        const type = m.FPDFPageObj_GetType(object)
-        if (type === formObject && path.length < maxFormDepth) {
+        const type = m.direct.FPDFPageObj_GetType(object)
+        if (type === formType && path.length < maxFormDepth) {
           visit(m.FPDFFormObj_CountObjects(object), (j) => m.FPDFFormObj_GetObject(object, j), [...path, i], tagObject)
         }
-        if (type !== imageObject || !m.FPDFPageObj_GetBounds(object, out, out + 4, out + 8, out + 12)) continue
+        if (type !== imageType || !m.direct.FPDFPageObj_GetBounds(object, out, out + 4, out + 8, out + 12)) continue
         const [left, bottom, right, top] = P.floats(m, out, 4)
         const box = { x0: left!, x1: right!, y0: height - top!, y1: height - bottom! }
         const visibleWidth = Math.min(box.x1, width) - Math.max(box.x0, 0)
@@ -121,25 +138,25 @@ export const pageFigures = (
         if (visibleWidth > 0 && visibleHeight > 0) {
           imageCoverage = Math.max(imageCoverage, (visibleWidth * visibleHeight) / (width * height))
         }
-        if (dictionaries === undefined) continue
-        const copy = copied(m, object, page, copiedSize, dictionaries)
-        if (copy === "too small") continue
-        const figure = copy?.figure ?? decodedFigure(m, object)
-        if (figure === undefined) continue
+        if (context === undefined) continue
+        const made = figureOf(m, object, page, context)
+        if (made === undefined) continue
+        const ready = !(made instanceof Promise)
+        const figure = ready ? made : notYet
         const placed: PlacedFigure | MarkedFigure = marked === undefined
           ? { figure, ...box }
           : { figure, ...box, mcid: marked(tagObject) }
         figures.push(placed)
-        if (copy?.valid !== undefined) checks.push({ placed, path: [...path, i], valid: copy.valid })
+        if (!ready) pending.push({ placed, path: [...path, i], figure: made })
       }
     }
-    visit(m.FPDFPage_CountObjects(page), (i) => m.FPDFPage_GetObject(page, i), [], 0)
-    return { figures, imageCoverage, checks }
+    visit(m.direct.FPDFPage_CountObjects(page), (i) => m.direct.FPDFPage_GetObject(page, i), [], 0)
+    return { figures, imageCoverage, pending }
   })
 
-/** The image object at `path` on a loaded page (see `FigureCheck`) decoded as a PNG figure. */
+/** The image object at `path` on a loaded page (see `PendingFigure`) decoded as a PNG figure. */
 export const decodedAt = (m: Pdfium, page: number, path: ReadonlyArray<number>): Document.Figure | undefined => {
   let object = m.FPDFPage_GetObject(page, path[0]!)
   for (const index of path.slice(1)) object = m.FPDFFormObj_GetObject(object, index)
-  return object === 0 ? undefined : decodedFigure(m, object)
+  return object === 0 ? undefined : decoded(m, object, minFigurePixels)
 }

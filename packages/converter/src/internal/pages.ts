@@ -23,6 +23,12 @@ const scanCoverage = 0.5
 /** Renderings waiting for OCR at most: the page loop waits for the oldest beyond that. */
 const maxPendingOcr = 2
 
+/** Resumes after the event loop has run its pending callbacks once. */
+const eventLoopTurn = Effect.async<void>((resume) => {
+  const immediate = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(immediate))
+})
+
 export interface ReadPages {
   readonly pages: Array<OrderedPage | TaggedPage>
   readonly warnings: Array<Converter.ConversionWarning>
@@ -101,8 +107,7 @@ export const readPages = (
           : isJunkTextLayer(content.items, content.unmapped)
           ? "junk"
           : undefined
-        // Copied figures are checked off this thread while the next pages are read; the page is
-        // ordered once they have answered.
+        // Figures are made off this thread while the next pages are read; the page is ordered once they are.
         const settled = Effect.map(Pdf.settleFigures(open, n, content), (settled) => {
           if (settled.failed !== undefined) warnings.push(settled.failed)
           return settled.content
@@ -110,7 +115,7 @@ export const readPages = (
         if (reason !== undefined) {
           if (content.tagged !== undefined) tagged.push({ page: n, measures: measure(content.tagged), unsound: "ocr" })
           pages.push(yield* recognise(n, yield* settled, reason))
-        } else if (content.checks.length === 0) pages.push(arrange(n, content))
+        } else if (content.pending.length === 0) pages.push(arrange(n, content))
         else pages.push(yield* Effect.forkIn(Effect.map(settled, (settled) => arrange(n, settled)), scope))
       }
       open.refresh()
@@ -119,6 +124,8 @@ export const readPages = (
       // would reach Effect's yield count (2,048 operations) only after whole documents: in a
       // worker, the fiber that posts progress to the caller would run once, at the end.
       yield* Effect.yieldNow()
+      // Figures made off this thread come back in libuv's callbacks, which Effect's yields do not run.
+      if (open.figures.offThread > 0) yield* eventLoopTurn
     }
     const ordered = yield* Effect.forEach(
       pages,

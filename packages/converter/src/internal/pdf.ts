@@ -7,16 +7,16 @@ import * as Either from "effect/Either"
 import type * as Scope from "effect/Scope"
 import * as Zlib from "node:zlib"
 import { PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
+import type * as Document from "../Document.js"
 import { pagePaths, shapeBullets } from "./bullets.js"
-import type { FigureCheck } from "./figures.js"
-import { decodedAt, pageFigures } from "./figures.js"
+import type { DocumentFigures, PendingFigure } from "./figures.js"
+import { decodedAt, documentFigures, pageFigures } from "./figures.js"
 import type { OutlineEntry, PlacedFigure, TextItem } from "./layout.js"
 import type { Rule } from "./layout/model.js"
 import { pageText } from "./pageText.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import { pngAround } from "./png.js"
-import * as StreamDictionaries from "./streamDictionaries.js"
 import * as StructTree from "./structTree.js"
 import type { TaggedContent } from "./tagged/model.js"
 
@@ -47,8 +47,8 @@ export class OpenDocument {
     readonly pages: number,
     private handle: number,
     private readonly reopen: () => number,
-    /** The dictionaries of its streams, read from its bytes (PDFium does not give an image's parameters). */
-    readonly dictionaries: StreamDictionaries.StreamDictionaries,
+    /** What its figures share: its streams' dictionaries (PDFium does not give an image's parameters), figures made. */
+    readonly figures: DocumentFigures,
     /** Whether it has a structure tree (its pages' trees and marked content are then read). */
     readonly tagged: boolean
   ) {
@@ -102,7 +102,7 @@ export const open = (
                     module.FPDF_GetPageCount(document),
                     document,
                     load,
-                    StreamDictionaries.make(bytes),
+                    documentFigures(bytes),
                     structure && StructTree.isTagged(module, document)
                   )
                 )
@@ -187,8 +187,8 @@ export interface PageContent {
   readonly height: number
   readonly items: Array<TextItem>
   readonly figures: Array<PlacedFigure>
-  /** Copied figures whose check has not answered yet (see `settleFigures`). */
-  readonly checks: ReadonlyArray<FigureCheck>
+  /** Figures not made yet: being made off this thread, or copies still checked (see `settleFigures`). */
+  readonly pending: ReadonlyArray<PendingFigure>
   /** Share of the page area covered by images. */
   readonly imageCoverage: number
   /** Characters whose font has no usable Unicode mapping (PDFium's own verdict). */
@@ -236,40 +236,45 @@ export const readPage = (
     text.items.push(...shapeBullets(paths.shapes, text.items))
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
     const images = options.figures || empty
-      ? pageFigures(m, page, width, height, options.figures ? open.dictionaries : undefined, marked)
-      : { figures: [], imageCoverage: 0, checks: [] }
+      ? pageFigures(m, page, width, height, options.figures ? open.figures : undefined, marked)
+      : { figures: [], imageCoverage: 0, pending: [] }
     return { width, height, items: text.items, unmapped: text.unmapped, rules: paths.rules, tagged, ...images }
   })
 
 /**
- * The page's figures once the checks of its copied ones have answered: a copy that failed is
- * replaced by the image decoded from the page again (the document is still open), or dropped with
- * a warning if the page cannot be loaded any more.
+ * The page's figures once its pending ones are made: one that could not be (a copy that failed
+ * its check, samples zlib could not read) is decoded from the page again (the document is still
+ * open), or dropped with a warning if the page cannot be loaded any more.
  */
 export const settleFigures = (
   open: OpenDocument,
   pageNumber: number,
   content: PageContent
 ): Effect.Effect<{ readonly content: PageContent; readonly failed: PdfPageFailed | undefined }> =>
-  content.checks.length === 0
+  content.pending.length === 0
     ? Effect.succeed({ content, failed: undefined })
-    : Effect.map(Effect.promise(() => Promise.all(content.checks.map((check) => check.valid))), (valid) => {
-      const failed = content.checks.filter((_, i) => !valid[i])
-      if (failed.length === 0) return { content: { ...content, checks: [] }, failed: undefined }
-      const decoded = withPage(
+    : Effect.map(Effect.promise(() => Promise.all(content.pending.map((pending) => pending.figure))), (made) => {
+      const failed = content.pending.filter((_, i) => made[i] === undefined)
+      const decoded = failed.length === 0 ? Either.right([]) : withPage(
         open,
         pageNumber,
-        (page) => failed.map((check) => decodedAt(open.module, page, check.path))
+        (page) => failed.map((pending) => decodedAt(open.module, page, pending.path))
       )
-      const replacements = new Map(
-        failed.map((check, i) => [check.placed, Either.isRight(decoded) ? decoded.right[i] : undefined])
+      const replacements = new Map<PlacedFigure, Document.Figure | undefined>(
+        content.pending.map((pending, i) => [pending.placed, made[i]])
+      )
+      failed.forEach((pending, i) =>
+        replacements.set(pending.placed, Either.isRight(decoded) ? decoded.right[i] : undefined)
       )
       const figures = content.figures.flatMap((placed) => {
         if (!replacements.has(placed)) return [placed]
         const figure = replacements.get(placed)
         return figure === undefined ? [] : [{ ...placed, figure }]
       })
-      return { content: { ...content, figures, checks: [] }, failed: Either.isLeft(decoded) ? decoded.left : undefined }
+      return {
+        content: { ...content, figures, pending: [] },
+        failed: Either.isLeft(decoded) ? decoded.left : undefined
+      }
     })
 
 /** Dots per inch for OCR: what tesseract reads best. */

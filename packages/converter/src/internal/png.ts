@@ -1,5 +1,11 @@
-/** PNG encoding of grey, RGB or RGBA pixels (for EPUB figures), and box-filter downscaling to bound their size. */
+/** PNG encoding of grey, RGB or RGBA pixels (for EPUB figures), or around image data already compressed. */
+import { promisify } from "node:util"
 import * as Zlib from "node:zlib"
+
+const deflate = promisify(Zlib.deflate)
+
+/** Below zlib's default: much less time for a few more bytes (see the converter's README). */
+const level = 3
 
 const chunk = (type: string, data: Uint8Array): Uint8Array => {
   const out = new Uint8Array(12 + data.length)
@@ -16,16 +22,29 @@ export type Channels = 1 | 3 | 4
 
 const colourType = { 1: 0, 3: 2, 4: 6 } as const
 
+/** Pixels of `channels` 8-bit channels (rows without padding) as PNG rows, each led by filter byte 0. */
+const rowsOf = (pixels: Uint8Array, width: number, height: number, channels: Channels): Uint8Array => {
+  const row = width * channels
+  const rows = new Uint8Array(height * (row + 1))
+  for (let y = 0; y < height; y++) rows.set(pixels.subarray(y * row, (y + 1) * row), y * (row + 1) + 1)
+  return rows
+}
+
 /**
  * Pixels of `channels` 8-bit channels (grey, RGB or RGBA; rows without padding) as a PNG file. Fewer
  * channels are fewer bytes to compress: an opaque image is not given an alpha channel to deflate.
  */
-export const encodePng = (pixels: Uint8Array, width: number, height: number, channels: Channels = 4): Uint8Array => {
-  const row = width * channels
-  const rows = new Uint8Array(height * (row + 1))
-  for (let y = 0; y < height; y++) rows.set(pixels.subarray(y * row, (y + 1) * row), y * (row + 1) + 1)
-  return pngAround(Zlib.deflateSync(rows, { level: 6 }), width, height, channels)
-}
+export const encodePng = (pixels: Uint8Array, width: number, height: number, channels: Channels = 4): Uint8Array =>
+  pngAround(Zlib.deflateSync(rowsOf(pixels, width, height, channels), { level }), width, height, channels)
+
+/** `encodePng` with the compression on libuv's threads, while this thread goes on. */
+export const encodePngOffThread = async (
+  pixels: Uint8Array,
+  width: number,
+  height: number,
+  channels: Channels
+): Promise<Uint8Array> =>
+  pngAround(await deflate(rowsOf(pixels, width, height, channels), { level }), width, height, channels)
 
 /**
  * A PNG file around image data already compressed: a zlib stream of rows of `channels` 8-bit
@@ -51,35 +70,4 @@ export const pngAround = (zlib: Uint8Array, width: number, height: number, chann
     offset += part.length
   }
   return png
-}
-
-/** Pixels of `channels` channels scaled down to `width` x `height` by averaging the source pixels each covers. */
-export const downscale = (
-  pixels: Uint8Array,
-  sourceWidth: number,
-  sourceHeight: number,
-  width: number,
-  height: number,
-  channels: Channels = 4
-): Uint8Array => {
-  const out = new Uint8Array(width * height * channels)
-  const sum = new Float64Array(channels)
-  for (let y = 0; y < height; y++) {
-    const y0 = Math.floor(y * sourceHeight / height)
-    const y1 = Math.max(y0 + 1, Math.floor((y + 1) * sourceHeight / height))
-    for (let x = 0; x < width; x++) {
-      const x0 = Math.floor(x * sourceWidth / width)
-      const x1 = Math.max(x0 + 1, Math.floor((x + 1) * sourceWidth / width))
-      sum.fill(0)
-      for (let sy = y0; sy < y1; sy++) {
-        for (let sx = x0; sx < x1; sx++) {
-          const i = (sy * sourceWidth + sx) * channels
-          for (let c = 0; c < channels; c++) sum[c]! += pixels[i + c]!
-        }
-      }
-      const count = (y1 - y0) * (x1 - x0)
-      for (let c = 0; c < channels; c++) out[(y * width + x) * channels + c] = Math.round(sum[c]! / count)
-    }
-  }
-  return out
 }

@@ -21,6 +21,8 @@ export type Rows =
 export interface StreamDictionaries {
   /** What the dictionary of the stream whose raw bytes are `data` says of its rows; `undefined` when it cannot be told. */
   readonly rowsOf: (data: Uint8Array) => Rows | undefined
+  /** The dictionary of the stream whose raw bytes are `data`; `undefined` when it cannot be told. */
+  readonly dictionaryOf: (data: Uint8Array) => string | undefined
 }
 
 const keyOf = (bytes: Uint8Array, at: number): string => latin1.decode(bytes.subarray(at, at + keyLength))
@@ -97,31 +99,43 @@ const sameRows = (a: Rows, b: Rows): boolean =>
 
 export const make = (pdf: Uint8Array): StreamDictionaries => {
   let starts: Map<string, Array<number>> | undefined
+  const read = new Map<number, string | undefined>()
+  const dictionaries = (data: Uint8Array): Array<string | undefined> => {
+    if (data.byteLength < keyLength) return []
+    starts ??= index(pdf)
+    const candidates = starts.get(keyOf(data, 0)) ?? []
+    const found = candidates.filter((start) => {
+      // The same bytes at both ends: the same stream (a copy of the key alone is not enough).
+      if (start + data.byteLength > pdf.byteLength) return false
+      const tail = Math.max(0, data.byteLength - 64)
+      for (let i = tail; i < data.byteLength; i++) if (pdf[start + i] !== data[i]) return false
+      for (let i = 0; i < Math.min(256, data.byteLength); i++) if (pdf[start + i] !== data[i]) return false
+      return true
+    })
+    return found.map((start) => {
+      // An image painted on every page is looked up on every page.
+      if (read.has(start)) return read.get(start)
+      const head = latin1.decode(pdf.subarray(Math.max(0, start - maxDictionary), start))
+      const keyword = head.lastIndexOf("stream")
+      const object = head.lastIndexOf(" obj", keyword)
+      const dictionary = object < 0 ? undefined : dictionaryAt(head.slice(0, keyword), object)
+      read.set(start, dictionary)
+      return dictionary
+    })
+  }
   return {
     rowsOf: (data) => {
-      if (data.byteLength < keyLength) return undefined
-      starts ??= index(pdf)
-      const candidates = starts.get(keyOf(data, 0)) ?? []
-      const found = candidates.filter((start) => {
-        // The same bytes at both ends: the same stream (a copy of the key alone is not enough).
-        if (start + data.byteLength > pdf.byteLength) return false
-        const tail = Math.max(0, data.byteLength - 64)
-        for (let i = tail; i < data.byteLength; i++) if (pdf[start + i] !== data[i]) return false
-        for (let i = 0; i < Math.min(256, data.byteLength); i++) if (pdf[start + i] !== data[i]) return false
-        return true
-      })
       // Two streams with the same bytes and different dictionaries cannot be told apart.
-      const told = found.map((start) => {
-        const head = latin1.decode(pdf.subarray(Math.max(0, start - maxDictionary), start))
-        const keyword = head.lastIndexOf("stream")
-        const object = head.lastIndexOf(" obj", keyword)
-        const dictionary = object < 0 ? undefined : dictionaryAt(head.slice(0, keyword), object)
-        return dictionary === undefined ? undefined : rowsIn(dictionary)
-      })
+      const told = dictionaries(data).map((dictionary) => dictionary === undefined ? undefined : rowsIn(dictionary))
       const first = told[0]
       return first !== undefined && told.every((rows) => rows !== undefined && sameRows(rows, first))
         ? first
         : undefined
+    },
+    dictionaryOf: (data) => {
+      const found = dictionaries(data)
+      const first = found[0]
+      return first !== undefined && found.every((dictionary) => dictionary === first) ? first : undefined
     }
   }
 }

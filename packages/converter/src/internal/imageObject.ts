@@ -1,0 +1,52 @@
+/** What PDFium says of an image object on a loaded page, and its stream as the PDF holds it. */
+import type { Pdfium } from "./pdfium.js"
+import * as P from "./pdfium.js"
+
+/** An image object as the EPUB figures read it. */
+export interface ImageObject {
+  /** Its only filter (`DCTDecode` for a JPEG), or `undefined` when it has none or several. */
+  readonly filter: string | undefined
+  readonly width: number
+  readonly height: number
+  readonly bitsPerPixel: number
+  readonly colourSpace: number
+}
+
+/** PDFium's colour spaces an image file shows as they are: grey and RGB (device, calibrated or ICC-based). */
+export const copiableColourSpaces: ReadonlySet<number> = new Set([1, 2, 4, 5, 7])
+
+const ascii = new TextDecoder("latin1")
+
+const onlyFilter = (m: Pdfium, object: number): string | undefined => {
+  if (m.FPDFImageObj_GetImageFilterCount(object) !== 1) return undefined
+  const length = m.FPDFImageObj_GetImageFilter(object, 0, 0, 0)
+  if (length <= 1 || length > 64) return undefined
+  return P.withBuffer(m, length, (buffer) => {
+    m.FPDFImageObj_GetImageFilter(object, 0, buffer, length)
+    return ascii.decode(m.pdfium.HEAPU8.subarray(buffer, buffer + length - 1))
+  })
+}
+
+/** The image object's filter and `FPDF_IMAGEOBJ_METADATA`, or `undefined` when PDFium cannot read them. */
+export const imageObject = (m: Pdfium, object: number, page: number): ImageObject | undefined =>
+  P.withBuffer(m, 28, (out) => {
+    if (!m.FPDFImageObj_GetImageMetadata(object, page, out)) return undefined
+    const [width, height] = P.ints(m, out, 2)
+    return {
+      filter: onlyFilter(m, object),
+      width: width!,
+      height: height!,
+      bitsPerPixel: P.int(m, out + 16),
+      colourSpace: P.int(m, out + 20)
+    }
+  })
+
+/** The image's stream as the PDF holds it (still compressed). */
+export const rawData = (m: Pdfium, object: number): Uint8Array | undefined => {
+  const size = m.FPDFImageObj_GetImageDataRaw(object, 0, 0)
+  if (size <= 0) return undefined
+  return P.withBuffer(m, size, (buffer) =>
+    m.FPDFImageObj_GetImageDataRaw(object, buffer, size) === size
+      ? m.pdfium.HEAPU8.slice(buffer, buffer + size)
+      : undefined)
+}

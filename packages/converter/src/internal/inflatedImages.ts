@@ -1,0 +1,61 @@
+/**
+ * EPUB figures from Flate images without PNG predictors: their samples are the pixels as they
+ * stand, so zlib inflates them into a PNG's rows, off the conversion's thread, instead of PDFium
+ * decoding them on it into a bitmap whose colour order is then turned back.
+ */
+import { promisify } from "node:util"
+import * as Zlib from "node:zlib"
+import type * as Document from "../Document.js"
+import type { ImageObject } from "./imageObject.js"
+import { copiableColourSpaces } from "./imageObject.js"
+import type { Channels } from "./png.js"
+import { encodePng, encodePngOffThread } from "./png.js"
+import { rowsIn } from "./streamDictionaries.js"
+
+const inflate = promisify(Zlib.inflate)
+
+/** A `/Decode` array (not `/DecodeParms`) remaps samples: PDFium applies it. */
+const decodeArray = /\/Decode(?![A-Za-z])/
+
+/** Whether the image's samples are its pixels as they stand (plain 8-bit grey or RGB rows, nothing remapping them). */
+export const inflatable = (image: ImageObject, dictionary: string | undefined, maxSize: number): boolean => {
+  const channels = image.bitsPerPixel / 8
+  return image.filter === "FlateDecode" && dictionary !== undefined && (channels === 1 || channels === 3) &&
+    copiableColourSpaces.has(image.colourSpace) && Math.max(image.width, image.height) <= maxSize &&
+    rowsIn(dictionary)?._tag === "Plain" && !decodeArray.test(dictionary)
+}
+
+const figure = (image: ImageObject, data: Uint8Array): Document.Figure => ({
+  _tag: "Figure",
+  data,
+  mediaType: "image/png",
+  width: image.width,
+  height: image.height
+})
+
+/**
+ * An inflatable image's stream as a PNG figure, made off this thread; `undefined` when zlib does
+ * not read exactly one image's worth of samples (PDFium, more lenient, decodes it then).
+ */
+export const inflatedOffThread = async (image: ImageObject, data: Uint8Array): Promise<Document.Figure | undefined> => {
+  const channels = image.bitsPerPixel / 8 as Channels
+  const expected = image.width * image.height * channels
+  const samples = await inflate(data, { maxOutputLength: expected + 1 }).catch(() => undefined)
+  if (samples?.length !== expected) return undefined
+  return figure(image, await encodePngOffThread(samples, image.width, image.height, channels))
+}
+
+/** `inflatedOffThread` on this thread. */
+export const inflated = (image: ImageObject, data: Uint8Array): Document.Figure | undefined => {
+  const channels = image.bitsPerPixel / 8 as Channels
+  const expected = image.width * image.height * channels
+  let samples: Buffer
+  try {
+    samples = Zlib.inflateSync(data, { maxOutputLength: expected + 1 })
+  } catch {
+    return undefined
+  }
+  return samples.length === expected
+    ? figure(image, encodePng(samples, image.width, image.height, channels))
+    : undefined
+}
