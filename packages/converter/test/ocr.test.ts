@@ -2,6 +2,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib"
 import { Converter, ConverterLive } from "../src/index.js"
+import { countFontRun, fontJunk } from "../src/internal/layout/quality.js"
 import * as Pdf from "../src/internal/pdf.js"
 import { readCorpus } from "./support/corpus.js"
 import { pngSize, scanOf } from "./support/scans.js"
@@ -13,6 +14,24 @@ const pdfOf = (draw: (document: PDFDocument) => Promise<void>) =>
     await draw(document)
     return document.save()
   })
+
+describe("the junk of a page's fonts", () => {
+  it("counts the characters that are not text only of fonts that give no letter or digit", () => {
+    // A font with a ToUnicode map that leaves its alternates out: labels mapped, alternates read
+    // as glyph ids (PDFium flags the run) or as control codes.
+    const alternates = { letters: 0, junk: 0 }
+    countFontRun(alternates, "(default regular)\u0004", false)
+    countFontRun(alternates, "\u0004ʬʭʮ \u0004", true)
+    // A font with no Unicode at all: glyph ids that happen to read as letters are junk too.
+    const body = { letters: 0, junk: 0 }
+    countFontRun(body, "Ab cd", true)
+    countFontRun(body, "\u0002\u0003 \u0004", false)
+    assert.deepStrictEqual(alternates, { letters: 14, junk: 6 })
+    assert.deepStrictEqual(body, { letters: 0, junk: 7 })
+    assert.strictEqual(fontJunk([alternates]), 0)
+    assert.strictEqual(fontJunk([alternates, body]), 7)
+  })
+})
 
 describe("OCR only where it pays", () => {
   layer(ConverterLive.layerInProcess(), { excludeTestServices: true })("in process", (it) => {
@@ -85,6 +104,17 @@ describe("OCR only where it pays", () => {
         }),
       60_000
     )
+
+    it.effect("glyphs a font with a Unicode map leaves unmapped (OpenType alternates) do not send a page to OCR", () =>
+      Effect.gen(function*() {
+        // Its Arabic samples are contextual and stylistic alternates, which Microsoft's Print to
+        // PDF leaves out of the fonts' ToUnicode maps; the labels and base letters are mapped.
+        const converter = yield* Converter.Converter
+        const result = yield* converter.toMarkdown(readCorpus("fidelity/dev/alkalami-features.pdf"))
+        assert.deepStrictEqual(result.ocrPages, [])
+        assert.include(result.output, "Characters affected: U+0646, U+064A, U+06A2, U+06A7")
+        assert.include(result.output, "ss05 (Wagaf Hack):")
+      }))
 
     it.effect("an OCR language without a model is a typed error before any work", () =>
       Effect.gen(function*() {

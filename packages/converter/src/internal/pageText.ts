@@ -6,6 +6,8 @@
 import { fontStyle } from "./fontStyle.js"
 import type { TextItem } from "./layout.js"
 import { Style } from "./layout/model.js"
+import type { FontCharacters } from "./layout/quality.js"
+import { countFontRun, fontJunk } from "./layout/quality.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 
@@ -98,8 +100,8 @@ const splitCharacters = (text: string, count: number): Array<string> => {
 
 export interface PageText {
   readonly items: Array<TextItem>
-  /** Characters whose font has no usable Unicode mapping. */
-  readonly unmapped: number
+  /** Characters that are not text, of fonts that give no letter or digit (see `fontJunk`). */
+  readonly junk: number
   /** Each run's marked content (see `structTree.markedContent`), when it was asked for. */
   readonly mcids: Array<number> | undefined
 }
@@ -118,16 +120,16 @@ export const pageText = (
 ): PageText => {
   const mcids: Array<number> | undefined = marked === undefined ? undefined : []
   const textPage = m.direct.FPDFText_LoadPage(page)
-  if (textPage === 0) return { items: [], unmapped: 0, mcids }
+  if (textPage === 0) return { items: [], junk: 0, mcids }
   try {
     const count = m.direct.FPDFText_CountChars(textPage)
-    if (count <= 0) return { items: [], unmapped: 0, mcids }
+    if (count <= 0) return { items: [], junk: 0, mcids }
     const chars = characters(m, textPage, count)
     return P.withBuffer(m, 64, (out) => {
       const c = m.direct
       const items: Array<TextItem> = []
       let mcid = 0
-      let unmapped = 0
+      const fonts = new Map<number, FontCharacters>()
       const deviceWidth = Math.ceil(width * precision)
       const deviceHeight = Math.ceil(height * precision)
       const toPage = (x: number, y: number): readonly [number, number] => {
@@ -136,8 +138,7 @@ export const pageText = (
       }
       // Fonts are shared by many runs: each one's style is asked once per page.
       const styles = new Map<number, number>()
-      const styleOf = (object: number): number => {
-        const font = c.FPDFTextObj_GetFont(object)
+      const styleOf = (font: number): number => {
         let style = styles.get(font)
         if (style === undefined) {
           style = fontStyle(m, font)
@@ -146,8 +147,12 @@ export const pageText = (
         return style
       }
       const run = (start: number, end: number, object: number) => {
-        const style = styleOf(object)
+        const font = c.FPDFTextObj_GetFont(object)
+        const style = styleOf(font)
         if (marked !== undefined) mcid = marked(object)
+        let characters = fonts.get(font)
+        if (characters === undefined) fonts.set(font, characters = { letters: 0, junk: 0 })
+        countFontRun(characters, chars.slice(start, end), c.FPDFText_HasUnicodeMapError(textPage, start) === 1)
         // A space in a fixed-pitch run may stand for several (TeX and PDFium write one for any
         // gap): its words are placed one by one, and the line rules count the spaces between.
         if ((style & Style.code) !== 0) {
@@ -178,7 +183,6 @@ export const pageText = (
         c.FPDFText_GetMatrix(textPage, start, out + 32)
         const size = c.FPDFText_GetFontSize(textPage, start) *
           (Math.hypot(P.float(m, out + 40), P.float(m, out + 44)) || 1)
-        if (c.FPDFText_HasUnicodeMapError(textPage, start) === 1) unmapped += end - start
         const left = Math.min(firstLeft, lastLeft)
         const right = Math.max(firstRight, lastRight)
         const [x0, y] = toPage(left, baseline)
@@ -224,7 +228,7 @@ export const pageText = (
         start = i
         object = next
       }
-      return { items, unmapped, mcids }
+      return { items, junk: fontJunk(fonts.values()), mcids }
     })
   } finally {
     m.direct.FPDFText_ClosePage(textPage)

@@ -104,7 +104,7 @@ export const readPages = (
         const content = read.right
         const reason: OcrReason | undefined = !hasText(content.items) && content.imageCoverage >= scanCoverage
           ? "scan"
-          : isJunkTextLayer(content.items, content.unmapped)
+          : isJunkTextLayer(content.items, content.junk)
           ? "junk"
           : undefined
         // Figures are made off this thread while the next pages are read; the page is ordered once they are.

@@ -191,8 +191,8 @@ export interface PageContent {
   readonly pending: ReadonlyArray<PendingFigure>
   /** Share of the page area covered by images. */
   readonly imageCoverage: number
-  /** Characters whose font has no usable Unicode mapping (PDFium's own verdict). */
-  readonly unmapped: number
+  /** Characters that are not text, of fonts that give no letter or digit (see `fontJunk`). */
+  readonly junk: number
   /** Thin paths: a table's rules. */
   readonly rules: ReadonlyArray<Rule>
   /** The page's structure tree and its runs' marked content, when the document is tagged and the page has a tree. */
@@ -238,7 +238,7 @@ export const readPage = (
     const images = options.figures || empty
       ? pageFigures(m, page, width, height, options.figures ? open.figures : undefined, marked)
       : { figures: [], imageCoverage: 0, pending: [] }
-    return { width, height, items: text.items, unmapped: text.unmapped, rules: paths.rules, tagged, ...images }
+    return { width, height, items: text.items, junk: text.junk, rules: paths.rules, tagged, ...images }
   })
 
 /**

@@ -31,32 +31,59 @@ const asciiWord = (code: number): boolean =>
 
 /** Counts the characters of a page's items (raw, before normalisation strips control codes). */
 export const textQuality = (items: ReadonlyArray<TextItem>): TextQuality => {
-  let characters = 0
-  let wordCharacters = 0
-  let suspicious = 0
-  let words = 0
-  for (const item of items) {
-    let run = 0
-    for (const char of item.text) {
-      const code = char.charCodeAt(0)
-      // ASCII, most of any page, without the Unicode property tests.
-      const counted = code < 0x80 ? code > 0x20 || (code < 0x09 || (code > 0x0D && code < 0x20)) : !space.test(char)
-      const isSuspicious = counted && (code < 0x80 ? code < 0x20 || code === 0x7F : suspiciousCharacter.test(char))
-      const isWord = counted && !isSuspicious &&
-        (code < 0x80 ? asciiWord(code) : wordCharacter.test(char))
-      if (counted) characters++
-      if (isSuspicious) suspicious++
-      if (isWord) {
-        wordCharacters++
-        run++
-      } else {
-        if (run >= 2) words++
-        run = 0
-      }
+  const tally = { characters: 0, wordCharacters: 0, suspicious: 0, words: 0 }
+  for (const item of items) count(item.text, tally)
+  return tally
+}
+
+const count = (text: string, tally: { -readonly [K in keyof TextQuality]: number }): void => {
+  let run = 0
+  for (const char of text) {
+    const code = char.charCodeAt(0)
+    // ASCII, most of any page, without the Unicode property tests.
+    const counted = code < 0x80 ? code > 0x20 || (code < 0x09 || (code > 0x0D && code < 0x20)) : !space.test(char)
+    const isSuspicious = counted && (code < 0x80 ? code < 0x20 || code === 0x7F : suspiciousCharacter.test(char))
+    const isWord = counted && !isSuspicious &&
+      (code < 0x80 ? asciiWord(code) : wordCharacter.test(char))
+    if (counted) tally.characters++
+    if (isSuspicious) tally.suspicious++
+    if (isWord) {
+      tally.wordCharacters++
+      run++
+    } else {
+      if (run >= 2) tally.words++
+      run = 0
     }
-    if (run >= 2) words++
   }
-  return { characters, wordCharacters, suspicious, words }
+  if (run >= 2) tally.words++
+}
+
+/** A font's characters on a page: letters and digits, and characters that are not text. */
+export interface FontCharacters {
+  letters: number
+  junk: number
+}
+
+/** Adds a run of one font to its tally: all junk when the PDF engine flags it `unmapped`. */
+export const countFontRun = (font: FontCharacters, text: string, unmapped: boolean): void => {
+  const tally = { characters: 0, wordCharacters: 0, suspicious: 0, words: 0 }
+  count(text, tally)
+  if (unmapped) font.junk += tally.characters
+  else {
+    font.letters += tally.wordCharacters
+    font.junk += tally.suspicious
+  }
+}
+
+/**
+ * The junk of a page: that of its fonts that give no letter or digit. A font that maps some
+ * glyphs to letters has a Unicode map, and those it leaves out (OpenType alternates, ornaments)
+ * have no text OCR could give back; a font that maps none is text only OCR can read.
+ */
+export const fontJunk = (fonts: Iterable<FontCharacters>): number => {
+  let junk = 0
+  for (const font of fonts) if (font.letters === 0) junk += font.junk
+  return junk
 }
 
 /**
@@ -78,16 +105,15 @@ const wordShare = (quality: TextQuality): number =>
 
 /**
  * True when a page has a text layer that is not readable text: enough characters to judge, of
- * which many are what unmapped glyphs come out as (or are flagged unmapped by the PDF engine:
- * `unmapped`), or few are letters or digits while some are such characters. A page of leader
- * dots, numbers or code has no such character and is text however few letters it has (an index
- * page with dot leaders is 10% letters).
+ * which many are junk, or few are letters or digits while some are junk (`junk`: the fonts'
+ * verdict, `fontJunk`; else the characters that look like unmapped glyphs). A page of leader
+ * dots, numbers or code has no junk and is text however few letters it has.
  */
-export const isJunkTextLayer = (items: ReadonlyArray<TextItem>, unmapped = 0): boolean =>
-  isJunk(textQuality(items), unmapped)
+export const isJunkTextLayer = (items: ReadonlyArray<TextItem>, junk?: number): boolean =>
+  isJunk(textQuality(items), junk)
 
-const isJunk = (quality: TextQuality, unmapped = 0): boolean => {
-  const suspicious = Math.min(quality.characters, quality.suspicious + unmapped)
+const isJunk = (quality: TextQuality, junk = quality.suspicious): boolean => {
+  const suspicious = Math.min(quality.characters, junk)
   return quality.characters >= minJudgedCharacters && (
     suspicious / quality.characters >= maxSuspiciousShare ||
     (suspicious > 0 && wordShare(quality) < minWordShare)
