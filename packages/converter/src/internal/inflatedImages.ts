@@ -9,7 +9,7 @@ import type * as Document from "../Document.js"
 import type { ImageObject } from "./imageObject.js"
 import { copiableColourSpaces } from "./imageObject.js"
 import type { Channels } from "./png.js"
-import { encodePng, encodePngOffThread } from "./png.js"
+import { chunkSize, encodePng, encodePngOffThread } from "./png.js"
 import { rowsIn } from "./streamDictionaries.js"
 
 const inflate = promisify(Zlib.inflate)
@@ -40,7 +40,9 @@ const figure = (image: ImageObject, data: Uint8Array): Document.Figure => ({
 export const inflatedOffThread = async (image: ImageObject, data: Uint8Array): Promise<Document.Figure | undefined> => {
   const channels = image.bitsPerPixel / 8 as Channels
   const expected = image.width * image.height * channels
-  const samples = await inflate(data, { maxOutputLength: expected + 1 }).catch(() => undefined)
+  const samples = await inflate(data, { maxOutputLength: expected + 1, chunkSize: chunkSize(expected + 1) }).catch(() =>
+    undefined
+  )
   if (samples?.length !== expected) return undefined
   return figure(image, await encodePngOffThread(samples, image.width, image.height, channels))
 }
@@ -51,7 +53,7 @@ export const inflated = (image: ImageObject, data: Uint8Array): Document.Figure 
   const expected = image.width * image.height * channels
   let samples: Buffer
   try {
-    samples = Zlib.inflateSync(data, { maxOutputLength: expected + 1 })
+    samples = Zlib.inflateSync(data, { maxOutputLength: expected + 1, chunkSize: chunkSize(expected + 1) })
   } catch {
     return undefined
   }

@@ -7,6 +7,12 @@ const deflate = promisify(Zlib.deflate)
 /** Below zlib's default: much less time for a few more bytes (see the converter's README). */
 const level = 3
 
+/**
+ * zlib's output buffer for `bytes` of input: Node's default (16 KiB) makes a large image hundreds
+ * of round trips between zlib and JavaScript, each costing the conversion's thread.
+ */
+export const chunkSize = (bytes: number): number => Math.max(Zlib.constants.Z_MIN_CHUNK, Math.min(bytes, 1 << 20))
+
 const chunk = (type: string, data: Uint8Array): Uint8Array => {
   const out = new Uint8Array(12 + data.length)
   const view = new DataView(out.buffer)
@@ -34,8 +40,10 @@ const rowsOf = (pixels: Uint8Array, width: number, height: number, channels: Cha
  * Pixels of `channels` 8-bit channels (grey, RGB or RGBA; rows without padding) as a PNG file. Fewer
  * channels are fewer bytes to compress: an opaque image is not given an alpha channel to deflate.
  */
-export const encodePng = (pixels: Uint8Array, width: number, height: number, channels: Channels = 4): Uint8Array =>
-  pngAround(Zlib.deflateSync(rowsOf(pixels, width, height, channels), { level }), width, height, channels)
+export const encodePng = (pixels: Uint8Array, width: number, height: number, channels: Channels = 4): Uint8Array => {
+  const rows = rowsOf(pixels, width, height, channels)
+  return pngAround(Zlib.deflateSync(rows, { level, chunkSize: chunkSize(rows.length) }), width, height, channels)
+}
 
 /** `encodePng` with the compression on libuv's threads, while this thread goes on. */
 export const encodePngOffThread = async (
@@ -43,8 +51,10 @@ export const encodePngOffThread = async (
   width: number,
   height: number,
   channels: Channels
-): Promise<Uint8Array> =>
-  pngAround(await deflate(rowsOf(pixels, width, height, channels), { level }), width, height, channels)
+): Promise<Uint8Array> => {
+  const rows = rowsOf(pixels, width, height, channels)
+  return pngAround(await deflate(rows, { level, chunkSize: chunkSize(rows.length) }), width, height, channels)
+}
 
 /**
  * A PNG file around image data already compressed: a zlib stream of rows of `channels` 8-bit
