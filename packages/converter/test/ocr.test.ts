@@ -31,6 +31,15 @@ describe("the junk of a page's fonts", () => {
     assert.strictEqual(fontJunk([alternates]), 0)
     assert.strictEqual(fontJunk([alternates, body]), 7)
   })
+
+  it("does not count U+FFFD, which a font's own Unicode map gives glyphs without text", () => {
+    // An ornament font: its map sends the pattern's glyphs to U+FFFD and gives no letter here.
+    const ornaments = { letters: 0, junk: 0 }
+    countFontRun(ornaments, "\uFFFD\uFFFD\uFFFD \uFFFD", false)
+    countFontRun(ornaments, "\uFFFD\u0004", false)
+    assert.deepStrictEqual(ornaments, { letters: 0, junk: 1 })
+    assert.strictEqual(fontJunk([ornaments]), 1)
+  })
 })
 
 describe("OCR only where it pays", () => {
@@ -114,6 +123,14 @@ describe("OCR only where it pays", () => {
         assert.deepStrictEqual(result.ocrPages, [])
         assert.include(result.output, "Characters affected: U+0646, U+064A, U+06A2, U+06A7")
         assert.include(result.output, "ss05 (Wagaf Hack):")
+      }))
+
+    it.effect("a page of ornaments a font maps to U+FFFD (a type specimen's pattern) is not OCR'd", () =>
+      Effect.gen(function*() {
+        const converter = yield* Converter.Converter
+        const result = yield* converter.toMarkdown(readCorpus("fidelity/dev/murmure-specimen.pdf"))
+        assert.deepStrictEqual(result.ocrPages, [])
+        assert.include(result.output, "BOUCHERIES")
       }))
 
     it.effect("an OCR language without a model is a typed error before any work", () =>

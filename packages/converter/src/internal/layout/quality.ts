@@ -64,15 +64,25 @@ export interface FontCharacters {
   junk: number
 }
 
-/** Adds a run of one font to its tally: all junk when the PDF engine flags it `unmapped`. */
+/**
+ * Adds a run of one font to its tally: all junk when the PDF engine flags it `unmapped`. U+FFFD is
+ * not: a font's own Unicode map gives it for glyphs that have no text (ornaments), which OCR
+ * cannot give back either.
+ */
 export const countFontRun = (font: FontCharacters, text: string, unmapped: boolean): void => {
   const tally = { characters: 0, wordCharacters: 0, suspicious: 0, words: 0 }
   count(text, tally)
   if (unmapped) font.junk += tally.characters
   else {
     font.letters += tally.wordCharacters
-    font.junk += tally.suspicious
+    font.junk += tally.suspicious - replacements(text)
   }
+}
+
+const replacements = (text: string): number => {
+  let n = 0
+  for (let at = text.indexOf("\uFFFD"); at >= 0; at = text.indexOf("\uFFFD", at + 1)) n++
+  return n
 }
 
 /**
