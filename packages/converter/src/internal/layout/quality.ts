@@ -18,10 +18,8 @@ export interface TextQuality {
 }
 
 /**
- * What glyph ids of a font without a ToUnicode map turn into: PDFium and pdf.js pass C0 control codes on,
- * pdftotext-like readers print Latin Extended-B, IPA, spacing modifiers and Greek numeral signs
- * (TAMReview's Cambria: U+01E1 for a comma, U+0373 for "1"); private-use and unassigned code
- * points and U+FFFD are never text either. Real text has few of them (Vietnamese ơ/ư, the okina).
+ * What glyph ids of a font without a ToUnicode map turn into (C0 controls, Latin Extended-B, IPA,
+ * spacing modifiers, Greek numeral signs), and code points never text; real text has few of them.
  */
 const suspiciousCharacter = /[\p{Cc}\p{Co}\p{Cn}\uFFFD\u0180-\u02FF\u0370-\u037D]/u
 const wordCharacter = /[\p{L}\p{N}]/u
@@ -64,11 +62,7 @@ export interface FontCharacters {
   junk: number
 }
 
-/**
- * Adds a run of one font to its tally: all junk when the PDF engine flags it `unmapped`. U+FFFD is
- * not: a font's own Unicode map gives it for glyphs that have no text (ornaments), which OCR
- * cannot give back either.
- */
+/** Adds a run of one font to its tally: all junk when flagged `unmapped`; U+FFFD is not (ornaments, no text). */
 export const countFontRun = (font: FontCharacters, text: string, unmapped: boolean): void => {
   const tally = { characters: 0, wordCharacters: 0, suspicious: 0, words: 0 }
   count(text, tally)
@@ -85,27 +79,16 @@ const replacements = (text: string): number => {
   return n
 }
 
-/**
- * The junk of a page: that of its fonts that give no letter or digit. A font that maps some
- * glyphs to letters has a Unicode map, and those it leaves out (OpenType alternates, ornaments)
- * have no text OCR could give back; a font that maps none is text only OCR can read.
- */
+/** The junk of a page: that of its fonts that give no letter or digit (what the others leave out, OCR cannot read). */
 export const fontJunk = (fonts: Iterable<FontCharacters>): number => {
   let junk = 0
   for (const font of fonts) if (font.letters === 0) junk += font.junk
   return junk
 }
 
-/**
- * Fewer characters than this are not judged: a title page, a caption or a table of symbols is
- * too short for shares to mean anything, and OCR (seconds a page) would not pay off.
- */
+/** Fewer characters than this are not judged: shares mean nothing there, and OCR would not pay off. */
 const minJudgedCharacters = 200
-/**
- * Shares over the corpus: text pages have 0.89-0.97 word characters and no suspicious ones, the
- * unmapped pages of TAMReview 0.04-0.25 word characters and 0.63-0.92 suspicious ones. Symbols
- * in a math line ("∀x ∈ A: f(x) ≤ g(x)" is 0.4 word characters) must stay well above the floor.
- */
+/** Between the shares of the corpus's text pages and its unmapped ones (README); a math line stays above the floor. */
 const maxSuspiciousShare = 0.3
 const minWordShare = 0.15
 
@@ -114,10 +97,8 @@ const wordShare = (quality: TextQuality): number =>
   quality.characters === 0 ? 1 : quality.wordCharacters / quality.characters
 
 /**
- * True when a page has a text layer that is not readable text: enough characters to judge, of
- * which many are junk, or few are letters or digits while some are junk (`junk`: the fonts'
- * verdict, `fontJunk`; else the characters that look like unmapped glyphs). A page of leader
- * dots, numbers or code has no junk and is text however few letters it has.
+ * Whether a page's text layer is not readable text: many junk characters, or few letters or digits and
+ * some junk (`junk`: the fonts' verdict). Without junk, a page is text however few letters it has.
  */
 export const isJunkTextLayer = (items: ReadonlyArray<TextItem>, junk?: number): boolean =>
   isJunk(textQuality(items), junk)
@@ -134,11 +115,8 @@ const isJunk = (quality: TextQuality, junk = quality.suspicious): boolean => {
 const minReadingWords = 20
 
 /**
- * Whether another reading of a page (OCR) is better than its text layer by the same measure: it
- * is not junk itself, has a larger share of letters and digits, and has a reasonable amount of
- * words: at least `minReadingWords`, and letters and digits for a third of the layer's characters
- * (unmapped glyphs stand one for one for letters), so OCR that read only a figure's label or a
- * part of the page does not replace it.
+ * Whether OCR's reading beats the text layer by the same measure, with words enough (`minReadingWords`,
+ * a third of the layer's characters), so a reading of only a figure's label does not replace the page.
  */
 export const isBetterReading = (candidate: ReadonlyArray<TextItem>, current: ReadonlyArray<TextItem>): boolean => {
   const ocr = textQuality(candidate)
