@@ -5,10 +5,11 @@
 // own module). What cannot be bundled is a dependency: native modules, tesseract.js (it starts its
 // own worker script) and the data files PDFium and OCR read (the WebAssembly, the language models).
 import * as esbuild from "esbuild"
-import { execFileSync } from "node:child_process"
+import { execFileSync, spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { cacheFile, lines } from "./bin/help.mjs"
 
 const root = Path.dirname(fileURLToPath(import.meta.url))
 const outdir = Path.join(root, "dist")
@@ -68,3 +69,26 @@ Fs.writeFileSync(
 const page = Path.join(root, "..", "server", "web")
 execFileSync(process.execPath, [Path.join(page, "build.mjs")], { stdio: "inherit" })
 Fs.cpSync(Path.join(page, "dist"), Path.join(outdir, "web"), { recursive: true })
+
+// Each help and --version as the bundle prints them, styled (stdout taken for a terminal) and
+// plain: bin/help.mjs answers those command lines from this file without loading the bundle.
+const terminal = "data:text/javascript,process.stdout.isTTY=true"
+const { NO_COLOR: _noColor, ...environment } = process.env
+const answers = {}
+for (const line of lines) {
+  const run = (args, env) => {
+    const result = spawnSync(process.execPath, [...args, Path.join(outdir, "bin.js"), ...line], {
+      env,
+      encoding: "utf8"
+    })
+    if (result.stderr !== "") throw new Error(`pdf-transform ${line.join(" ")}: ${result.stderr}`)
+    return result
+  }
+  const plain = run([], { ...environment, NO_COLOR: "1" })
+  answers[JSON.stringify(line)] = {
+    code: plain.status,
+    plain: plain.stdout,
+    styled: run(["--import", terminal], { ...environment, TERM: "xterm-256color" }).stdout
+  }
+}
+Fs.writeFileSync(cacheFile, JSON.stringify(answers))

@@ -35,7 +35,11 @@ const sourcesOf = (): Map<string, ReadonlyArray<string>> => {
 /** The sources a command line loads: the bundle's files mapped to their sources, and whatever loads from outside it. */
 const loadedBy = async (args: ReadonlyArray<string>): Promise<ReadonlyArray<string>> => {
   const record = Path.join(temporaryFolder("pdf-transform-startup-"), "loaded.txt")
-  const result = await run(args, { env: { NODE_OPTIONS: `--import=${recorder}`, LOADED_MODULES: record } })
+  // The bundle itself: bin/ answers these lines from its cache without it (HelpCache.test.ts).
+  const result = await run(args, {
+    env: { NODE_OPTIONS: `--import=${recorder}`, LOADED_MODULES: record },
+    script: Path.join(cliRoot, "dist", "bin.js")
+  })
   assert.strictEqual(result.code, 0, result.stderr)
   const sources = sourcesOf()
   const files = Fs.readFileSync(record, "utf8").split("\n").filter((url) => url.startsWith("file:"))

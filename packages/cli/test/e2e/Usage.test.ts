@@ -63,7 +63,7 @@ describe("usage", () => {
     const keyless = await run(["convert", "examples/pdfs", "--to", "epub", "--base-url", "http://127.0.0.1:9/v1"])
     assert.strictEqual(keyless.code, 2)
     assert.include(keyless.stderr, "needs an API key")
-  })
+  }, 60_000)
 
   it("a node of a shared database refuses to start with keys or a signing key of its own", async () => {
     const database = ["serve", "--port", "0", "--database-url", "postgres://127.0.0.1:9/pdt"]

@@ -42,12 +42,12 @@ process.once("exit", () => {
   for (const [child] of children) child.kill("SIGKILL")
 })
 
-/** Starts `pdf-transform args...` in `cwd` (default: the repository). */
+/** Starts `pdf-transform args...` in `cwd` (default: the repository), or another `script` of the command. */
 export const start = (
   args: ReadonlyArray<string>,
-  options: { readonly cwd?: string; readonly env?: Record<string, string> } = {}
+  options: { readonly cwd?: string; readonly env?: Record<string, string>; readonly script?: string } = {}
 ): Running => {
-  const child = spawn(process.execPath, [bin, ...args], {
+  const child = spawn(process.execPath, [options.script ?? bin, ...args], {
     cwd: options.cwd ?? repository,
     env: environment(options.env),
     stdio: ["ignore", "pipe", "pipe"]
@@ -97,7 +97,7 @@ export const start = (
 /** Runs the command to its end. */
 export const run = async (
   args: ReadonlyArray<string>,
-  options: { readonly cwd?: string; readonly env?: Record<string, string> } = {}
+  options: { readonly cwd?: string; readonly env?: Record<string, string>; readonly script?: string } = {}
 ): Promise<{ readonly code: number | string; readonly stdout: string; readonly stderr: string }> => {
   const running = start(args, options)
   const code = await running.exited
