@@ -74,4 +74,31 @@ describe("columns by region", () => {
     const description = (i: number) => `the description of option ${i} goes here`.padEnd(60, ".")
     assert.deepStrictEqual(lines.slice(0, 4), ["-o0", description(0), "-o1", description(1)])
   })
+
+  it("two justified columns less than an em apart are read one after the other, not line by line", () => {
+    // 28 characters at 10 pt end at x 180; the right column starts 7 pt (0.7 em) further.
+    const lines = order([...column("left", 40, 100, 10, 28), ...column("right", 187, 100, 10, 28)], 400)
+    assert.deepStrictEqual(lines, [
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => `left ${i}`),
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => `right ${i}`)
+    ])
+    // A gap as wide on one or two baselines is a stretched word space, not a gutter.
+    const few = order([item("a line of text,", 40, 100), item("stretched here", 122, 100), item("and", 40, 112)])
+    assert.deepStrictEqual(few, ["a line of text, stretched here", "and"])
+  })
+
+  it("a contents entry's page number stays with its leaders, so two columns of contents are not a table", () => {
+    const entry = (text: string, x: number, y: number, page: string) => [
+      item(`${text} . . . . . .`, x, y),
+      item(page, x + 200, y)
+    ]
+    const lines = order([
+      ...[1, 2, 3, 4, 5, 6].flatMap((i) => entry(`left entry ${i}`, 40, 100 + 12 * i, String(i))),
+      ...[1, 2, 3, 4, 5, 6].flatMap((i) => entry(`right entry ${i}`, 320, 100 + 12 * i, String(i + 6)))
+    ])
+    assert.deepStrictEqual(lines, [
+      ...[1, 2, 3, 4, 5, 6].map((i) => `left entry ${i} . . . . . . ${i}`),
+      ...[1, 2, 3, 4, 5, 6].map((i) => `right entry ${i} . . . . . . ${i + 6}`)
+    ])
+  })
 })

@@ -10,7 +10,7 @@ export interface Row {
 }
 
 /** Gaps wider than this many font sizes separate columns or table cells, not words. */
-const segmentGap = 1.2
+export const segmentGap = 1.2
 
 /** A list marker alone: a bullet, "1." or "a)" (a list's hanging indent, not a table's column). */
 export const markerOnly = new RegExp(`^(?:[${bulletCharacters}]|\\d{1,3}[.)]|[a-z][.)])$`, "u")
@@ -247,8 +247,12 @@ const alignedCode = (current: ReadonlyArray<TextItem>, item: TextItem): boolean 
   return item.x - (last.x + last.width) < maxCodeGap * width && Math.abs(columns - Math.round(columns)) < 0.2
 }
 
-/** One baseline cut into lines at gaps wider than `segmentGap` font sizes. */
-export const segmentRow = (row: Row): ReadonlyArray<Line> => {
+/** Dot leaders ending a run, and a page number alone: a contents entry's two ends. */
+const leaders = /(?:\.\s*){3,}$/
+const pageReference = /^\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*$/i
+
+/** One baseline cut into lines at gaps wider than `segmentGap` font sizes and before `cuts`. */
+export const segmentRow = (row: Row, cuts?: ReadonlySet<TextItem>): ReadonlyArray<Line> => {
   const sorted = row.items
   const segments: Array<Line> = []
   let current: Array<TextItem> = []
@@ -257,7 +261,10 @@ export const segmentRow = (row: Row): ReadonlyArray<Line> => {
     const gap = item.x - end
     const size = Math.max(item.size, current[0]?.size ?? 0)
     const afterBullet = current.length === 1 && bulletOnly.test(current[0]!.text.trim()) && gap < maxBulletGap * size
-    if (current.length > 0 && gap > segmentGap * size && !alignedCode(current, item) && !afterBullet) {
+    const afterLeaders = current.length > 0 && pageReference.test(item.text) &&
+      leaders.test(current[current.length - 1]!.text)
+    const wide = gap > segmentGap * size || cuts?.has(item) === true
+    if (current.length > 0 && wide && !alignedCode(current, item) && !afterBullet && !afterLeaders) {
       segments.push(makeLine(current))
       current = []
       end = -Infinity
@@ -272,4 +279,4 @@ export const segmentRow = (row: Row): ReadonlyArray<Line> => {
 
 /** Items grouped by baseline (superscripts included), cut at gaps wider than a word space: columns stay apart. */
 export const buildRows = (input: ReadonlyArray<TextItem>): Array<ReadonlyArray<Line>> =>
-  groupRows(input).map(segmentRow)
+  groupRows(input).map((row) => segmentRow(row))

@@ -4,7 +4,8 @@ import { orderRegion } from "./columns.js"
 import { noteMarks, shortRules } from "./footnotes.js"
 import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
-import { groupRows, segmentRow } from "./lines.js"
+import { gutterCuts } from "./gutters.js"
+import { groupRows, segmentGap, segmentRow } from "./lines.js"
 import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
 import { takeRuledTables } from "./ruledTables.js"
 
@@ -108,7 +109,8 @@ export const orderPage = (page: PageText): OrderedPage => {
   const inGrid = (y0: number, y1: number) =>
     grids.some((grid) => grouped[grid.start]!.y <= y1 && grouped[grid.end - 1]!.y >= y0)
   const ruled = takeRuledTables(grouped, page.rules ?? [], page.width, inGrid)
-  const placed = placeRows(grouped.map(segmentRow), grids, page.width)
+  const cuts = gutterCuts(grouped, segmentGap, page.width)
+  const placed = placeRows(grouped.map((row) => segmentRow(row, cuts)), grids, page.width)
   if (ruled.length > 0) {
     for (const table of ruled) {
       const rows = table.cells.map((row) => row.map((cell) => cell.text))
