@@ -125,6 +125,11 @@ export interface AppOptions {
    */
   readonly requestTimeout?: Duration.DurationInput | undefined
   /**
+   * At a stop (`drain`, or the layer's scope closing): how long running conversions get to finish
+   * before they are interrupted and their claims released for other nodes (default 30 s).
+   */
+  readonly drainTimeout?: Duration.DurationInput | undefined
+  /**
    * Record metrics in Effect's `Metric` registry, for an exporter to read (`Telemetry.metrics`
    * serves them to Prometheus): requests, submits, refusals, conversions, claims taken over,
    * storage failures and the tasks the storage keeps (default false: nothing is recorded).
@@ -188,6 +193,12 @@ export interface Service {
    * slot) into the metrics; an exporter runs it before each reading. Nothing without `metrics`.
    */
   readonly refreshMetrics: Effect.Effect<void>
+  /**
+   * Takes the node out of service: `/readyz` and submits answer 503 at once, no task is claimed,
+   * running conversions get `drainTimeout`, then the rest are interrupted and their claims
+   * released. Closing the layer's scope drains first unless this already ran.
+   */
+  readonly drain: Effect.Effect<void>
 }
 
 /**
@@ -246,8 +257,8 @@ const publicUrlOf = (address: HttpServer.Address): string => {
 }
 
 /**
- * The server on Node's HTTP server, listening as configured. At shutdown the listener closes,
- * in-flight requests finish (within the grace period), then background conversions are interrupted.
+ * The server on Node's HTTP server, listening as configured. At shutdown the node drains (see
+ * `Service.drain`), the listener closes, in-flight requests finish (within the grace period).
  *
  * @since 0.1.0
  * @category layers
@@ -273,13 +284,16 @@ export const layer = (
         const resolved = yield* Effect.sync(() => internalOptions.resolve({ ...options, publicUrl }))
         const { app, state } = yield* internalApp.makeApp(resolved)
         yield* listener.serve(app, millis(options.shutdownGracePeriod ?? defaults.shutdownGracePeriod))
+        // Added after the listener's own finalizer, so it runs first: requests are answered meanwhile.
+        yield* Effect.addFinalizer(() => state.drain)
         yield* Effect.logInfo("pdf-transform server listening").pipe(
           Effect.annotateLogs({ address: HttpServer.formatAddress(server.address), publicUrl })
         )
         return {
           baseUrl: `${publicUrl.replace(/\/+$/, "")}/v1`,
           address: server.address,
-          refreshMetrics: state.refreshMetrics
+          refreshMetrics: state.refreshMetrics,
+          drain: state.drain
         }
       })
     )

@@ -164,6 +164,10 @@ export const ServerConfig = Schema.Struct({
     description: "Time requests in flight get to finish when the listener closes.",
     default: defaults.shutdownGracePeriod
   }),
+  drainTimeout: leaf(V.Duration0, {
+    description: "At SIGTERM or SIGINT, time running conversions get to finish before other nodes take them.",
+    default: defaults.drainTimeout
+  }),
   metricsPort: leaf(V.Port, {
     description: "Serve Prometheus metrics at GET /metrics on this port, a listener of its own (default: no " +
       "metrics; 0: any free port).",

@@ -47,6 +47,7 @@ export const defaults = {
   /** DNS answer time limit for a remote pdfURL, checked while the submit waits. */
   resolveTimeout: Duration.seconds(5),
   shutdownGracePeriod: Duration.seconds(10),
+  drainTimeout: Duration.seconds(30),
   /** Long enough for the largest upload on a slow link. */
   requestTimeout: Duration.minutes(2),
   /** A node that dies has its conversions taken by another node about this long after. */

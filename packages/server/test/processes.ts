@@ -19,7 +19,8 @@ export interface Started {
   readonly origin: string
   /** Its Prometheus metrics. */
   readonly metrics: string
-  readonly exited: Promise<void>
+  /** Its exit code (null when a signal ended it). */
+  readonly exited: Promise<number | null>
 }
 
 const children = new Set<ChildProcess>()
@@ -42,7 +43,7 @@ export const start = (env: Record<string, string>): Promise<Started> =>
       stdio: ["ignore", "pipe", "pipe"]
     })
     children.add(child)
-    const exited = new Promise<void>((done) => child.once("exit", () => done()))
+    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
     let out = ""
     let err = ""
     const timer = setTimeout(() => reject(new Error(`the server did not start within 90 s:\n${out}\n${err}`)), 90_000)

@@ -164,3 +164,50 @@ describe("serve's remote fetching", () => {
     120_000
   )
 })
+
+describe("serve's stop", () => {
+  const upload = async (baseUrl: string) => {
+    const response = await fetch(`${baseUrl}/files`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/pdf" },
+      body: `%PDF-1.4\n${"x".repeat(500)}\n%%EOF\n`
+    })
+    assert.strictEqual(response.status, 201)
+    return String(((await response.json()) as Record<string, unknown>)["url"])
+  }
+  const origin = (baseUrl: string) => baseUrl.replace(/\/v1$/, "")
+
+  it("SIGTERM: at once not ready and no submit (503, Retry-After), the running conversion ends, exit 0", async () => {
+    const server = await serve(key, ["--simulate", "4s"])
+    const pdfURL = await upload(server.baseUrl)
+    const accepted = await submit(server.baseUrl, pdfURL)
+    assert.strictEqual(accepted.status, 200, JSON.stringify(accepted.body))
+    server.child.kill("SIGTERM")
+    await server.waitFor(/Stopping/, 10_000)
+    assert.strictEqual((await fetch(`${origin(server.baseUrl)}/readyz`)).status, 503)
+    assert.strictEqual((await fetch(`${origin(server.baseUrl)}/healthz`)).status, 200)
+    const refused = await fetch(`${server.baseUrl}/pdf-transform-markdown/submit`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ pdfURL, model: "gundam" })
+    })
+    assert.strictEqual(refused.status, 503)
+    assert.isNotNull(refused.headers.get("retry-after"))
+    assert.strictEqual(await server.exited, 0)
+    // The conversion ended here before the process did (its log line).
+    assert.match(server.stdout(), new RegExp(`message="task completed" taskId=${String(accepted.body["sessionID"])}`))
+  }, 60_000)
+
+  it("a second signal stops at once, with 130, without waiting for the conversion", async () => {
+    const server = await serve(key, ["--simulate", "60s"])
+    const accepted = await submit(server.baseUrl, await upload(server.baseUrl))
+    assert.strictEqual(accepted.status, 200, JSON.stringify(accepted.body))
+    server.child.kill("SIGTERM")
+    await server.waitFor(/Stopping/, 10_000)
+    const stopped = Date.now()
+    server.child.kill("SIGTERM")
+    assert.strictEqual(await server.exited, 130)
+    // Far below the conversion's minute: it was not waited for.
+    assert.isBelow(Date.now() - stopped, 20_000)
+  }, 60_000)
+})

@@ -13,6 +13,7 @@ import * as Contract from "@pdf-transform/core/Contract"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Ref from "effect/Ref"
 import type * as Scope from "effect/Scope"
 import * as BlobDirectory from "./blobDirectory.js"
 import type { AppContext } from "./context.js"
@@ -36,6 +37,8 @@ export interface AppState {
   readonly store: Store
   /** Reads the cluster's figures the storage keeps into the metrics. */
   readonly refreshMetrics: Effect.Effect<void>
+  /** Takes the node out of service and waits for its conversions (`Server.Service.drain`); once. */
+  readonly drain: Effect.Effect<void>
 }
 
 const maxPathLength = 2048
@@ -82,7 +85,11 @@ export const makeApp = (
       maxFileBytes: options.uploads.maxTotalBytes
     }, blobs)
     const context = yield* makeContext(options, store)
-    yield* Dispatcher.start(context)
+    const drainDispatcher = yield* Dispatcher.start(context)
+    const drain = Effect.flatMap(
+      Ref.getAndSet(context.draining, true),
+      (already) => already ? Effect.void : drainDispatcher(options.drainTimeoutMs)
+    )
     const web = options.webPage ? yield* Web.routes(context) : HttpRouter.empty
     const sql = yield* SqlClient.SqlClient
     const routed = yield* HttpRouter.toHttpApp(
@@ -164,6 +171,6 @@ export const makeApp = (
     )
     return {
       app: options.metrics ? Observe.observed(app, context.metrics) : app,
-      state: { store, refreshMetrics: options.metrics ? refreshMetrics : Effect.void }
+      state: { store, refreshMetrics: options.metrics ? refreshMetrics : Effect.void, drain }
     }
   })

@@ -17,24 +17,33 @@ import * as Effect from "effect/Effect"
 import * as FiberMap from "effect/FiberMap"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import type { AppContext } from "./context.js"
 import { runConversion } from "./conversion.js"
 
-/** Starts the node's dispatcher in the current scope; closing the scope stops its conversions and releases its claims. */
-export const start = (context: AppContext): Effect.Effect<void, never, Scope.Scope> =>
+/**
+ * Starts the node's dispatcher in the current scope; closing the scope stops its conversions and
+ * releases its claims. Its result drains: it waits for the running conversions, at most the given
+ * time, then stops the rest and releases their claims (with `draining` set, nothing is claimed).
+ */
+export const start = (
+  context: AppContext
+): Effect.Effect<(timeoutMs: number) => Effect.Effect<void>, never, Scope.Scope> =>
   Effect.gen(function*() {
     const { store, options, wakeUps } = context
     const node = options.node
     const slots = options.maxConcurrentConversions
 
+    const release = Effect.catchAll(store.releaseClaims(node.id), (error) =>
+      Effect.zipRight(context.metrics.storageFailed(error.operation), Effect.logWarning("claims not released", error)))
     // Added before the conversions' map, so it runs after they are interrupted.
     yield* Effect.addFinalizer(() =>
-      Effect.catchAll(store.releaseClaims(node.id), (error) => Effect.logWarning("claims not released", error))
+      release
     )
     /** The conversions running here, by task id; a fiber leaves the map when its conversion ends. */
-    const running = yield* FiberMap.make<string>()
+    const running = yield* FiberMap.make<string, void, never>()
 
     if (!node.shared) {
       yield* Effect.catchAll(store.releaseClaims(undefined), (error) => Effect.logError("claims not reset", error))
@@ -44,7 +53,7 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
 
     /** Claims tasks while slots are free; true when the storage failed a claim (so it is tried again). */
     const fill: Effect.Effect<boolean> = Effect.gen(function*() {
-      while ((yield* FiberMap.size(running)) < slots) {
+      while ((yield* FiberMap.size(running)) < slots && !(yield* Ref.get(context.draining))) {
         const now = yield* Clock.currentTimeMillis
         const claimed = yield* store.claimNext({ node: node.id, until: claimUntil(now) }, now)
         if (Option.isNone(claimed)) return false
@@ -108,4 +117,22 @@ export const start = (context: AppContext): Effect.Effect<void, never, Scope.Sco
       )
       yield* Effect.forkScoped(Effect.schedule(sweep, Schedule.spaced(Duration.seconds(5))))
     }
+    return (timeoutMs: number) =>
+      Effect.gen(function*() {
+        const count = yield* FiberMap.size(running)
+        yield* Effect.logInfo("draining").pipe(Effect.annotateLogs({ conversions: count, timeoutMs }))
+        // Interruptible even in a finalizer, or the time limit could not stop the waiting.
+        const finished = yield* Effect.timeoutTo(Effect.interruptible(FiberMap.awaitEmpty(running)), {
+          duration: Duration.millis(timeoutMs),
+          onSuccess: () => true,
+          onTimeout: () => false
+        })
+        if (finished) return
+        const cut = yield* FiberMap.size(running)
+        yield* FiberMap.clear(running)
+        yield* release
+        yield* Effect.logWarning("drain time over: conversions stopped, their claims released").pipe(
+          Effect.annotateLogs({ conversions: cut })
+        )
+      }).pipe(Effect.annotateLogs({ node: node.id }))
   })

@@ -38,6 +38,7 @@ export interface ResolvedOptions {
   readonly downloadUrlTtlMs: number
   readonly maxJsonBodyBytes: number
   readonly requestTimeoutMs: number
+  readonly drainTimeoutMs: number
   /** Record metrics (`metrics.ts`). */
   readonly metrics: boolean
   readonly uploads: {
@@ -172,6 +173,7 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? defaults.maxJsonBodyBytes,
     metrics: options.metrics ?? false,
     requestTimeoutMs: positive("requestTimeout", millis(options.requestTimeout ?? defaults.requestTimeout)),
+    drainTimeoutMs: millis(options.drainTimeout ?? defaults.drainTimeout),
     uploads: {
       maxBytes: options.uploads?.maxBytes ?? defaults.uploadMaxBytes,
       retentionMs: millis(options.uploads?.retention ?? defaults.uploadRetention),

@@ -6,6 +6,7 @@ import * as HttpServer from "@effect/platform/HttpServer"
 import * as Server from "@pdf-transform/server/Server"
 import * as ServerConfig from "@pdf-transform/server/ServerConfig"
 import * as SimulatedConverter from "@pdf-transform/server/SimulatedConverter"
+import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -19,6 +20,7 @@ import * as Path from "node:path"
 import { BackendFailed, UsageError } from "../../CliError.js"
 import * as ExitCode from "../../ExitCode.js"
 import { conclude } from "../conclude.js"
+import { Interrupts } from "../interrupts.js"
 import * as LiveConverter from "../liveConverter.js"
 import { settingsOf } from "./serveConfig.js"
 
@@ -159,9 +161,26 @@ const run = (flags: Flags) =>
         if (metricsUrl !== undefined) out(`Prometheus metrics: ${metricsUrl}`)
         if (generated !== undefined) out(`API key (made for this run; choose yours with --keys): ${generated}`)
         out(`Convert through it: pdf-transform convert FILES --to markdown --base-url ${baseUrl} --api-key KEY`)
-        out("Ctrl-C stops it.")
+        out("Ctrl-C (or SIGTERM) stops it, after the conversions running here; a second one at once.")
       }))
-    return yield* Effect.zipRight(announce, Effect.never).pipe(Effect.provide(server))
+    const interrupts = yield* Interrupts
+    yield* interrupts.gentle
+    const stop = Effect.gen(function*() {
+      yield* announce
+      yield* Deferred.await(interrupts.first)
+      process.stdout.write(
+        `Stopping: no new submits; conversions running get ${
+          Duration.format(settings.drainTimeout ?? Server.defaults.drainTimeout)
+        } to finish.\n`
+      )
+      const { drain } = yield* Server.Server
+      // A second signal cuts the drain: closing the server then stops the conversions and releases their claims.
+      return yield* Effect.raceFirst(
+        Effect.as(drain, ExitCode.ExitCode.ok),
+        Effect.as(Deferred.await(interrupts.second), ExitCode.ExitCode.interrupted)
+      )
+    })
+    return yield* stop.pipe(Effect.provide(server))
   })
 
 /** Runs the server until Ctrl-C; an error ends as a sentence on stderr and an exit code. */
