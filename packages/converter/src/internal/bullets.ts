@@ -3,7 +3,7 @@
  * runs where they mark a run's start, so the list rules see them; thin paths are a table's rules.
  */
 import type { TextItem } from "./layout.js"
-import type { Rule } from "./layout/model.js"
+import type { Box, Rule } from "./layout/model.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 
@@ -22,13 +22,6 @@ const maxThickness = 2
 const minLength = 12
 /** Pages with more rules than this are drawings (a plot's grid), not tables. */
 const maxRules = 600
-
-interface Box {
-  readonly x0: number
-  readonly x1: number
-  readonly y0: number
-  readonly y1: number
-}
 
 /** A page's paths as the layout reads them: small square-ish shapes and rules (top-down coordinates). */
 export interface PagePaths {
