@@ -119,15 +119,9 @@ export interface AppOptions {
   } | undefined
   readonly downloadUrlTtl?: Duration.DurationInput | undefined
   readonly maxJsonBodyBytes?: number | undefined
-  /**
-   * How long a request may take, from its first byte to its answer (default 2 min): past it, a 503
-   * with `Retry-After`, so that nothing waits forever on a server whose storage hangs.
-   */
+  /** How long a request may take to its answer: past it, a 503 (nothing waits forever on hung storage). */
   readonly requestTimeout?: Duration.DurationInput | undefined
-  /**
-   * At a stop (`drain`, or the layer's scope closing): how long running conversions get to finish
-   * before they are interrupted and their claims released for other nodes (default 30 s).
-   */
+  /** At a stop (`drain`, or the scope closing): how long running conversions get before their claims are released. */
   readonly drainTimeout?: Duration.DurationInput | undefined
   /**
    * Record metrics in Effect's `Metric` registry, for an exporter to read (`Telemetry.metrics`
