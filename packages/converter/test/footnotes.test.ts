@@ -155,6 +155,37 @@ describe("footnotes at a page's foot", () => {
     }))
 })
 
+describe("footnotes of a right-to-left page", () => {
+  /** A right-to-left run ending at `right`. */
+  const rtl = (text: string, right: number, y: number, size = 10): TextItem => ({
+    ...item(text, right - text.length * size * 0.5, y, size),
+    rtl: true
+  })
+  it.effect("notes aligned at the right, below a rule at the right, are footnotes however short or long", () =>
+    Effect.sync(() => {
+      const lines = filler.map((text, i) => rtl(text, 550, 100 + i * 12))
+      const first = rtl("A sentence with a reference", 550, 160)
+      const label = { ...item("1", first.x - 3, 156.5, 6), rtl: true }
+      const second = rtl("Another sentence refers", 550, 172)
+      const label2 = { ...item("2", second.x - 3, 168.5, 6), rtl: true }
+      const document = layout([page([
+        ...lines,
+        first,
+        label,
+        rtl(" and goes on.", label.x, 160),
+        second,
+        label2,
+        rtl(" to the second note.", label2.x, 172),
+        rtl("1 A short note.", 550, 715, 8),
+        rtl("2 The second note is a much longer one, reaching far to the left.", 550, 727, 8)
+      ], [{ x0: 450, x1: 550, y0: 700, y1: 700.4, horizontal: true }])])
+      assert.deepStrictEqual(footnotes(document).map((note) => [note.label, note.text]), [
+        ["1", "A short note."],
+        ["2", "The second note is a much longer one, reaching far to the left."]
+      ])
+    }))
+})
+
 describe("notes set as a list in the text", () => {
   it.effect("entries whose labels answer the references met before become footnotes; a numbered list does not", () =>
     Effect.sync(() => {

@@ -71,12 +71,17 @@ const referenceLabels = (line: Line): Array<string> =>
     mark.style === Style.footnote && mark.start > 0 ? [line.text.slice(mark.start, mark.end).trim()] : []
   )
 
+/** Where a line starts, mirrored on a right-to-left line (its right end, negated), so that larger is further in. */
+const lead = (line: Line): number => line.rtl ? -line.x1 : line.x0
+const ruleStart = (rule: Rule, rtl: boolean): number => rtl ? -rule.x1 : rule.x0
+
 /** The separator between `above` (when there is one) and a note's first line. */
 const separatorAbove = (rules: ReadonlyArray<Rule>, line: Line, above: Line | undefined, body: number): boolean =>
   rules.some((rule) =>
     rule.y0 < line.y - 0.6 * line.size && line.y - rule.y0 <= 3 * Math.max(line.size, body) &&
     (above === undefined || rule.y0 > above.y) &&
-    rule.x0 <= line.x0 + 0.5 * line.size && rule.x0 >= Math.min(line.x0, above?.x0 ?? line.x0) - 2 * body
+    ruleStart(rule, line.rtl) <= lead(line) + 0.5 * line.size &&
+    ruleStart(rule, line.rtl) >= Math.min(lead(line), above === undefined ? lead(line) : lead(above)) - 2 * body
   )
 
 /** Whether `a` and `b` are numbers in sequence ("3" then "4"). */
@@ -172,11 +177,11 @@ const footBlock = (
     const marker = noteMarker(next)
     const starts = marker !== undefined &&
       (marker.raised || referred.has(marker.label) || follows(note.label, marker.label))
-    // The next note may stand apart (a note's own spacing) when it is set as the one before.
-    const aligned = starts && Math.abs(next.x0 - note.lines[0]!.x0) <= 1 && Math.abs(next.size - last.size) <= 0.25
+    const aligned = starts && Math.abs(lead(next) - lead(note.lines[0]!)) <= 1 &&
+      Math.abs(next.size - last.size) <= 0.25
     const leading = (aligned ? maxNoteGap : maxLeading) * Math.max(next.size, last.size)
     const close = next.charWidth === undefined && next.y > last.y && next.y - last.y <= leading &&
-      next.size <= first.size + 1 && next.x0 >= first.x0 - 2 * body
+      next.size <= first.size + 1 && lead(next) >= lead(first) - 2 * body
     if (!close) {
       const ruled = rules.some((rule) => rule.y0 > last.y && rule.y0 < next.y - 0.6 * next.size)
       return next.y < first.y || ruled || belowAll(items, end + 1, height) ? { notes, end, kept } : undefined
@@ -185,7 +190,7 @@ const footBlock = (
       note = { label: marker.label, lines: [next], cut: marker.cut }
       notes.push(note)
       bullet = undefined
-    } else if (listMarker(next.text)?.ordered === false || (bullet !== undefined && next.x0 > bullet.x0)) {
+    } else if (listMarker(next.text)?.ordered === false || (bullet !== undefined && lead(next) > lead(bullet))) {
       // A list inside a note stays a list, in the body after the page's text.
       bullet ??= next
       kept.add(end + 1)
