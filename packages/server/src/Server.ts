@@ -129,6 +129,11 @@ export interface AppOptions {
    * storage failures and the tasks the storage keeps (default false: nothing is recorded).
    */
   readonly metrics?: boolean | undefined
+  /**
+   * One log line (Effect's logger, level Info) per request: method, route pattern, status,
+   * duration, the key's id and the task, never the key itself (default false).
+   */
+  readonly requestLog?: boolean | undefined
   readonly uploads?: {
     /** Largest PDF accepted by `POST /v1/files` or a chunked upload. */
     readonly maxBytes?: number | undefined

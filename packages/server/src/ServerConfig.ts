@@ -179,6 +179,11 @@ export const ServerConfig = Schema.Struct({
     serveOnly: true,
     pseudoName: "ADDRESS"
   }),
+  logFormat: leaf(V.LogFormat, {
+    description: "Log lines as text or as JSON objects, one a line, a line per request among them (default: " +
+      "text on a terminal, json otherwise).",
+    serveOnly: true
+  }),
   webPage: leaf(V.Switch, {
     description: "The web page at / and its API under /api, behind the same keys.",
     default: true
@@ -366,7 +371,13 @@ export const effective = (config: ServerConfig): Record<string, unknown> => {
  */
 export const toOptions = (config: ServerConfig, base: Partial<Options> = {}): Partial<Options> => {
   // Typed as options: a setting that `Server.layer` would not take fails to compile here.
-  const { databaseUrl: _databaseUrl, metricsHost: _metricsHost, metricsPort: _metricsPort, ...options } = config
+  const {
+    databaseUrl: _databaseUrl,
+    logFormat: _logFormat,
+    metricsHost: _metricsHost,
+    metricsPort: _metricsPort,
+    ...options
+  } = config
   const given: Partial<Options> = options
   const merged: Record<string, unknown> = { ...base }
   for (const setting of settings) {

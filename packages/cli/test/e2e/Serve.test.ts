@@ -15,6 +15,17 @@ import { run, serve, stopAll, temporaryFolder } from "../support/process.js"
 afterAll(stopAll)
 
 const key = "serve-test-key"
+interface LogEntry {
+  readonly message: unknown
+  readonly annotations: Record<string, unknown>
+}
+/** Every line of `stdout` as the JSON logger writes it; a line that is not JSON fails the test. */
+const logEntries = (stdout: string): Array<LogEntry> =>
+  stdout.split("\n").filter((line) => line !== "").map((line) => {
+    const entry = JSON.parse(line) as Partial<LogEntry>
+    return { message: entry.message, annotations: entry.annotations ?? {} }
+  })
+
 const configFile = (settings: unknown): string => {
   const file = Path.join(temporaryFolder("pdf-transform-serve-config-"), "server.json")
   Fs.writeFileSync(file, JSON.stringify(settings))
@@ -195,7 +206,50 @@ describe("serve's stop", () => {
     assert.isNotNull(refused.headers.get("retry-after"))
     assert.strictEqual(await server.exited, 0)
     // The conversion ended here before the process did (its log line).
-    assert.match(server.stdout(), new RegExp(`message="task completed" taskId=${String(accepted.body["sessionID"])}`))
+    const ended = logEntries(server.stdout()).filter(({ message }) => message === "task completed")
+    assert.deepStrictEqual(ended.map(({ annotations }) => annotations["taskId"]), [accepted.body["sessionID"]])
+  }, 60_000)
+
+  it(
+    "logs: JSON when stdout is not a terminal, a line per request with its route and key id, never the key",
+    async () => {
+      const server = await serve(key, ["--simulate", "1s"])
+      const accepted = await submit(server.baseUrl, await upload(server.baseUrl))
+      assert.strictEqual(accepted.status, 200, JSON.stringify(accepted.body))
+      const refused = await fetch(`${server.baseUrl}/pdf-transform-markdown/result/nope`, {
+        headers: { authorization: "Bearer wrong-key" }
+      })
+      assert.strictEqual(refused.status, 401)
+      server.child.kill("SIGTERM")
+      assert.strictEqual(await server.exited, 0)
+      const output = server.stdout()
+      assert.notInclude(output, key)
+      // Every line is a JSON object (logEntries fails on one that is not).
+      const requests = logEntries(output).filter(({ message }) => message === "request")
+      const submitted = requests.find(({ annotations }) => annotations["route"] === "/v1/pdf-transform-markdown/submit")
+      assert.deepInclude(submitted?.annotations, {
+        method: "POST",
+        status: 200,
+        key: "key#1",
+        taskId: accepted.body["sessionID"]
+      })
+      assert.isAtLeast(Number(submitted?.annotations["durationMs"]), 0)
+      const denied = requests.find(({ annotations }) => annotations["status"] === 401)
+      assert.strictEqual(denied?.annotations["route"], "/v1/pdf-transform-markdown/result/:taskId")
+      assert.isUndefined(denied?.annotations["key"])
+      assert.isTrue(logEntries(output).some(({ message }) => String(message).includes("listening on")))
+    },
+    60_000
+  )
+
+  it("logs: --log-format text writes the command's lines as text and requests as logfmt", async () => {
+    const server = await serve(key, ["--simulate", "1s", "--log-format", "text"])
+    await upload(server.baseUrl)
+    server.child.kill("SIGTERM")
+    assert.strictEqual(await server.exited, 0)
+    assert.match(server.stdout(), /^pdf-transform server listening on /m)
+    const line = server.stdout().split("\n").find((line) => line.includes("message=request")) ?? ""
+    for (const field of ["route=/v1/files", "status=201", "key=key#1", "method=POST"]) assert.include(line, field)
   }, 60_000)
 
   it("a second signal stops at once, with 130, without waiting for the conversion", async () => {

@@ -170,7 +170,9 @@ export const makeApp = (
       )
     )
     return {
-      app: options.metrics ? Observe.observed(app, context.metrics) : app,
+      app: options.metrics || options.requestLog ?
+        Observe.observed(app, { recorder: options.metrics ? context.metrics : undefined, log: options.requestLog }) :
+        app,
       state: { store, refreshMetrics: options.metrics ? refreshMetrics : Effect.void, drain }
     }
   })

@@ -33,14 +33,28 @@ export const noteRoute = <E, R>(
     handler
   )
 
-/** `app`, with each request's route, status and duration recorded. */
-export const observed = (app: HttpApp.Default<never, never>, recorder: Recorder): HttpApp.Default<never, never> =>
+/** `app`, with each request's route, status and duration recorded in the metrics, a log line, or both. */
+export const observed = (
+  app: HttpApp.Default<never, never>,
+  { log, recorder }: { readonly recorder: Recorder | undefined; readonly log: boolean }
+): HttpApp.Default<never, never> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const notes: Notes = { route: undefined, key: undefined, task: undefined }
     const started = yield* Clock.currentTimeNanos
     const response = yield* Effect.provideService(app, RequestNotes, notes)
     const seconds = Number((yield* Clock.currentTimeNanos) - started) / 1e9
-    yield* recorder.request(notes.route ?? "unmatched", request.method, response.status, seconds)
+    const route = notes.route ?? "unmatched"
+    if (recorder !== undefined) yield* recorder.request(route, request.method, response.status, seconds)
+    if (log) {
+      yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
+        method: request.method,
+        route,
+        status: response.status,
+        durationMs: Math.round(seconds * 1e4) / 10,
+        ...(notes.key === undefined ? {} : { key: notes.key }),
+        ...(notes.task === undefined ? {} : { taskId: notes.task })
+      }))
+    }
     return response
   })

@@ -41,6 +41,7 @@ export interface ResolvedOptions {
   readonly drainTimeoutMs: number
   /** Record metrics (`metrics.ts`). */
   readonly metrics: boolean
+  readonly requestLog: boolean
   readonly uploads: {
     readonly maxBytes: number
     readonly retentionMs: number
@@ -172,6 +173,7 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
     downloadUrlTtlMs: millis(options.downloadUrlTtl ?? defaults.downloadUrlTtl),
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? defaults.maxJsonBodyBytes,
     metrics: options.metrics ?? false,
+    requestLog: options.requestLog ?? false,
     requestTimeoutMs: positive("requestTimeout", millis(options.requestTimeout ?? defaults.requestTimeout)),
     drainTimeoutMs: millis(options.drainTimeout ?? defaults.drainTimeout),
     uploads: {

@@ -222,6 +222,8 @@ export const Secret = Schema.Redacted(Schema.String.pipe(Schema.minLength(1))).a
   allowed("a non-empty text", { secret: true })
 )
 
+export const LogFormat = Schema.Literal("text", "json").annotations(allowed("text or json"))
+
 const pseudoNames = new Map<unknown, string>([
   [PositiveDuration, "DURATION"],
   [Duration0, "DURATION"],
@@ -229,6 +231,7 @@ const pseudoNames = new Map<unknown, string>([
   [Port, "PORT"],
   [Bytes, "BYTES"],
   [Switch, "true|false"],
+  [LogFormat, "text|json"],
   [WindowLimitOrOff, "N/DURATION|off"],
   [CountOrOff, "N|off"],
   [Hosts, "HOST,HOST"],

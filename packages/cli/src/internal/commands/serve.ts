@@ -129,21 +129,26 @@ const run = (flags: Flags) =>
     const blobDir = settings.blobDir === undefined ? undefined : Path.resolve(settings.blobDir)
     const { dataDir: _dataDir, ...options } = ServerConfig.toOptions(settings)
     const telemetry = yield* telemetryOf(settings)
+    const json = (settings.logFormat ?? (process.stdout.isTTY ? "text" : "json")) === "json"
+    // In JSON, the command's own lines are log lines too, so that every line of stdout parses.
+    const say = (line: string) => json ? Effect.logInfo(line) : Effect.sync(() => process.stdout.write(`${line}\n`))
     const server = Server.layer({
       ...options,
       keys,
       ...stored,
       ...(blobDir === undefined ? {} : { blobDir }),
-      metrics: settings.metricsPort !== undefined
+      metrics: settings.metricsPort !== undefined,
+      requestLog: true
     }).pipe(
       Layer.provide(converter),
       telemetry.around,
       Layer.mapError((error) => new BackendFailed({ reason: error.message }))
     )
     const announce = Effect.flatMap(Effect.zip(Server.Server, telemetry.metricsUrl), ([{ baseUrl }, metricsUrl]) =>
-      Effect.sync(() => {
+      Effect.suspend(() => {
+        const lines: Array<string> = []
         const out = (line: string) =>
-          process.stdout.write(`${line}\n`)
+          lines.push(line)
         const engine = Option.match(flags.simulate, {
           onNone: () => "the local converter",
           onSome: (duration) => `simulated conversions of ${Duration.format(duration)}`
@@ -162,16 +167,17 @@ const run = (flags: Flags) =>
         if (generated !== undefined) out(`API key (made for this run; choose yours with --keys): ${generated}`)
         out(`Convert through it: pdf-transform convert FILES --to markdown --base-url ${baseUrl} --api-key KEY`)
         out("Ctrl-C (or SIGTERM) stops it, after the conversions running here; a second one at once.")
+        return Effect.forEach(lines, say, { discard: true })
       }))
     const interrupts = yield* Interrupts
     yield* interrupts.gentle
     const stop = Effect.gen(function*() {
       yield* announce
       yield* Deferred.await(interrupts.first)
-      process.stdout.write(
+      yield* say(
         `Stopping: no new submits; conversions running get ${
           Duration.format(settings.drainTimeout ?? Server.defaults.drainTimeout)
-        } to finish.\n`
+        } to finish.`
       )
       const { drain } = yield* Server.Server
       // A second signal cuts the drain: closing the server then stops the conversions and releases their claims.
@@ -180,7 +186,7 @@ const run = (flags: Flags) =>
         Effect.as(Deferred.await(interrupts.second), ExitCode.ExitCode.interrupted)
       )
     })
-    return yield* stop.pipe(Effect.provide(server))
+    return yield* stop.pipe(Effect.provide(server), Effect.provide(json ? Logger.json : Layer.empty))
   })
 
 /** Runs the server until Ctrl-C; an error ends as a sentence on stderr and an exit code. */
