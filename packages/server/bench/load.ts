@@ -11,6 +11,9 @@
  * all equal, so the 200 tasks submitted together end together every ~3 s (a thundering herd).
  * The server runs bundled, with the converter's JavaScript build, as `pdf-transform serve` does
  * (bench/bundle.ts; BENCH_SOURCES=1 runs the TypeScript sources with tsx instead).
+ * BENCH_METRICS (default "off,on"): a server without metrics, then one that records them and is
+ * scraped every 5 s, each measured alike; the last line compares their p99 and rates ("off" or "on":
+ * one of them).
  * BENCH_SERVER_STATS=1 has the server print its own event-loop delay every 10 s;
  * BENCH_SERVER_FLAGS passes Node flags to it (e.g. "--trace-gc"); BENCH_PROFILE=1 writes its CPU
  * profile to /tmp/prof.
@@ -210,7 +213,14 @@ const round = async (
   }
 }
 
-const main = async () => {
+interface Session {
+  readonly p99: number
+  readonly requestsPerSecond: number
+  readonly endedPerSecond: number
+}
+
+const session = async (metrics: boolean): Promise<Session> => {
+  console.log(`--- metrics ${metrics ? "on (recorded, scraped every 5 s)" : "off"}`)
   const child = ChildProcess.spawn(
     process.execPath,
     [
@@ -219,19 +229,25 @@ const main = async () => {
       ...(await serverEntry())
     ],
     {
-      env: { ...process.env, BENCH_KEY: key, BENCH_LIVE: live ? "1" : "0", BENCH_JITTER: String(simulatedJitter) },
+      env: {
+        ...process.env,
+        BENCH_KEY: key,
+        BENCH_LIVE: live ? "1" : "0",
+        BENCH_JITTER: String(simulatedJitter),
+        BENCH_METRICS: metrics ? "1" : "0"
+      },
       stdio: ["ignore", "pipe", "inherit"]
     }
   )
   const stop = () => child.kill("SIGTERM")
   process.on("exit", stop)
-  const info = await new Promise<{ baseUrl: string; live: boolean }>((resolve, reject) => {
+  const info = await new Promise<{ baseUrl: string; live: boolean; metricsUrl?: string }>((resolve, reject) => {
     let buffer = ""
     child.stdout.on("data", (chunk: Buffer) => {
       if (process.env["BENCH_SERVER_FLAGS"] !== undefined) process.stderr.write(chunk)
       buffer += chunk.toString()
       const line = buffer.split("\n").find((l) => l.startsWith("{"))
-      if (line !== undefined) resolve(JSON.parse(line) as { baseUrl: string; live: boolean })
+      if (line !== undefined) resolve(JSON.parse(line) as { baseUrl: string; live: boolean; metricsUrl?: string })
     })
     child.on("exit", (code) => reject(new Error(`server exited with ${code}`)))
     setTimeout(() => reject(new Error("server did not start in 30 s")), 30_000).unref()
@@ -264,6 +280,16 @@ const main = async () => {
     const warm = await round(warmupSeconds, pdfURL, livePdfs, slots)
     console.log(`warm-up: ${warmupSeconds} s, ${warm.requests} requests, ${warm.errors} errors (not measured)`)
   }
+  // As a Prometheus server would, more often than its usual 15 s: each scrape reads the task store.
+  let scrapes = 0
+  const scraper = info.metricsUrl === undefined ? undefined : setInterval(() => {
+    void fetch(info.metricsUrl!).then((response) => response.text()).then(
+      (text) => {
+        if (text.includes("pdf_transform_http_requests_total")) scrapes++
+      },
+      (error: unknown) => console.error(`scrape failed: ${String(error)}`)
+    )
+  }, 5000)
   const results: Array<Measured> = []
   for (const name of ["round 1", "round 2"]) {
     await sleep(1000)
@@ -315,11 +341,42 @@ const main = async () => {
         (growth * 100).toFixed(1)
       }%)`
   )
+  if (scraper !== undefined) {
+    clearInterval(scraper)
+    console.log(`metrics scraped ${scrapes} times`)
+  }
   for (const slot of slots) slot.connection.close()
   // Let the server shut down (and write its profile, with BENCH_PROFILE=1) before leaving.
   const exited = new Promise((resolve) => child.once("exit", resolve))
   stop()
   await Promise.race([exited, sleep(15_000)])
+  process.off("exit", stop)
+  const measured = seconds * results.length
+  return {
+    p99,
+    requestsPerSecond: results.reduce((sum, { result }) => sum + result.requests, 0) / measured,
+    endedPerSecond: results.reduce((sum, { result }) => sum + result.completed, 0) / measured
+  }
+}
+
+const main = async () => {
+  const modes = (process.env["BENCH_METRICS"] ?? "off,on").split(",").map((mode) => mode.trim())
+  const sessions = new Map<string, Session>()
+  for (const mode of modes) sessions.set(mode, await session(mode === "on"))
+  const off = sessions.get("off")
+  const on = sessions.get("on")
+  if (off !== undefined && on !== undefined) {
+    const change = (a: number, b: number) => `${b >= a ? "+" : ""}${((b / a - 1) * 100).toFixed(1)}%`
+    console.log(
+      `metrics on against off: result GET p99 ${off.p99.toFixed(2)} -> ${on.p99.toFixed(2)} ms (${
+        change(off.p99, on.p99)
+      }), requests/s ${off.requestsPerSecond.toFixed(0)} -> ${on.requestsPerSecond.toFixed(0)} (${
+        change(off.requestsPerSecond, on.requestsPerSecond)
+      }), tasks submitted and ended/s ${off.endedPerSecond.toFixed(1)} -> ${on.endedPerSecond.toFixed(1)} (${
+        change(off.endedPerSecond, on.endedPerSecond)
+      }); target: p99 and rates within 5%`
+    )
+  }
 }
 
 main().then(

@@ -2,6 +2,7 @@
  * The server under load, in its own process (so the load generator does not share its event
  * loop): simulated conversions, except documents named `live-*`, which go to the live converter's
  * worker pool. Prints one JSON line `{ baseUrl }` once listening. Started by bench/load.ts.
+ * BENCH_METRICS=1: metrics recorded and served in the Prometheus format (`metricsUrl` in that line).
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as PgClient from "@effect/sql-pg/PgClient"
@@ -11,6 +12,7 @@ import { Duration, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import * as PerfHooks from "node:perf_hooks"
 import * as Server from "../src/Server.js"
 import * as SimulatedConverter from "../src/SimulatedConverter.js"
+import * as Telemetry from "../src/Telemetry.js"
 
 // The server's own event-loop delay (beyond the 5 ms sampling interval) and utilisation, every 10 s on stderr.
 if (process.env["BENCH_SERVER_STATS"] === "1") {
@@ -32,6 +34,7 @@ if (process.env["BENCH_SERVER_STATS"] === "1") {
 
 const key = process.env["BENCH_KEY"] ?? "bench-key"
 const useLive = process.env["BENCH_LIVE"] !== "0"
+const withMetrics = process.env["BENCH_METRICS"] === "1"
 
 const routing = Layer.scoped(
   Converter,
@@ -54,6 +57,7 @@ const routing = Layer.scoped(
 const server = Server.layer({
   keys: [Redacted.make(key)],
   port: 0,
+  metrics: withMetrics,
   // The load generator drives the limits, not the limiter: it would only measure 429s.
   limits: { rate: false, quota: false, concurrency: false },
   // Short retention so the task store reaches a steady state within a round (memory is measured).
@@ -70,13 +74,20 @@ const server = Server.layer({
       database: PgClient.layer({ url: Redacted.make(process.env["BENCH_DATABASE_URL"]) }),
       ...(process.env["BENCH_NODE_ID"] === undefined ? {} : { node: { id: process.env["BENCH_NODE_ID"] } })
     })
-}).pipe(Layer.provide(routing))
+}).pipe(
+  Layer.provide(routing),
+  (layer) => withMetrics ? Layer.provideMerge(Telemetry.metrics({ port: 0 }), layer) : layer
+)
 
 const announce = Layer.effectDiscard(
-  Effect.flatMap(
-    Server.Server,
-    ({ baseUrl }) => Effect.sync(() => console.log(JSON.stringify({ baseUrl, live: useLive })))
-  )
+  Effect.gen(function*() {
+    const { baseUrl } = yield* Server.Server
+    const listener = yield* Effect.serviceOption(Telemetry.MetricsListener)
+    const metricsUrl = listener._tag === "Some" && listener.value.address._tag === "TcpAddress"
+      ? `http://127.0.0.1:${listener.value.address.port}/metrics`
+      : undefined
+    console.log(JSON.stringify({ baseUrl, live: useLive, metricsUrl }))
+  })
 )
 
 announce.pipe(
