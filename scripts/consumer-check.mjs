@@ -196,6 +196,12 @@ try {
       } else log(`one copy of ${name} (${found[0].version})`)
     }
 
+    // The server's OpenTelemetry packages are optional peers: the client, the batch and a server
+    // without metrics run with none of them installed.
+    const telemetry = ["@opentelemetry/api", "@effect/opentelemetry"].filter((name) => copies(name).length > 0)
+    if (telemetry.length > 0) fail(`OpenTelemetry came with the libraries: ${telemetry.join(", ")}`)
+    else log("no OpenTelemetry package installed (the program below runs without it)")
+
     const tsc = await capture("npx", ["--no-install", "tsc", "-p", "."], { cwd: app })
     if (tsc.status !== 0) fail(`the program does not type-check:\n${tsc.output.split("\n").slice(0, 30).join("\n")}`)
     else {
