@@ -154,9 +154,15 @@ describe("tagged PDFs: the reading the tree gives", () => {
           "The last paragraph closes the right column of the paper."
         )
         assert.notInclude(markdown, "\n1\n")
-        // Read by its layout alone, the page interleaves the two columns.
+        // Read by its layout alone, lines of the two columns that share a baseline still interleave
+        // in places: the tree is what keeps every paragraph whole.
         const layout = yield* read("latex-two-column.pdf", false)
-        assert.include(layout.markdown, "the right column. Paragraph")
+        assert.notDeepEqual(
+          layout.markdown.trim().split("\n\n").filter((paragraph) =>
+            paragraph.startsWith("Paragraph ")
+          ),
+          numbered
+        )
       }),
     60_000
   )
