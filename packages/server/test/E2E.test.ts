@@ -43,8 +43,15 @@ const stack = (
   converter: Layer.Layer<Converter> = useLive ? liveConverter : SimulatedConverter.layer({ duration: "200 millis" }),
   clientKey = apiKey
 ) => {
-  // The converter is provided to the test as well, for conversions without the server.
-  const server = Server.layer({ keys: [Redacted.make(apiKey)], port: 0, host: "127.0.0.1", ...serverOptions }).pipe(
+  // The converter is provided to the test as well, for conversions without the server. A test's
+  // end stops conversions still running at once (no drain), as the tests of 429s leave one running.
+  const server = Server.layer({
+    keys: [Redacted.make(apiKey)],
+    port: 0,
+    host: "127.0.0.1",
+    drainTimeout: 0,
+    ...serverOptions
+  }).pipe(
     Layer.provideMerge(converter)
   )
   const clients = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) =>
