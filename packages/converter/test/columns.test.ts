@@ -65,6 +65,18 @@ describe("columns by region", () => {
     assert.strictEqual(lines[11], "right 1")
   })
 
+  it("a column going on below a gap under a shorter column is read to its end before the next", () => {
+    // References fill the left column; an appendix follows under a gap; the right column is short.
+    const lines = order([
+      ...column("refs", 40, 100, 30, 50),
+      ...column("right", 310, 100, 6, 50),
+      ...column("appendix", 40, 500, 6, 50)
+    ])
+    const at = (name: string) => lines.findIndex((line) => line.startsWith(`${name} `))
+    assert.isBelow(at("refs"), at("appendix"))
+    assert.isBelow(at("appendix"), at("right"), lines.join(" | "))
+  })
+
   it("short terms beside their descriptions are not two columns: each row is read across", () => {
     const items = Array.from({ length: 10 }, (_, i) => [
       item(`-o${i}`, 40, 100 + i * 12),

@@ -140,6 +140,21 @@ const readColumns = (
   return ordered
 }
 
+/**
+ * The gutter of `band` when the band across a gap from it lies wholly on one side of that gutter, with
+ * no gutter of its own: the rest of one column (a paper's appendix under its references), not a new band.
+ */
+const continuedGutter = (
+  band: ReadonlyArray<Placed>,
+  other: ReadonlyArray<Placed>,
+  pageWidth: number
+): number | undefined => {
+  const gutter = findGutter(band, pageWidth)
+  if (gutter === undefined) return undefined
+  const oneSide = other.every((p) => p.x1 <= gutter + 1) || other.every((p) => p.x0 >= gutter - 1)
+  return oneSide && findGutter(other, pageWidth) === undefined ? gutter : undefined
+}
+
 /** A cut at the widest horizontal gap that lets a band find a gutter of its own; undefined when none does. */
 const readBands = (
   items: ReadonlyArray<Placed>,
@@ -165,9 +180,13 @@ const readBands = (
     bottom = Math.max(bottom, p.y + 0.25 * p.size)
   }
   if (best === undefined) return undefined
+  const above = items.slice(0, best)
+  const below = items.slice(best)
+  const gutter = continuedGutter(above, below, pageWidth) ?? continuedGutter(below, above, pageWidth)
+  if (gutter !== undefined) return readColumns(items, gutter, rtl, pageWidth, depth)
   return [
-    ...orderRegion(items.slice(0, best), rtl, pageWidth, depth + 1),
-    ...orderRegion(items.slice(best), rtl, pageWidth, depth + 1)
+    ...orderRegion(above, rtl, pageWidth, depth + 1),
+    ...orderRegion(below, rtl, pageWidth, depth + 1)
   ]
 }
 
