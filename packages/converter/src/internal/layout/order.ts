@@ -8,6 +8,7 @@ import { gutterCuts } from "./gutters.js"
 import { groupRows, segmentGap, segmentRow } from "./lines.js"
 import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
 import { takeRuledTables } from "./ruledTables.js"
+import { joinStrays } from "./strays.js"
 
 const overlaps = (a0: number, a1: number, b0: number, b1: number): boolean => a0 < b1 && b0 < a1
 
@@ -103,7 +104,7 @@ const placeRows = (
 
 /** Rebuilds the reading order of one page (see the module's header); figures go before the first text below them. */
 export const orderPage = (page: PageText): OrderedPage => {
-  const grouped = groupRows(page.items)
+  const grouped = joinStrays(groupRows(page.items))
   const grids = findGrids(grouped, page.width)
   // Tables found by their columns keep their form; rules find the others.
   const inGrid = (y0: number, y1: number) =>
