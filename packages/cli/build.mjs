@@ -15,6 +15,26 @@ const root = Path.dirname(fileURLToPath(import.meta.url))
 const outdir = Path.join(root, "dist")
 const converter = Path.join(root, "..", "converter", "src")
 
+// @effect/platform-node's HTTP server module imports its HTTP client module, which imports undici
+// (a large CommonJS package that costs a cold start much to evaluate and keep). Its re-export of
+// undici becomes one that evaluates the bundled package at the first use of what the client uses
+// of it, so a process that never opens an undici client (the embedded server) never runs it.
+const lazyUndici = {
+  name: "lazy-undici",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@effect[\\/]platform-node[\\/]dist[\\/]esm[\\/]Undici\.js$/ }, () => ({
+      loader: "js",
+      contents: [
+        "let undici",
+        "const load = () => undici ??= require(\"undici\")",
+        "export function Agent(...args) { return new (load().Agent)(...args) }",
+        "export const getGlobalDispatcher = () => load().getGlobalDispatcher()",
+        "export default { get Agent() { return Agent }, getGlobalDispatcher }"
+      ].join("\n")
+    }))
+  }
+}
+
 const common = {
   absWorkingDir: root,
   bundle: true,
@@ -32,7 +52,8 @@ const common = {
       "import { createRequire as __createRequire } from \"node:module\"; const require = __createRequire(import.meta.url);"
   },
   logLevel: "warning",
-  metafile: true
+  metafile: true,
+  plugins: [lazyUndici]
 }
 
 Fs.rmSync(outdir, { recursive: true, force: true })

@@ -78,15 +78,16 @@ const servicesLayer = (
   embeddedData: string
 ): Effect.Effect<Layer.Layer<Services, CliError | JournalFailed, FileSystem.FileSystem | Path.Path>> =>
   Effect.gen(function*() {
-    const http = NodeHttpClient.layerUndici
     const journal = Journal.layerFile(journalPath)
     if (backend._tag === "Embedded") {
       const Embedded = yield* Effect.promise(() => import("../embedded.js"))
+      // A server in this process: Node's own HTTP client reaches it; undici is never loaded.
       return Layer.merge(
-        Embedded.layer({ client: {}, documents, dataDir: embeddedData }).pipe(Layer.provide(http)),
+        Embedded.layer({ client: {}, documents, dataDir: embeddedData }).pipe(Layer.provide(NodeHttpClient.layer)),
         journal
       )
     }
+    const http = NodeHttpClient.layerUndici
     const connection = { baseUrl: backend.baseUrl, apiKey: backend.apiKey }
     const client = PdfTransformClient.layer(connection)
     if (localFiles === 0) return Layer.mergeAll(client.pipe(Layer.provide(http)), journal)
