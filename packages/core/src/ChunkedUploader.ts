@@ -3,8 +3,8 @@
  * (streamed from disk, a few at once, each retried on 5xx and network failures, never with the key), then `url` for
  * the `cache://` URL to submit as `pdfURL`.
  * @since 0.1.0 */
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpClient from "@effect/platform/HttpClient"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Config from "effect/Config"
 import type { ConfigError } from "effect/ConfigError"
 import * as Duration from "effect/Duration"
@@ -13,6 +13,7 @@ import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as internal from "./internal/chunkedUpload.js"
+import * as PlatformUploader from "./internal/platformUploader.js"
 import * as Retry from "./Retry.js"
 import * as Uploader from "./Uploader.js"
 import { hostedUploadBaseUrl } from "./UploadProtocol.js"
@@ -79,16 +80,14 @@ export const retrySchedule = (options: RetryOptions = {}): Schedule.Schedule<unk
   return Schedule.intersect(delays, Schedule.recurs(attempts - 1))
 }
 
-/** Builds the uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
+/** Builds the chunked uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
  * @since 0.1.0
  * @category constructors */
 export const make = (
   options: Options
 ): Effect.Effect<Uploader.Service, never, HttpClient.HttpClient | FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
-    const fs = yield* FileSystem.FileSystem
-    const run = internal.make(
+  PlatformUploader.make((client, fs) =>
+    internal.make(
       {
         apiKey: options.apiKey,
         uploadBaseUrl: options.uploadBaseUrl ?? defaults.uploadBaseUrl,
@@ -100,8 +99,7 @@ export const make = (
       client,
       fs
     )
-    return Uploader.make(run)
-  })
+  )
 
 /** @since 0.1.0
  * @category layers */

@@ -85,16 +85,19 @@ export const SubmittedTask = Schema.Struct({
  * @category responses */
 export type SubmittedTask = typeof SubmittedTask.Type
 
-const Progress = Schema.optional(Schema.Number)
+/** What every status answer holds; each state adds its own fields. */
+const statusFields = <const Success extends boolean, const State extends string>(success: Success, state: State) => ({
+  success: Schema.Literal(success),
+  state: Schema.Literal(state),
+  progress: Schema.optional(Schema.Number)
+})
 
 /** A task still converting (contract 2.3).
  * @since 0.1.0
  * @category responses */
-export const ProcessingStatus = Schema.Struct({
-  success: Schema.Literal(true),
-  state: Schema.Literal("processing"),
-  progress: Progress
-}).annotations({ identifier: "ProcessingStatus" })
+export const ProcessingStatus = Schema.Struct(statusFields(true, "processing")).annotations({
+  identifier: "ProcessingStatus"
+})
 
 /** @since 0.1.0
  * @category responses */
@@ -104,9 +107,7 @@ export type ProcessingStatus = typeof ProcessingStatus.Type
  * @since 0.1.0
  * @category responses */
 export const CompletedStatus = Schema.Struct({
-  success: Schema.Literal(true),
-  state: Schema.Literal("completed"),
-  progress: Progress,
+  ...statusFields(true, "completed"),
   data: Schema.Struct({ downloadURL: HttpUrl })
 }).annotations({ identifier: "CompletedStatus" })
 
@@ -118,9 +119,7 @@ export type CompletedStatus = typeof CompletedStatus.Type
  * @since 0.1.0
  * @category responses */
 export const FailedStatus = Schema.Struct({
-  success: Schema.Literal(false),
-  state: Schema.Literal("failed"),
-  progress: Progress,
+  ...statusFields(false, "failed"),
   error: Schema.String
 }).annotations({ identifier: "FailedStatus" })
 

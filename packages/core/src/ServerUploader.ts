@@ -1,8 +1,8 @@
 /** The `Uploader` of the reference server's single-request upload: `POST {baseUrl}/files` with the PDF as the body
  * (streamed from disk for a path), answering the URL to submit as `pdfURL`.
  * @since 0.1.0 */
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpClient from "@effect/platform/HttpClient"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -15,6 +15,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { HttpUrl } from "./Contract.js"
 import * as Exchange from "./internal/exchange.js"
+import * as PlatformUploader from "./internal/platformUploader.js"
 import { type ReadFailure, resolve } from "./internal/uploadSource.js"
 import * as Media from "./Media.js"
 import { InvalidRequest, TransportError } from "./PdfTransformError.js"
@@ -43,20 +44,18 @@ export const defaults = {
 
 const UploadedFile = Schema.parseJson(Schema.Struct({ url: HttpUrl }))
 
-/** Builds the uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
+/** Builds the single-request uploader; the `HttpClient` and the `FileSystem` (for paths) are resolved here.
  * @since 0.1.0
  * @category constructors */
 export const make = (
   options: Options
 ): Effect.Effect<Uploader.Service, never, HttpClient.HttpClient | FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
-    const fs = yield* FileSystem.FileSystem
+  PlatformUploader.make((client, fs) => {
     const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/files`
     const timeout = Duration.decode(options.timeout ?? defaults.timeout)
     const send = Exchange.send(client, timeout)
 
-    const run = (source: Uploader.UploadSource, report: (progress: Uploader.Progress) => Effect.Effect<void>) =>
+    return (source: Uploader.UploadSource, report: (progress: Uploader.Progress) => Effect.Effect<void>) =>
       Effect.gen(function*() {
         const file = yield* resolve(fs, source)
         yield* Effect.annotateCurrentSpan({ name: file.name, bytes: file.size })
@@ -80,23 +79,26 @@ export const make = (
           HttpClientRequest.acceptJson,
           HttpClientRequest.bodyStream(body, { contentType: Media.pdfContentType, contentLength: file.size })
         )
-        const answer = yield* Effect.catchAll(send(request), (failure) =>
-          Effect.flatMap(Ref.get(readFailure), (read): Effect.Effect<never, InvalidRequest | TransportError> => {
-            if (Option.isSome(read)) {
-              return Effect.fail(new InvalidRequest({ operation: "upload", problem: read.value.message }))
-            }
-            if (failure._tag === "Malformed") {
-              return Effect.fail(new InvalidRequest({ operation: "upload", problem: failure.reason }))
-            }
-            return Effect.fail(
-              new TransportError({
-                operation: "upload",
-                reason: failure.reason,
-                sent: failure._tag === "Lost",
-                cause: failure.cause
-              })
-            )
-          }))
+        const answer = yield* Effect.catchAll(
+          send(request),
+          (failure) =>
+            Effect.flatMap(Ref.get(readFailure), (read): Effect.Effect<never, InvalidRequest | TransportError> => {
+              if (Option.isSome(read)) {
+                return Effect.fail(new InvalidRequest({ operation: "upload", problem: read.value.message }))
+              }
+              if (failure._tag === "Malformed") {
+                return Effect.fail(new InvalidRequest({ operation: "upload", problem: failure.reason }))
+              }
+              return Effect.fail(
+                new TransportError({
+                  operation: "upload",
+                  reason: failure.reason,
+                  sent: failure._tag === "Lost",
+                  cause: failure.cause
+                })
+              )
+            })
+        )
         if (answer.status === 200 || answer.status === 201) {
           const decoded = Exchange.decode(UploadedFile, "upload", answer)
           if (Either.isLeft(decoded)) {
@@ -112,8 +114,6 @@ export const make = (
         }
         return yield* Exchange.unexpected("upload", answer)
       }).pipe(Effect.withSpan("ServerUploader.upload"))
-
-    return Uploader.make(run)
   })
 
 /** The reference server's `Uploader` for core's tag.
