@@ -20,20 +20,16 @@ import type { Options } from "./Server.js"
 import { defaults } from "./ServerDefaults.js"
 
 const limitFields = {
-  rate: leaf(V.WindowLimitOrOff, {
-    description: "Token bucket per key: a burst of so many, refilled at that many per window (\"burst\" policy).",
-    default: defaults.rate
-  }),
-  quota: leaf(V.WindowLimitOrOff, {
-    description: "Submits per key per fixed window (\"quota\" policy).",
-    default: defaults.quota
-  }),
-  concurrency: leaf(V.CountOrOff, {
-    description: "Tasks in flight per key, submitted and not yet finished (\"conc\" policy).",
+  rate: leaf(
+    V.WindowLimitOrOff,
+    "Token bucket per key: a burst of so many, refilled at that many per window (\"burst\" policy).",
+    { default: defaults.rate }
+  ),
+  quota: leaf(V.WindowLimitOrOff, "Submits per key per fixed window (\"quota\" policy).", { default: defaults.quota }),
+  concurrency: leaf(V.CountOrOff, "Tasks in flight per key, submitted and not yet finished (\"conc\" policy).", {
     default: defaults.concurrency
   }),
-  concurrencyRetryAfter: leaf(V.PositiveDuration, {
-    description: "Retry hint sent with concurrency_exceeded.",
+  concurrencyRetryAfter: leaf(V.PositiveDuration, "Retry hint sent with concurrency_exceeded.", {
     default: defaults.concurrencyRetryAfter
   })
 }
@@ -45,149 +41,127 @@ const limitFields = {
  * @category schemas
  */
 export const ServerConfig = Schema.Struct({
-  port: leaf(V.Port, { description: "The port to listen on (0: any free port).", default: defaults.port }),
-  host: leaf(Schema.String, {
-    description: "The address to listen on.",
-    default: defaults.host,
-    pseudoName: "ADDRESS"
-  }),
-  publicUrl: leaf(V.HttpUrl, {
-    description: "The URL clients reach the server at, without /v1 (with several nodes: the load balancer's); " +
+  port: leaf(V.Port, "The port to listen on (0: any free port).", { default: defaults.port }),
+  host: leaf(Schema.String, "The address to listen on.", { default: defaults.host, pseudoName: "ADDRESS" }),
+  publicUrl: leaf(
+    V.HttpUrl,
+    "The URL clients reach the server at, without /v1 (with several nodes: the load balancer's); " +
       "upload and download URLs are built on it (default: http:// and the listening address)."
-  }),
-  keys: leaf(V.Keys, {
-    description: "Accepted API keys, separated by commas; in a config file, a table of keys with a name and " +
+  ),
+  keys: leaf(
+    V.Keys,
+    "Accepted API keys, separated by commas; in a config file, a table of keys with a name and " +
       "limits of their own (serve: one is made up and printed when none is given).",
-    secret: true
-  }),
-  signingKey: leaf(V.SigningKey, {
-    description: "HMAC key of signed URLs, at least 16 bytes, the same on every node (serve: kept in the data " +
+    { secret: true }
+  ),
+  signingKey: leaf(
+    V.SigningKey,
+    "HMAC key of signed URLs, at least 16 bytes, the same on every node (serve: kept in the data " +
       "folder as signing.key, or made for the run).",
-    secret: true
-  }),
-  dataDir: leaf(Schema.String, {
-    description: "Where tasks, uploads and outputs are kept (server.db, SQLite): they survive a restart. '' keeps " +
+    { secret: true }
+  ),
+  dataDir: leaf(
+    Schema.String,
+    "Where tasks, uploads and outputs are kept (server.db, SQLite): they survive a restart. '' keeps " +
       "them in memory only (Server.layer's default).",
-    default: ".pdf-transform-server",
-    pseudoName: "FOLDER"
-  }),
-  databaseUrl: leaf(V.Secret, {
-    description: "A PostgreSQL database shared by several nodes, instead of the data folder (postgres://...).",
-    secret: true,
-    serveOnly: true,
-    pseudoName: "postgres://..."
-  }),
-  blobDir: leaf(Schema.String, {
-    description: "A folder for the bytes of outputs and uploads instead of the database; with several nodes, " +
+    { default: ".pdf-transform-server", pseudoName: "FOLDER" }
+  ),
+  databaseUrl: leaf(
+    V.Secret,
+    "A PostgreSQL database shared by several nodes, instead of the data folder (postgres://...).",
+    { secret: true, serveOnly: true, pseudoName: "postgres://..." }
+  ),
+  blobDir: leaf(
+    Schema.String,
+    "A folder for the bytes of outputs and uploads instead of the database; with several nodes, " +
       "the same folder on every node.",
-    pseudoName: "FOLDER"
-  }),
+    { pseudoName: "FOLDER" }
+  ),
   node: group({
-    id: leaf(Schema.NonEmptyString, {
-      description: "This node's name in logs and in the tasks it claims (default: host name and a random suffix).",
-      pseudoName: "NAME"
-    }),
-    claimLease: leaf(V.PositiveDuration, {
-      description: "On a shared database, how long a claim on a task outlives a node that stopped renewing it.",
-      default: defaults.claimLease
-    }),
-    claimPoll: leaf(V.PositiveDuration, {
-      description: "On a shared database, how often a node with a free slot looks for tasks submitted elsewhere.",
-      default: defaults.claimPoll
-    })
+    id: leaf(
+      Schema.NonEmptyString,
+      "This node's name in logs and in the tasks it claims (default: host name and a random suffix).",
+      { pseudoName: "NAME" }
+    ),
+    claimLease: leaf(
+      V.PositiveDuration,
+      "On a shared database, how long a claim on a task outlives a node that stopped renewing it.",
+      { default: defaults.claimLease }
+    ),
+    claimPoll: leaf(
+      V.PositiveDuration,
+      "On a shared database, how often a node with a free slot looks for tasks submitted elsewhere.",
+      { default: defaults.claimPoll }
+    )
   }),
   limits: group(limitFields),
   conversions: group({
-    maxConcurrent: leaf(V.Count, {
-      description: "Conversions running at once on this node; more tasks wait as processing.",
+    maxConcurrent: leaf(V.Count, "Conversions running at once on this node; more tasks wait as processing.", {
       default: defaults.maxConcurrentConversions
     }),
-    timeout: leaf(V.PositiveDuration, {
-      description: "Time limit of one conversion.",
-      default: defaults.conversionTimeout
-    }),
-    retention: leaf(V.PositiveDuration, {
-      description: "How long a finished task is answered, then 404.",
+    timeout: leaf(V.PositiveDuration, "Time limit of one conversion.", { default: defaults.conversionTimeout }),
+    retention: leaf(V.PositiveDuration, "How long a finished task is answered, then 404.", {
       default: defaults.taskRetention
     }),
-    maxTasks: leaf(V.Count, {
-      description: "Tasks kept; the oldest finished are dropped first.",
-      default: defaults.maxTasks
-    }),
-    maxStoredBytes: leaf(V.Bytes, {
-      description: "Bytes of finished outputs kept.",
-      default: defaults.maxStoredOutputBytes
-    })
+    maxTasks: leaf(V.Count, "Tasks kept; the oldest finished are dropped first.", { default: defaults.maxTasks }),
+    maxStoredBytes: leaf(V.Bytes, "Bytes of finished outputs kept.", { default: defaults.maxStoredOutputBytes })
   }),
-  downloadUrlTtl: leaf(V.PositiveDuration, {
-    description: "Lifetime of a download URL.",
-    default: defaults.downloadUrlTtl
-  }),
-  maxJsonBodyBytes: leaf(V.Bytes, { description: "Limit of a submit body.", default: defaults.maxJsonBodyBytes }),
-  requestTimeout: leaf(V.PositiveDuration, {
-    description: "How long a request may take from its first byte to its answer; past it, a 503.",
-    default: defaults.requestTimeout
-  }),
+  downloadUrlTtl: leaf(V.PositiveDuration, "Lifetime of a download URL.", { default: defaults.downloadUrlTtl }),
+  maxJsonBodyBytes: leaf(V.Bytes, "Limit of a submit body.", { default: defaults.maxJsonBodyBytes }),
+  requestTimeout: leaf(
+    V.PositiveDuration,
+    "How long a request may take from its first byte to its answer; past it, a 503.",
+    { default: defaults.requestTimeout }
+  ),
   uploads: group({
-    maxBytes: leaf(V.Bytes, { description: "Largest PDF uploaded.", default: defaults.uploadMaxBytes }),
-    retention: leaf(V.PositiveDuration, {
-      description: "How long an uploaded file is kept.",
-      default: defaults.uploadRetention
-    }),
-    partSize: leaf(V.Bytes, {
-      description: "Part size of chunked uploads, at least 5MiB.",
-      default: defaults.uploadPartSize
-    }),
-    incompleteRetention: leaf(V.PositiveDuration, {
-      description: "How long a chunked upload may take from init to its last part.",
+    maxBytes: leaf(V.Bytes, "Largest PDF uploaded.", { default: defaults.uploadMaxBytes }),
+    retention: leaf(V.PositiveDuration, "How long an uploaded file is kept.", { default: defaults.uploadRetention }),
+    partSize: leaf(V.Bytes, "Part size of chunked uploads, at least 5MiB.", { default: defaults.uploadPartSize }),
+    incompleteRetention: leaf(V.PositiveDuration, "How long a chunked upload may take from init to its last part.", {
       default: defaults.incompleteUploadRetention
     }),
-    maxFiles: leaf(V.Count, { description: "Uploads kept at once.", default: defaults.maxUploads }),
-    maxTotalBytes: leaf(V.Bytes, { description: "Bytes of uploads kept at once.", default: defaults.maxUploadBytes })
+    maxFiles: leaf(V.Count, "Uploads kept at once.", { default: defaults.maxUploads }),
+    maxTotalBytes: leaf(V.Bytes, "Bytes of uploads kept at once.", { default: defaults.maxUploadBytes })
   }),
   remoteFetch: group({
-    enabled: leaf(V.Switch, {
-      description: "Accept a pdfURL that is not one of this server's uploads; only public addresses are fetched.",
-      flag: "remote-fetch",
-      default: false
-    }),
-    maxBytes: leaf(V.Bytes, { description: "Largest PDF fetched.", default: defaults.remoteFetchMaxBytes }),
-    timeout: leaf(V.PositiveDuration, {
-      description: "Time limit of a fetch.",
-      default: defaults.remoteFetchTimeout
-    }),
-    allowHosts: leaf(V.Hosts, {
-      description: "Fetch only from these hosts (*.example.com: its subdomains); every other host is refused."
-    })
+    enabled: leaf(
+      V.Switch,
+      "Accept a pdfURL that is not one of this server's uploads; only public addresses are fetched.",
+      { flag: "remote-fetch", default: false }
+    ),
+    maxBytes: leaf(V.Bytes, "Largest PDF fetched.", { default: defaults.remoteFetchMaxBytes }),
+    timeout: leaf(V.PositiveDuration, "Time limit of a fetch.", { default: defaults.remoteFetchTimeout }),
+    allowHosts: leaf(
+      V.Hosts,
+      "Fetch only from these hosts (*.example.com: its subdomains); every other host is refused."
+    )
   }),
-  shutdownGracePeriod: leaf(V.Duration0, {
-    description: "Time requests in flight get to finish when the listener closes.",
+  shutdownGracePeriod: leaf(V.Duration0, "Time requests in flight get to finish when the listener closes.", {
     default: defaults.shutdownGracePeriod
   }),
-  drainTimeout: leaf(V.Duration0, {
-    description: "At SIGTERM or SIGINT, time running conversions get to finish before other nodes take them.",
-    default: defaults.drainTimeout
-  }),
-  metricsPort: leaf(V.Port, {
-    description: "Serve Prometheus metrics at GET /metrics on this port, a listener of its own (default: no " +
+  drainTimeout: leaf(
+    V.Duration0,
+    "At SIGTERM or SIGINT, time running conversions get to finish before other nodes take them.",
+    { default: defaults.drainTimeout }
+  ),
+  metricsPort: leaf(
+    V.Port,
+    "Serve Prometheus metrics at GET /metrics on this port, a listener of its own (default: no " +
       "metrics; 0: any free port).",
-    serveOnly: true
-  }),
-  metricsHost: leaf(Schema.String, {
-    description: "The address of the metrics listener.",
+    { serveOnly: true }
+  ),
+  metricsHost: leaf(Schema.String, "The address of the metrics listener.", {
     default: "127.0.0.1",
     serveOnly: true,
     pseudoName: "ADDRESS"
   }),
-  logFormat: leaf(V.LogFormat, {
-    description: "Log lines as text or as JSON objects, one a line, a line per request among them (default: " +
+  logFormat: leaf(
+    V.LogFormat,
+    "Log lines as text or as JSON objects, one a line, a line per request among them (default: " +
       "text on a terminal, json otherwise).",
-    serveOnly: true
-  }),
-  webPage: leaf(V.Switch, {
-    description: "The web page at / and its API under /api, behind the same keys.",
-    default: true
-  })
+    { serveOnly: true }
+  ),
+  webPage: leaf(V.Switch, "The web page at / and its API under /api, behind the same keys.", { default: true })
 })
 
 /**

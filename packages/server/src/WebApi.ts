@@ -1,28 +1,19 @@
-/**
- * The JSON API of the server's web page, beside the v1 contract and behind the same keys: bodies as
+/** The JSON API of the server's web page, beside the v1 contract and behind the same keys: bodies as
  * Schemas, so the page decodes exactly what the server encodes.
- *
- * @since 0.2.0
- */
+ * @since 0.2.0 */
 import * as Schema from "effect/Schema"
 
-/**
- * `settings`: what the page needs to know of this server; `overview`: the operator view.
- *
+/** `settings`: what the page needs to know of this server; `overview`: the operator view.
  * @since 0.2.0
- * @category constants
- */
+ * @category constants */
 export const paths = {
   settings: "/api/settings",
   overview: "/api/overview"
 } as const
 
-/**
- * What the page needs to know of the server, for the key that asks.
- *
+/** What the page needs to know of the server, for the key that asks.
  * @since 0.2.0
- * @category models
- */
+ * @category models */
 export const Settings = Schema.Struct({
   /** The identity of the key that asked (`key#1`, ... in configuration order), never the key. */
   key: Schema.String,
@@ -30,18 +21,13 @@ export const Settings = Schema.Struct({
   maxUploadBytes: Schema.Number
 })
 
-/**
- * @since 0.2.0
- * @category models
- */
+/** @since 0.2.0
+ * @category models */
 export type Settings = typeof Settings.Type
 
-/**
- * Tasks by state; `queued`: processing, but no node converts them (yet, or its claim lapsed).
- *
+/** Tasks by state; `queued`: processing, but no node converts them (yet, or its claim lapsed).
  * @since 0.2.0
- * @category models
- */
+ * @category models */
 export const TaskCounts = Schema.Struct({
   queued: Schema.Number,
   running: Schema.Number,
@@ -49,36 +35,26 @@ export const TaskCounts = Schema.Struct({
   failed: Schema.Number
 })
 
-/**
- * @since 0.2.0
- * @category models
- */
+/** @since 0.2.0
+ * @category models */
 export type TaskCounts = typeof TaskCounts.Type
 
-/**
- * One node (process) of the server: conversions it holds now, and kept tasks it finished.
- *
+/** One node (process) of the server: conversions it holds now, and kept tasks it finished.
  * @since 0.2.0
- * @category models
- */
+ * @category models */
 export const NodeUse = Schema.Struct({
   node: Schema.String,
   running: Schema.Number,
   finished: Schema.Number
 })
 
-/**
- * @since 0.2.0
- * @category models
- */
+/** @since 0.2.0
+ * @category models */
 export type NodeUse = typeof NodeUse.Type
 
-/**
- * One key's limits and their use now; a rule that is off is `null`.
- *
+/** One key's limits and their use now; a rule that is off is `null`.
  * @since 0.2.0
- * @category models
- */
+ * @category models */
 export const KeyUse = Schema.Struct({
   key: Schema.String,
   tasks: TaskCounts,
@@ -91,18 +67,13 @@ export const KeyUse = Schema.Struct({
   concurrency: Schema.NullOr(Schema.Struct({ limit: Schema.Number, inFlight: Schema.Number }))
 })
 
-/**
- * @since 0.2.0
- * @category models
- */
+/** @since 0.2.0
+ * @category models */
 export type KeyUse = typeof KeyUse.Type
 
-/**
- * The operator view: the whole server as its storage sees it (every node of a shared database).
- *
+/** The operator view: the whole server as its storage sees it (every node of a shared database).
  * @since 0.2.0
- * @category models
- */
+ * @category models */
 export const Overview = Schema.Struct({
   node: Schema.String,
   /** The server's time of the figures (epoch ms). */
@@ -123,8 +94,6 @@ export const Overview = Schema.Struct({
   })
 })
 
-/**
- * @since 0.2.0
- * @category models
- */
+/** @since 0.2.0
+ * @category models */
 export type Overview = typeof Overview.Type

@@ -32,7 +32,8 @@ const textOf = (encoded: unknown): string =>
     `${String(encoded.limit)}/${String(encoded.window)}` :
     String(encoded)
 
-export const leaf = <A, I>(schema: Schema.Schema<A, I>, about: About) => {
+export const leaf = <A, I>(schema: Schema.Schema<A, I>, description: string, more: Omit<About, "description"> = {}) => {
+  const about: About = { description, ...more }
   const derived: Derived = {
     isSwitch: (schema as unknown) === V.Switch,
     pseudoName: about.pseudoName ?? V.pseudoNameOf(schema),
