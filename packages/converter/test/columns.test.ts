@@ -77,6 +77,22 @@ describe("columns by region", () => {
     assert.isBelow(at("appendix"), at("right"), lines.join(" | "))
   })
 
+  it("an index's two columns of short entries under the text are read column by column", () => {
+    const entries = (name: string, x: number, count: number) =>
+      Array.from({ length: count }, (_, i) => item(`${name}${i}: ${i + 1}, ${i + 3}.`, x, 200 + i * 12))
+    const lines = order([
+      item("The last line of the text above the index, which runs across the whole page width.", 40, 160),
+      item("Index.", 40, 185),
+      ...entries("left", 40, 8),
+      ...entries("right", 300, 6)
+    ])
+    assert.deepStrictEqual(lines.slice(1), [
+      "Index.",
+      ...[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `left${i}: ${i + 1}, ${i + 3}.`),
+      ...[0, 1, 2, 3, 4, 5].map((i) => `right${i}: ${i + 1}, ${i + 3}.`)
+    ])
+  })
+
   it("short terms beside their descriptions are not two columns: each row is read across", () => {
     const items = Array.from({ length: 10 }, (_, i) => [
       item(`-o${i}`, 40, 100 + i * 12),

@@ -57,6 +57,14 @@ const crossersStandAlone = (items: ReadonlyArray<Placed>, x: number): boolean =>
     !items.some((q) => q !== p && Math.abs(q.y - p.y) < 0.5 * Math.max(p.size, q.size, 1))
   )
 
+/** An index entry: a term, then the pages or sections it is found on ("printf: 4, 5, 6, 7."). */
+const indexEntry = /\p{L}.*\d[.,;]?$/u
+const minIndexShare = 0.8
+
+const isIndexColumn = (side: ReadonlyArray<Placed>, minSide: number): boolean =>
+  side.length >= minSide && side.every((p) => p.item._tag === "Line") &&
+  side.filter((p) => p.item._tag === "Line" && indexEntry.test(p.item.line.text)).length >= minIndexShare * side.length
+
 /** A gutter of a region: an x no more than a few of its items cross, with a column on either side. */
 export const findGutter = (items: ReadonlyArray<Placed>, pageWidth: number): number | undefined => {
   if (items.length < 2 * minSideLines + 2) return undefined
@@ -200,5 +208,35 @@ export const orderRegion = (
   if (depth >= maxDepth || items.length < 2 * minSideLines + 2) return [...items]
   const gutter = findGutter(items, pageWidth)
   if (gutter !== undefined) return readColumns(items, gutter, rtl, pageWidth, depth)
-  return readBands(items, rtl, pageWidth, depth) ?? [...items]
+  return readBands(items, rtl, pageWidth, depth) ?? readIndex(items, rtl, pageWidth, depth) ?? [...items]
+}
+
+/**
+ * Columns of an index at a region's foot: entries too short to fill a column, side by side with no
+ * line across them from some line down; the left column is not the shorter.
+ */
+const readIndex = (
+  items: ReadonlyArray<Placed>,
+  rtl: boolean,
+  pageWidth: number,
+  depth: number
+): Array<Placed> | undefined => {
+  const entries = items.filter((p) => p.item._tag === "Line" && indexEntry.test(p.item.line.text)).length
+  if (entries < 2 * minSideLines) return undefined
+  const starts = [...new Set(items.map((p) => p.x0))].sort((a, b) => a - b)
+  for (const start of starts) {
+    const x = start - 1
+    let first = items.length
+    while (first > 0 && (items[first - 1]!.x1 <= x || items[first - 1]!.x0 >= x)) first--
+    const tail = items.slice(first)
+    const minSide = Math.max(minSideLines, tail.length * minSideShare)
+    const left = tail.filter((p) => p.x1 <= x)
+    const right = tail.filter((p) => p.x0 >= x)
+    if (left.length < right.length || !isIndexColumn(left, minSide) || !isIndexColumn(right, minSide)) continue
+    return [
+      ...orderRegion(items.slice(0, first), rtl, pageWidth, depth + 1),
+      ...readColumns(tail, x, rtl, pageWidth, depth)
+    ]
+  }
+  return undefined
 }
