@@ -4,12 +4,13 @@
  *
  * @since 0.1.0
  */
-import * as Fflate from "fflate"
 import * as Crypto from "node:crypto"
 import type * as Document from "./Document.js"
 import { Style } from "./Document.js"
 import type { NoteIds } from "./internal/footnotes.js"
 import { pairNotes } from "./internal/footnotes.js"
+import type { ZipEntry } from "./internal/zip.js"
+import { zip } from "./internal/zip.js"
 
 // XML 1.0 forbids these code points; a single one makes the whole file unreadable.
 const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
@@ -107,15 +108,24 @@ interface Image {
 
 const extensions: Record<Document.Figure["mediaType"], string> = { "image/png": "png", "image/jpeg": "jpg" }
 
+/** Images by their bytes' digest, and by the bytes themselves (a figure the reading shared is not hashed again). */
+type ImagesByContent = Map<string | Uint8Array, Image>
+
 /** A figure's file: the same bytes shown again (a logo on every page) are one file. */
-const imageFile = (images: Array<Image>, byContent: Map<string, Image>, figure: Document.Figure): string => {
+const imageFile = (images: Array<Image>, byContent: ImagesByContent, figure: Document.Figure): string => {
+  const shared = byContent.get(figure.data)
+  if (shared !== undefined && shared.mediaType === figure.mediaType) return shared.file
   const key = `${figure.mediaType} ${Crypto.createHash("sha256").update(figure.data).digest("base64")}`
   const known = byContent.get(key)
-  if (known !== undefined) return known.file
+  if (known !== undefined) {
+    byContent.set(figure.data, known)
+    return known.file
+  }
   const file = `images/figure-${String(images.length + 1).padStart(4, "0")}.${extensions[figure.mediaType]}`
   const image = { file, data: figure.data, mediaType: figure.mediaType }
   images.push(image)
   byContent.set(key, image)
+  byContent.set(figure.data, image)
   return file
 }
 
@@ -171,7 +181,7 @@ const renderChapter = (
   chapter: Chapter,
   toc: Array<TocEntry>,
   images: Array<Image>,
-  imagesByContent: Map<string, Image>,
+  imagesByContent: ImagesByContent,
   language: string,
   noteIds: NoteIds | undefined,
   noteFiles: ReadonlyMap<string, string>
@@ -288,22 +298,27 @@ const contentIdentifier = (document: Document.Document): string => {
 export const build = (document: Document.Document, options: Options = {}): Uint8Array => {
   const language = document.language
   const identifier = options.identifier ?? contentIdentifier(document)
-  const modified = (options.modified ?? new Date()).toISOString().replace(/\.\d{3}Z$/, "Z")
+  const date = options.modified ?? new Date()
+  const modified = date.toISOString().replace(/\.\d{3}Z$/, "Z")
   const title = document.title.trim() === "" ? "Untitled" : document.title
   const chapters = splitChapters(document)
   const toc: Array<TocEntry> = []
   const images: Array<Image> = []
-  const imagesByContent = new Map<string, Image>()
-  const files: Fflate.Zippable = {}
+  const imagesByContent: ImagesByContent = new Map()
+  const files: Array<ZipEntry> = []
+  const text = (name: string, content: string) => files.push({ name, data: Buffer.from(content, "utf8"), store: false })
   // The OCF container requires `mimetype` first and uncompressed, so readers can sniff the type.
-  files["mimetype"] = [Fflate.strToU8("application/epub+zip"), { level: 0 }]
-  files["META-INF/container.xml"] = Fflate.strToU8(`<?xml version="1.0" encoding="UTF-8"?>
+  files.push({ name: "mimetype", data: Buffer.from("application/epub+zip", "latin1"), store: true })
+  text(
+    "META-INF/container.xml",
+    `<?xml version="1.0" encoding="UTF-8"?>
 <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
 <rootfiles>
 <rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>
 </rootfiles>
 </container>
-`)
+`
+  )
   const noteIds = document.blocks.some((block) => block._tag === "Footnote") ? pairNotes(document.blocks) : undefined
   const noteFiles = new Map<string, string>()
   for (const chapter of noteIds === undefined ? [] : chapters) {
@@ -313,27 +328,31 @@ export const build = (document: Document.Document, options: Options = {}): Uint8
     }
   }
   for (const chapter of chapters) {
-    files[`OEBPS/${chapter.file}`] = Fflate.strToU8(
-      renderChapter(chapter, toc, images, imagesByContent, language, noteIds, noteFiles)
-    )
+    text(`OEBPS/${chapter.file}`, renderChapter(chapter, toc, images, imagesByContent, language, noteIds, noteFiles))
   }
   const tocEntries = toc.length > 0
     ? toc
     : chapters.map((chapter) => ({ level: 1, title: chapter.title, href: chapter.file }))
   const tree = buildTree(tocEntries)
-  files["OEBPS/nav.xhtml"] = Fflate.strToU8(
+  text(
+    "OEBPS/nav.xhtml",
     xhtml(language, title, `<nav epub:type="toc" id="toc"><h1>${escapeXml(title)}</h1>${navList(tree)}</nav>`)
   )
-  files["OEBPS/toc.ncx"] = Fflate.strToU8(`<?xml version="1.0" encoding="UTF-8"?>
+  text(
+    "OEBPS/toc.ncx",
+    `<?xml version="1.0" encoding="UTF-8"?>
 <ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1" xml:lang="${language}">
 <head><meta name="dtb:uid" content="${escapeXml(identifier)}"/></head>
 <docTitle><text>${escapeXml(title)}</text></docTitle>
 <navMap>${ncxPoints(tree, { value: 0 })}</navMap>
 </ncx>
-`)
-  for (const image of images) files[`OEBPS/${image.file}`] = [image.data, { level: 0 }]
+`
+  )
+  for (const image of images) files.push({ name: `OEBPS/${image.file}`, data: image.data, store: true })
   const rtl = rtlLanguages.has(language)
-  files["OEBPS/content.opf"] = Fflate.strToU8(`<?xml version="1.0" encoding="UTF-8"?>
+  text(
+    "OEBPS/content.opf",
+    `<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid" xml:lang="${language}">
 <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
 <dc:identifier id="uid">${escapeXml(identifier)}</dc:identifier>
@@ -345,15 +364,16 @@ export const build = (document: Document.Document, options: Options = {}): Uint8
 <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
 <item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>
 ${
-    chapters.map((chapter, i) => `<item id="c${i + 1}" href="${chapter.file}" media-type="application/xhtml+xml"/>`)
-      .join("\n")
-  }
+      chapters.map((chapter, i) => `<item id="c${i + 1}" href="${chapter.file}" media-type="application/xhtml+xml"/>`)
+        .join("\n")
+    }
 ${images.map((image, i) => `<item id="img${i + 1}" href="${image.file}" media-type="${image.mediaType}"/>`).join("\n")}
 </manifest>
 <spine toc="ncx"${rtl ? " page-progression-direction=\"rtl\"" : ""}>
 ${chapters.map((_, i) => `<itemref idref="c${i + 1}"/>`).join("\n")}
 </spine>
 </package>
-`)
-  return Fflate.zipSync(files, { level: 6 })
+`
+  )
+  return zip(files, date)
 }

@@ -17,9 +17,11 @@ import {
 } from "pdf-lib"
 import { ConverterLive } from "../src/index.js"
 import { predictedRows } from "../src/internal/copiedImages.js"
+import { describedIn, imageObject, rawData } from "../src/internal/imageObject.js"
 import { readFrame } from "../src/internal/jpeg.js"
 import * as Pdf from "../src/internal/pdf.js"
 import { encodePng } from "../src/internal/png.js"
+import * as StreamDictionaries from "../src/internal/streamDictionaries.js"
 import { rowsIn } from "../src/internal/streamDictionaries.js"
 import { readCorpus } from "./support/corpus.js"
 
@@ -303,4 +305,62 @@ describe("an image's stream dictionary", () => {
     assert.isUndefined(rowsIn("<< /Filter /FlateDecode /DecodeParms 12 0 R >>"))
     assert.isUndefined(rowsIn("<< /Filter /FlateDecode /DecodeParms << /Predictor 2 /Columns 9 >> >>"))
   })
+})
+
+describe("an image described by its stream dictionary", () => {
+  it("is an 8-bit grey or RGB image whose size and filter the dictionary writes out, read at its top level", () => {
+    assert.deepStrictEqual(
+      describedIn(
+        "<</Type/XObject/Subtype/Image/Width 662/Height 508/BitsPerComponent 8/Length 11 0 R /Filter/FlateDecode/ColorSpace/DeviceRGB >>"
+      ),
+      { filter: "FlateDecode", width: 662, height: 508, bitsPerPixel: 24, colourSpace: 2 }
+    )
+    assert.deepStrictEqual(
+      describedIn("<< /Width 64 /Height 48 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter [ /DCTDecode ] >>"),
+      { filter: "DCTDecode", width: 64, height: 48, bitsPerPixel: 8, colourSpace: 1 }
+    )
+    // Two filters: no single one, as PDFium's filter count says.
+    assert.isUndefined(
+      describedIn(
+        "<< /Width 64 /Height 48 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter [/ASCII85Decode /FlateDecode] >>"
+      )
+        ?.filter
+    )
+    // The parameters' BitsPerComponent is not the image's.
+    assert.isUndefined(
+      describedIn(
+        "<< /DecodeParms << /BitsPerComponent 8 /Predictor 15 >> /Width 9 /Height 9 /ColorSpace /DeviceRGB /BitsPerComponent 4 >>"
+      )
+    )
+    // What PDFium must tell: a named resource, an ICC profile, a size by reference, a mask.
+    assert.isUndefined(describedIn("<< /Width 9 /Height 9 /ColorSpace /CS0 /BitsPerComponent 8 >>"))
+    assert.isUndefined(describedIn("<< /Width 9 /Height 9 /ColorSpace [/ICCBased 5 0 R] /BitsPerComponent 8 >>"))
+    assert.isUndefined(describedIn("<< /Width 9 0 R /Height 9 /ColorSpace /DeviceRGB /BitsPerComponent 8 >>"))
+    assert.isUndefined(
+      describedIn("<< /Width 9 /Height 9 /ColorSpace /DeviceGray /BitsPerComponent 8 /ImageMask true >>")
+    )
+  })
+  it.effect("says what PDFium's metadata says of every image it describes (pdkids' figures)", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const pdf = readCorpus("text/pdkids.pdf")
+      const open = yield* Pdf.open(pdf, undefined)
+      const dictionaries = StreamDictionaries.make(pdf)
+      const m = open.module
+      let described = 0
+      for (let n = 0; n < open.pages; n++) {
+        const page = m.FPDF_LoadPage(open.document, n)
+        for (let i = 0; i < m.FPDFPage_CountObjects(page); i++) {
+          const object = m.FPDFPage_GetObject(page, i)
+          if (m.FPDFPageObj_GetType(object) !== 3) continue
+          const data = rawData(m, object)
+          const dictionary = data === undefined ? undefined : dictionaries.dictionaryOf(data)
+          const image = dictionary === undefined ? undefined : describedIn(dictionary)
+          if (image === undefined) continue
+          described++
+          assert.deepStrictEqual(image, imageObject(m, object, page))
+        }
+        m.FPDF_ClosePage(page)
+      }
+      assert.isAbove(described, 0)
+    })))
 })

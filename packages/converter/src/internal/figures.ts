@@ -1,13 +1,10 @@
-/**
- * Images a page paints: their placement (how much of the page they cover tells a scan) and, for
- * EPUB figures, their bytes: copied, inflated into PNG rows, or decoded; made once per document.
- */
+/** Images a page paints: their placement (a scan?) and EPUB figures (copied, inflated or decoded; made once). */
 import * as Crypto from "node:crypto"
 import type * as Document from "../Document.js"
 import { copied } from "./copiedImages.js"
 import { decoded, decodedOffThread, maxDecodedPixels } from "./decodedImages.js"
 import type { ImageObject } from "./imageObject.js"
-import { imageObject, rawData } from "./imageObject.js"
+import { describedIn, imageObject, rawData } from "./imageObject.js"
 import { inflatable, inflated, inflatedOffThread } from "./inflatedImages.js"
 import type { PlacedFigure } from "./layout.js"
 import type { Pdfium } from "./pdfium.js"
@@ -43,10 +40,7 @@ export const documentFigures = (pdf: Uint8Array): DocumentFigures => ({
   offThread: 0
 })
 
-/**
- * What makes a figure what it is: its stream's bytes and dictionary as the file writes them, with
- * what PDFium read through the page's resources; `undefined` when the dictionary is not in the file.
- */
+/** What makes a figure what it is: its stream's bytes and dictionary, and what they say of the image. */
 const identity = (image: ImageObject, data: Uint8Array, dictionary: string | undefined): string | undefined => {
   if (dictionary === undefined) return undefined
   const hash = Crypto.createHash("sha256").update(data).digest("base64")
@@ -70,12 +64,12 @@ const offThread = (
 const figureOf = (m: Pdfium, object: number, page: number, context: DocumentFigures): Made | undefined => {
   const decode = () =>
     offThread(context, () => decodedOffThread(m, object, minFigurePixels), () => decoded(m, object, minFigurePixels))
-  const image = imageObject(m, object, page)
+  const data = rawData(m, object)
+  const dictionary = data === undefined ? undefined : context.dictionaries.dictionaryOf(data)
+  const image = (dictionary === undefined ? undefined : describedIn(dictionary)) ?? imageObject(m, object, page)
   if (image === undefined) return decode()
   if (image.width < minFigurePixels || image.height < minFigurePixels) return undefined
-  const data = rawData(m, object)
   if (data === undefined) return decode()
-  const dictionary = context.dictionaries.dictionaryOf(data)
   const key = identity(image, data, dictionary)
   if (key !== undefined && context.made.has(key)) return context.made.get(key)
   const rows = image.filter === "FlateDecode" ? context.dictionaries.rowsOf(data) : undefined
@@ -100,10 +94,7 @@ export interface PendingFigure {
 /** Stands in the page's figures for a pending one until it is made. */
 const notYet: Document.Figure = { _tag: "Figure", data: new Uint8Array(0), mediaType: "image/png", width: 0, height: 0 }
 
-/**
- * The images of a loaded page: the largest share of the page one covers and, given `context`,
- * each as a figure placed in top-down page coordinates (those not made yet also in `pending`).
- */
+/** The largest share of a loaded page an image covers and, given `context`, its figures placed top-down. */
 export const pageFigures = (
   m: Pdfium,
   page: number,

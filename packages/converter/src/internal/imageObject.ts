@@ -1,6 +1,7 @@
 /** What PDFium says of an image object on a loaded page, and its stream as the PDF holds it. */
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
+import { integer } from "./streamDictionaries.js"
 
 /** An image object as the EPUB figures read it. */
 export interface ImageObject {
@@ -40,6 +41,48 @@ export const imageObject = (m: Pdfium, object: number, page: number): ImageObjec
       colourSpace: P.int(m, out + 20)
     }
   })
+
+/** PDFium's numbers of the colour spaces a dictionary may name outright, with their channels. */
+const deviceSpaces: Record<string, readonly [space: number, channels: number]> = {
+  DeviceGray: [1, 1],
+  DeviceRGB: [2, 3]
+}
+
+/** The dictionary without what nested dictionaries (`/DecodeParms`) hold. */
+const topLevel = (dictionary: string): string => {
+  let inner = dictionary.slice(2, -2)
+  for (let last = ""; last !== inner;) {
+    last = inner
+    inner = inner.replace(/<<[^<>]*>>/g, " ")
+  }
+  return inner
+}
+
+/**
+ * What `imageObject` says of an image whose stream dictionary (as the file writes it) says it all:
+ * 8-bit grey or RGB, its size and filters written out. PDFium's metadata starts loading the image
+ * to tell its colour space, a cost most figures need not pay; any other image is asked of PDFium.
+ */
+export const describedIn = (dictionary: string): ImageObject | undefined => {
+  const top = topLevel(dictionary)
+  const space = /\/ColorSpace\s*\/([A-Za-z]+)(?![A-Za-z0-9])/.exec(top)
+  const device = space === null ? undefined : deviceSpaces[space[1]!]
+  const width = integer(top, "Width")
+  const height = integer(top, "Height")
+  if (device === undefined || width === undefined || height === undefined || integer(top, "BitsPerComponent") !== 8) {
+    return undefined
+  }
+  if (/\/ImageMask\s*true/.test(top)) return undefined
+  const filters = /\/Filter\s*(\[[^\]]*\]|\/[^\s/<>[\]()]+)/.exec(top)
+  const names = filters === null ? [] : filters[1]!.match(/\/[^\s/<>[\]()]+/g) ?? []
+  return {
+    filter: names.length === 1 ? names[0]!.slice(1) : undefined,
+    width,
+    height,
+    bitsPerPixel: 8 * device[1],
+    colourSpace: device[0]
+  }
+}
 
 /** The image's stream as the PDF holds it (still compressed). */
 export const rawData = (m: Pdfium, object: number): Uint8Array | undefined => {

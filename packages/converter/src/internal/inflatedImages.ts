@@ -1,7 +1,6 @@
 /**
- * EPUB figures from Flate images without PNG predictors: their samples are the pixels as they
- * stand, so zlib inflates them into a PNG's rows, off the conversion's thread, instead of PDFium
- * decoding them on it into a bitmap whose colour order is then turned back.
+ * EPUB figures from Flate images without PNG predictors: zlib inflates their samples (the pixels
+ * as they stand) into a PNG's rows off the thread, instead of PDFium decoding them on it.
  */
 import { promisify } from "node:util"
 import * as Zlib from "node:zlib"
@@ -9,10 +8,13 @@ import type * as Document from "../Document.js"
 import type { ImageObject } from "./imageObject.js"
 import { copiableColourSpaces } from "./imageObject.js"
 import type { Channels } from "./png.js"
-import { chunkSize, encodePng, encodePngOffThread } from "./png.js"
+import { encodePng, encodePngOffThread } from "./png.js"
 import { rowsIn } from "./streamDictionaries.js"
 
 const inflate = promisify(Zlib.inflate)
+
+/** One output buffer of the samples' size, so zlib's chunks are not joined by a copy. */
+const wholeChunk = (bytes: number): number => Math.max(Zlib.constants.Z_MIN_CHUNK, bytes)
 
 /** A `/Decode` array (not `/DecodeParms`) remaps samples: PDFium applies it. */
 const decodeArray = /\/Decode(?![A-Za-z])/
@@ -33,15 +35,12 @@ const figure = (image: ImageObject, data: Uint8Array): Document.Figure => ({
   height: image.height
 })
 
-/**
- * An inflatable image's stream as a PNG figure, made off this thread; `undefined` when zlib does
- * not read exactly one image's worth of samples (PDFium, more lenient, decodes it then).
- */
+/** The samples as a PNG figure, made off this thread; `undefined` unless zlib reads exactly them (PDFium decodes it). */
 export const inflatedOffThread = async (image: ImageObject, data: Uint8Array): Promise<Document.Figure | undefined> => {
   const channels = image.bitsPerPixel / 8 as Channels
   const expected = image.width * image.height * channels
-  const samples = await inflate(data, { maxOutputLength: expected + 1, chunkSize: chunkSize(expected + 1) }).catch(() =>
-    undefined
+  const samples = await inflate(data, { maxOutputLength: expected + 1, chunkSize: wholeChunk(expected + 1) }).catch(
+    () => undefined
   )
   if (samples?.length !== expected) return undefined
   return figure(image, await encodePngOffThread(samples, image.width, image.height, channels))
@@ -53,7 +52,7 @@ export const inflated = (image: ImageObject, data: Uint8Array): Document.Figure 
   const expected = image.width * image.height * channels
   let samples: Buffer
   try {
-    samples = Zlib.inflateSync(data, { maxOutputLength: expected + 1, chunkSize: chunkSize(expected + 1) })
+    samples = Zlib.inflateSync(data, { maxOutputLength: expected + 1, chunkSize: wholeChunk(expected + 1) })
   } catch {
     return undefined
   }

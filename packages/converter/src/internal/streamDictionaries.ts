@@ -36,7 +36,6 @@ const index = (pdf: Uint8Array): Map<string, Array<number>> => {
     let before = at - 1
     while (before >= 0 && (text[before] === 0x20 || text[before] === 0x0A || text[before] === 0x0D)) before--
     if (before < 1 || text[before] !== 0x3E || text[before - 1] !== 0x3E) continue
-    // The keyword's end of line: CR LF or LF (a lone CR is tolerated).
     let data = at + 6
     if (text[data] === 0x0D) data++
     if (text[data] === 0x0A) data++
@@ -50,7 +49,7 @@ const index = (pdf: Uint8Array): Map<string, Array<number>> => {
 }
 
 /** The `/Name value` number in `dictionary`, when it is a plain integer. */
-const integer = (dictionary: string, name: string): number | undefined => {
+export const integer = (dictionary: string, name: string): number | undefined => {
   const match = new RegExp(`/${name}\\s+(\\d+)(?![\\d.\\s]*R\\b)`).exec(dictionary)
   return match === null ? undefined : Number(match[1])
 }
