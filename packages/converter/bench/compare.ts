@@ -8,9 +8,9 @@
  * `tsx bench/compare.ts <other repository root> [repeats]`
  */
 import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import * as Path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
+import { importCheckout } from "./support.js"
 
 const [otherRoot, repeatArg] = process.argv.slice(2)
 if (otherRoot === undefined) {
@@ -34,20 +34,9 @@ interface Engine {
 
 /** A checkout's engine and Markdown writer, run by that checkout's own `effect`. */
 const load = async (root: string): Promise<Engine> => {
-  const dir = Path.join(root, "packages", "converter")
-  const require = createRequire(Path.join(dir, "package.json"))
-  const Effect = await import(pathToFileURL(require.resolve("effect/Effect")).href)
-  const engine = await import(pathToFileURL(Path.join(dir, "src", "internal", "engine.ts")).href)
-  const markdown = await import(pathToFileURL(Path.join(dir, "src", "Markdown.ts")).href)
-  const options = {
-    ignorePdfErrors: true,
-    ignoreOcrErrors: true,
-    filename: undefined,
-    password: undefined,
-    ocrLanguages: ["eng"],
-    ocrDataPath: undefined,
-    onProgress: () => Effect.void
-  }
+  const { Effect, options, source } = await importCheckout(root)
+  const engine = await source("internal/engine.ts")
+  const markdown = await source("Markdown.ts")
   return {
     convert: async (pdf) => {
       const read = await Effect.runPromise(engine.readDocument(pdf, options, "markdown"))

@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as Path from "node:path"
 import * as Engine from "../src/internal/engine.js"
 import * as Markdown from "../src/Markdown.js"
+import { engineOptions } from "../test/support/engineOptions.js"
 import type { Check, Group } from "./fidelityChecks.js"
 import { groups, textGroups } from "./fidelityChecks.js"
 import type { FidelityDocument } from "./fidelityCorpus.js"
@@ -26,17 +27,11 @@ import { formatTable, geomean, median, percent, tally } from "./fidelityReport.j
 import type { Tallies } from "./fidelityScore.js"
 import { addTallies, emptyTallies, explain, score } from "./fidelityScore.js"
 import { readMarkdown, readPlain } from "./fidelityText.js"
+import { takeFlag, takeSwitch } from "./support.js"
 
 const args = process.argv.slice(2)
-const flag = (name: string): string | undefined => {
-  const index = args.indexOf(name)
-  return index < 0 ? undefined : args.splice(index, 2)[1]
-}
-const toggle = (name: string): boolean => {
-  const index = args.indexOf(name)
-  if (index >= 0) args.splice(index, 1)
-  return index >= 0
-}
+const flag = (name: string) => takeFlag(args, name)
+const toggle = (name: string) => takeSwitch(args, name)
 const outDir = flag("--out")
 const onlySet = flag("--set")
 const showFailures = toggle("--failures")
@@ -44,16 +39,7 @@ const speed = !toggle("--no-speed")
 const readStructure = !toggle("--no-structure")
 const repeats = 3
 
-const options: Engine.EngineOptions = {
-  ignorePdfErrors: true,
-  ignoreOcrErrors: true,
-  filename: undefined,
-  password: undefined,
-  ocrLanguages: ["eng"],
-  ocrDataPath: undefined,
-  onProgress: () => Effect.void,
-  readStructure
-}
+const options = engineOptions({ readStructure })
 
 interface Row {
   readonly doc: FidelityDocument

@@ -11,18 +11,11 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import * as Engine from "../src/internal/engine.js"
 import { epubcheckJar } from "../test/support/corpus.js"
+import { engineOptions } from "../test/support/engineOptions.js"
 import { documents, pdfPath } from "./fidelityCorpus.js"
 import { formatTable } from "./fidelityReport.js"
 
-const options: Engine.EngineOptions = {
-  ignorePdfErrors: true,
-  ignoreOcrErrors: true,
-  filename: undefined,
-  password: undefined,
-  ocrLanguages: ["eng"],
-  ocrDataPath: undefined,
-  onProgress: () => Effect.void
-}
+const options = engineOptions()
 
 const ids = process.argv.slice(2)
 const docs = documents().filter((doc) => ids.length === 0 || ids.includes(doc.id))

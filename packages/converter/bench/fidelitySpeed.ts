@@ -11,18 +11,15 @@
  */
 import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import * as Path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import type { FidelityDocument } from "./fidelityCorpus.js"
 import { documents, pdfPath } from "./fidelityCorpus.js"
 import { formatTable, geomean, median } from "./fidelityReport.js"
+import { importCheckout, takeFlag } from "./support.js"
 
 const args = process.argv.slice(2)
-const flag = (name: string): string | undefined => {
-  const index = args.indexOf(name)
-  return index < 0 ? undefined : args.splice(index, 2)[1]
-}
+const flag = (name: string) => takeFlag(args, name)
 const beforeRoot = flag("--before")
 const repeats = Number(flag("--repeats") ?? 3)
 const thisRoot = fileURLToPath(new URL("../../../", import.meta.url))
@@ -36,19 +33,8 @@ interface Engine {
 
 /** A checkout's engine, imported from its sources. */
 const load = async (name: string, root: string): Promise<Engine> => {
-  const dir = Path.join(root, "packages", "converter")
-  const require = createRequire(Path.join(dir, "package.json"))
-  const Effect = await import(pathToFileURL(require.resolve("effect/Effect")).href)
-  const engine = await import(pathToFileURL(Path.join(dir, "src", "internal", "engine.ts")).href)
-  const options = {
-    ignorePdfErrors: true,
-    ignoreOcrErrors: true,
-    filename: undefined,
-    password: undefined,
-    ocrLanguages: ["eng"],
-    ocrDataPath: undefined,
-    onProgress: () => Effect.void
-  }
+  const { Effect, options, source } = await importCheckout(root)
+  const engine = await source("internal/engine.ts")
   return { name, convert: (pdf, format) => Effect.runPromise(engine.convert(pdf, format, options)) }
 }
 

@@ -16,7 +16,8 @@ import * as Epub from "../src/Epub.js"
 import * as Engine from "../src/internal/engine.js"
 import * as Pdf from "../src/internal/pdf.js"
 import * as Markdown from "../src/Markdown.js"
-import { corpusFile, epubcheckJar, pdftotext, readCorpus } from "../test/support/corpus.js"
+import { corpusFile, epubcheckJar, pdftotext, readCorpus, tracemonkeyTitles } from "../test/support/corpus.js"
+import { engineOptions } from "../test/support/engineOptions.js"
 import { dehyphenate, latinWords, recall, stripMarkdown, words } from "../test/support/words.js"
 
 const files = [
@@ -35,22 +36,6 @@ const files = [
 
 /** Files whose text is checked against a ground truth of their own rather than pdftotext. */
 const groundTruth: Record<string, string> = { "scanned/ocrmypdf-linn.pdf": "scanned/ocrmypdf-linn.txt" }
-
-/** tracemonkey has no outline: its section titles, as printed, are the reference. */
-const tracemonkeyTitles = [
-  "Abstract",
-  "1. Introduction",
-  "2. Overview: Example Tracing Run",
-  "3. Trace Trees",
-  "4. Nested Trace Tree Formation",
-  "5. Trace Tree Optimization",
-  "6. Implementation",
-  "7. Evaluation",
-  "8. Related Work",
-  "9. Conclusions",
-  "10. Future Work",
-  "References"
-]
 
 const headingKey = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
@@ -73,15 +58,7 @@ const without = (reference: ReadonlyArray<string>, removed: ReadonlyArray<string
   })
 }
 
-const options: Engine.EngineOptions = {
-  ignorePdfErrors: true,
-  ignoreOcrErrors: true,
-  filename: undefined,
-  password: undefined,
-  ocrLanguages: ["eng"],
-  ocrDataPath: undefined,
-  onProgress: () => Effect.void
-}
+const options = engineOptions()
 
 const outDir = mkdtempSync(Path.join(Os.tmpdir(), "converter-quality-"))
 

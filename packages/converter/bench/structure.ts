@@ -16,36 +16,25 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Engine from "../src/internal/engine.js"
 import * as Markdown from "../src/Markdown.js"
+import { engineOptions } from "../test/support/engineOptions.js"
 import type { Comparison, Score } from "./structureMetrics.js"
 import { compare, footnotesAsLabels, structure } from "./structureMetrics.js"
 import type { StructureDocument } from "./structureSet.js"
 import { structureDocuments } from "./structureSet.js"
+import { takeFlag, takeSwitch } from "./support.js"
 
 const corpus = fileURLToPath(new URL("../../../corpus/structure/", import.meta.url))
 
 const args = process.argv.slice(2)
-const flag = (name: string): string | undefined => {
-  const index = args.indexOf(name)
-  return index < 0 ? undefined : args.splice(index, 2)[1]
-}
+const flag = (name: string) => takeFlag(args, name)
 const outDir = flag("--out")
 const onlySet = flag("--set")
-const noStructure = args.indexOf("--no-structure")
-if (noStructure >= 0) args.splice(noStructure, 1)
+const readStructure = !takeSwitch(args, "--no-structure")
 const documents = structureDocuments.filter((doc) =>
   (onlySet === undefined || doc.set === onlySet) && (args.length === 0 || args.includes(doc.name))
 )
 
-const options: Engine.EngineOptions = {
-  ignorePdfErrors: true,
-  ignoreOcrErrors: true,
-  filename: undefined,
-  password: undefined,
-  ocrLanguages: ["eng"],
-  ocrDataPath: undefined,
-  onProgress: () => Effect.void,
-  readStructure: noStructure < 0
-}
+const options = engineOptions({ readStructure })
 
 interface Row {
   readonly doc: StructureDocument

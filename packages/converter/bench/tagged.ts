@@ -13,6 +13,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Engine from "../src/internal/engine.js"
+import { engineOptions } from "../test/support/engineOptions.js"
 import { formatTable, geomean, median } from "./fidelityReport.js"
 
 const corpus = fileURLToPath(new URL("../../../corpus/", import.meta.url))
@@ -30,16 +31,7 @@ const files = process.argv.length > 2
   ? process.argv.slice(2)
   : [...pdfs("tagged"), ...pdfs("fidelity/dev"), ...pdfs("structure")].filter(isTagged)
 
-const options = (readStructure: boolean): Engine.EngineOptions => ({
-  ignorePdfErrors: true,
-  ignoreOcrErrors: true,
-  filename: undefined,
-  password: undefined,
-  ocrLanguages: ["eng"],
-  ocrDataPath: undefined,
-  onProgress: () => Effect.void,
-  readStructure
-})
+const options = (readStructure: boolean): Engine.EngineOptions => engineOptions({ readStructure })
 
 const markdownMs = (pdf: Uint8Array, readStructure: boolean) =>
   Effect.gen(function*() {

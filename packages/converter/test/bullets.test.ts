@@ -5,6 +5,7 @@ import { shapeBullets } from "../src/internal/bullets.js"
 import * as Engine from "../src/internal/engine.js"
 import type { TextItem } from "../src/internal/layout.js"
 import * as Markdown from "../src/Markdown.js"
+import { engineOptions } from "./support/engineOptions.js"
 
 const item = (text: string, x: number, y: number, size = 12): TextItem => ({
   text,
@@ -36,15 +37,7 @@ describe("bullets drawn as shapes", () => {
   it.effect("beamer's balls, drawn as small forms holding a shading, mark list items", () =>
     Effect.gen(function*() {
       const pdf = readFileSync(new URL("../../../corpus/fidelity/dev/impressive-demo.pdf", import.meta.url))
-      const read = yield* Engine.readDocument(pdf, {
-        ignorePdfErrors: true,
-        ignoreOcrErrors: true,
-        filename: undefined,
-        password: undefined,
-        ocrLanguages: ["eng"],
-        ocrDataPath: undefined,
-        onProgress: () => Effect.void
-      }, "markdown")
+      const read = yield* Engine.readDocument(pdf, engineOptions(), "markdown")
       const markdown = Markdown.render(read.document)
       assert.match(markdown, /^- uses OpenGL for display$/m)
       assert.match(markdown, /^2\. export them to a PDF file$/m)

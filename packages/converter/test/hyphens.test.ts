@@ -6,16 +6,9 @@ import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import { collectWords, keepsHyphen } from "../src/internal/layout/hyphens.js"
 import * as Markdown from "../src/Markdown.js"
+import { engineOptions } from "./support/engineOptions.js"
 
-const options: Engine.EngineOptions = {
-  ignorePdfErrors: true,
-  ignoreOcrErrors: true,
-  filename: undefined,
-  password: undefined,
-  ocrLanguages: ["eng"],
-  ocrDataPath: undefined,
-  onProgress: () => Effect.void
-}
+const options = engineOptions()
 
 const item = (text: string, x: number, y: number, size = 10): TextItem => ({
   text,

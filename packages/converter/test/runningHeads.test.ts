@@ -5,16 +5,9 @@ import * as Engine from "../src/internal/engine.js"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import * as Markdown from "../src/Markdown.js"
+import { engineOptions } from "./support/engineOptions.js"
 
-const options: Engine.EngineOptions = {
-  ignorePdfErrors: true,
-  ignoreOcrErrors: true,
-  filename: undefined,
-  password: undefined,
-  ocrLanguages: ["eng"],
-  ocrDataPath: undefined,
-  onProgress: () => Effect.void
-}
+const options = engineOptions()
 
 const convert = (name: string) =>
   Effect.map(

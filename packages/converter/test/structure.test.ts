@@ -16,16 +16,9 @@ import * as Engine from "../src/internal/engine.js"
 import * as Layout from "../src/internal/layout.js"
 import * as Markdown from "../src/Markdown.js"
 import { epubcheckJar } from "./support/corpus.js"
+import { engineOptions } from "./support/engineOptions.js"
 
-const options: Engine.EngineOptions = {
-  ignorePdfErrors: false,
-  ignoreOcrErrors: false,
-  filename: "structure",
-  password: undefined,
-  ocrLanguages: ["eng"],
-  ocrDataPath: undefined,
-  onProgress: () => Effect.void
-}
+const options = engineOptions({ ignorePdfErrors: false, ignoreOcrErrors: false, filename: "structure" })
 
 interface Fonts {
   readonly body: PDFFont

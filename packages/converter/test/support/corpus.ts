@@ -21,3 +21,19 @@ export const pdftotext = (path: string): string =>
 
 /** The epubcheck jar as Debian installs it. */
 export const epubcheckJar = "/usr/share/java/epubcheck.jar"
+
+/** tracemonkey has no outline: its section titles, as printed, are the reference. */
+export const tracemonkeyTitles = [
+  "Abstract",
+  "1. Introduction",
+  "2. Overview: Example Tracing Run",
+  "3. Trace Trees",
+  "4. Nested Trace Tree Formation",
+  "5. Trace Tree Optimization",
+  "6. Implementation",
+  "7. Evaluation",
+  "8. Related Work",
+  "9. Conclusions",
+  "10. Future Work",
+  "References"
+]
