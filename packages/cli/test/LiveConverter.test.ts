@@ -1,9 +1,13 @@
-/** The embedded backend's converter, started in the background: conversions wait for it, and fail when it cannot start. */
+/**
+ * The embedded backend's converters: the pool started in the background (conversions wait for it,
+ * and fail when it cannot start), and the one on the command's own thread.
+ */
 import { WorkerError } from "@effect/platform/WorkerError"
 import { assert, describe, it } from "@effect/vitest"
 import * as Converter from "@pdf-transform/converter/Converter"
 import { Cause, Deferred, Effect, Exit, Fiber, Layer, Option } from "effect"
-import { inBackground } from "../src/internal/liveConverter.js"
+import * as Fs from "node:fs"
+import { inBackground, inProcess } from "../src/internal/liveConverter.js"
 
 const pdf = new Uint8Array([37, 80, 68, 70])
 
@@ -42,4 +46,28 @@ describe("the converter started in the background", () => {
         "the local converter could not start"
       )
     }))
+})
+
+describe("the converter on this thread", () => {
+  it.live(
+    "lets the event loop run after each page, so requests, timers and Ctrl-C are not held until the end",
+    () =>
+      Effect.gen(function*() {
+        const paper = Fs.readFileSync(new URL("../../../examples/pdfs/shared-mime-info-spec.pdf", import.meta.url))
+        const converter = yield* Effect.provide(Converter.Converter, yield* inProcess)
+        // Set by a callback of the event loop's next turn, asked for at each page's progress.
+        const turned = new Set<number>()
+        const late: Array<number> = []
+        const result = yield* converter.toMarkdown(new Uint8Array(paper), {
+          onProgress: ({ pagesDone }) =>
+            Effect.sync(() => {
+              if (pagesDone > 1 && !turned.has(pagesDone - 1)) late.push(pagesDone - 1)
+              setImmediate(() => turned.add(pagesDone))
+            })
+        })
+        assert.strictEqual(result.pages, 17)
+        assert.deepStrictEqual(late, [])
+      }),
+    120_000
+  )
 })

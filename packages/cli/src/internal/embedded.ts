@@ -29,13 +29,16 @@ export const layer = (
   HttpClient.HttpClient | FileSystem.FileSystem
 > =>
   Layer.unwrapScoped(Effect.gen(function*() {
-    const converterLayer = yield* LiveConverter.load
-    yield* Effect.logInfo("local converter loaded")
     const apiKey = Redacted.make(Crypto.randomBytes(24).toString("base64url"))
-    // A worker thread is dear to start: one document gets one worker.
+    // A worker thread is dear to start: one document is converted on this thread (it yields between
+    // pages), more get a worker each up to the number of cores.
     const workers = Math.max(1, Math.min(Os.availableParallelism(), options.documents ?? Infinity))
-    // At the caller's priority: this event loop serves only this command.
-    const converter = yield* LiveConverter.inBackground(converterLayer({ size: workers, niceness: 0 }))
+    const converter = options.documents === 1 ?
+      yield* LiveConverter.inProcess :
+      // At the caller's priority: this event loop serves only this command.
+      yield* Effect.flatMap(LiveConverter.load, (pool) =>
+        LiveConverter.inBackground(pool({ size: workers, niceness: 0 })))
+    yield* Effect.logInfo("local converter loaded")
     const server = Server.layer({
       keys: [apiKey],
       port: 0,
@@ -46,7 +49,9 @@ export const layer = (
       conversions: { maxConcurrent: workers }
     }).pipe(
       Layer.provide(converter),
-      Layer.mapError((error) => new BackendFailed({ reason: error.message }))
+      Layer.mapError((error) =>
+        new BackendFailed({ reason: error.message })
+      )
     )
     const clients = Layer.unwrapEffect(Effect.map(Server.Server, ({ baseUrl }) => {
       const connection = { baseUrl, apiKey }

@@ -11,13 +11,42 @@ import { BackendFailed } from "../CliError.js"
 
 const describe = (cause: unknown): string => cause instanceof Error ? cause.message : String(cause)
 
+const liveModule: Effect.Effect<typeof ConverterLive, BackendFailed> = Effect.tryPromise({
+  try: () => import("@pdf-transform/converter/ConverterLive"),
+  catch: (cause) => new BackendFailed({ reason: `the local converter cannot be loaded: ${describe(cause)}` })
+})
+
+/** The worker pool's layer. */
 export const load: Effect.Effect<
   (options?: ConverterLive.PoolOptions) => Layer.Layer<ConverterModule.Converter, WorkerError>,
   BackendFailed
-> = Effect.tryPromise({
-  try: async () => (await import("@pdf-transform/converter/ConverterLive")).layer,
-  catch: (cause) => new BackendFailed({ reason: `the local converter cannot be loaded: ${describe(cause)}` })
+> = Effect.map(liveModule, (live) => live.layer)
+
+const eventLoopTurn = Effect.async<void>((resume) => {
+  const immediate = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(immediate))
 })
+
+/** Each page's progress is followed by a turn of the event loop: requests, timers and Ctrl-C run between pages. */
+const betweenPages = (options: ConverterModule.ConvertOptions | undefined): ConverterModule.ConvertOptions => ({
+  ...options,
+  onProgress: (progress) => Effect.zipRight(options?.onProgress?.(progress) ?? Effect.void, eventLoopTurn)
+})
+
+/**
+ * The converter on this thread: for one document, starting a worker costs more than it gains. A
+ * page's own PDFium calls cannot be interrupted here, as they can in a worker.
+ */
+export const inProcess: Effect.Effect<Layer.Layer<ConverterModule.Converter>, BackendFailed> = Effect.map(
+  liveModule,
+  (live) => {
+    const converter = live.makeInProcess()
+    return Layer.succeed(ConverterModule.Converter, {
+      toMarkdown: (pdf, options) => converter.toMarkdown(pdf, betweenPages(options)),
+      toEpub: (pdf, options) => converter.toEpub(pdf, betweenPages(options))
+    })
+  }
+)
 
 /**
  * The converter as a layer ready at once, built in the background while the server opens its data
