@@ -18,6 +18,7 @@ import type * as Scope from "effect/Scope"
 import * as BlobDirectory from "./blobDirectory.js"
 import type { AppContext } from "./context.js"
 import { makeContext } from "./context.js"
+import { withDeadline } from "./deadline.js"
 import * as Dispatcher from "./dispatcher.js"
 import { fetchFile, upload } from "./fileRoutes.js"
 import * as Health from "./health.js"
@@ -117,11 +118,7 @@ export const makeApp = (
       }
       return yield* routed
     }).pipe(
-      // The platform runs the app uninterruptibly: only this part is cut at the deadline, and
-      // disconnected, so the answer goes then even if the cut waits (on a query in a transaction).
-      Effect.disconnect,
-      Effect.interruptible,
-      Effect.timeoutFail({ duration: options.requestTimeoutMs, onTimeout: late }),
+      (answer) => withDeadline(answer, options.requestTimeoutMs, late),
       Effect.catchTag("RouteNotFound", ({ request }) =>
         Effect.as(
           context.authenticate,
