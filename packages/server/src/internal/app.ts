@@ -94,7 +94,9 @@ export const makeApp = (
     const web = options.webPage ? yield* Web.routes(context) : HttpRouter.empty
     const sql = yield* SqlClient.SqlClient
     const routed = yield* HttpRouter.toHttpApp(
-      HttpRouter.concat(router(context, sql), web).pipe(HttpRouter.use(Observe.noteRoute))
+      options.metrics || options.requestLog ?
+        HttpRouter.concat(router(context, sql), web).pipe(HttpRouter.use(Observe.noteRoute)) :
+        HttpRouter.concat(router(context, sql), web)
     )
     const deadlineSeconds = Math.ceil(options.requestTimeoutMs / 1000)
     const late = () =>

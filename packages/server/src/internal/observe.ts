@@ -27,11 +27,16 @@ export const note = (fields: Partial<Notes>): Effect.Effect<void> =>
 export const noteRoute = <E, R>(
   handler: HttpRouter.Route.Middleware<E, R>
 ): HttpRouter.Route.Middleware<E, R> =>
-  Effect.zipRight(
-    Effect.flatMap(HttpRouter.RouteContext, ({ params, route }) =>
-      note({ route: route.path, ...(params["taskId"] === undefined ? {} : { task: params["taskId"] }) })),
-    handler
-  )
+  // Read from the fiber's context in one step: this runs on every request.
+  Effect.withFiberRuntime((fiber) => {
+    const notes = Context.getOption(fiber.currentContext, RequestNotes)
+    if (notes._tag === "Some") {
+      const { params, route } = Context.unsafeGet(fiber.currentContext, HttpRouter.RouteContext)
+      notes.value.route = route.path
+      if (params["taskId"] !== undefined) notes.value.task = params["taskId"]
+    }
+    return handler
+  })
 
 /** `app`, with each request's route, status and duration recorded in the metrics, a log line, or both. */
 export const observed = (

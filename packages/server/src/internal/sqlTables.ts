@@ -7,6 +7,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Format } from "@pdf-transform/core/Contract"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import type { ParseError } from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { KeyState } from "./limiter.js"
@@ -132,9 +133,13 @@ export const BigintColumn = Schema.Union(Schema.Number, Schema.NumberFromString)
 
 /** The rows a query answers, each checked against `row`: one way of reading every statement's rows. */
 export const read = <A, I>(row: Schema.Schema<A, I>) => {
-  const decode = Schema.decodeUnknown(Schema.Array(row))
+  // Decoded synchronously: rows are plain values, and the Effect decoder costs a fiber's work per query.
+  const decode = Schema.decodeUnknownEither(Schema.Array(row))
   return <E>(query: Effect.Effect<ReadonlyArray<unknown>, E>): Effect.Effect<ReadonlyArray<A>, E | ParseError> =>
-    Effect.flatMap(query, decode)
+    Effect.flatMap(query, (rows) => {
+      const decoded = decode(rows)
+      return Either.isRight(decoded) ? Effect.succeed(decoded.right) : Effect.fail(decoded.left)
+    })
 }
 
 /** The running totals, as read in a transaction. */
@@ -152,9 +157,11 @@ const TotalsRow = Schema.Struct({
   file_bytes: BigintColumn
 })
 
+const readTotalsRows = read(TotalsRow)
+
 export const readTotals = (sql: SqlClient.SqlClient): Effect.Effect<Totals, SqlError | ParseError> =>
   Effect.map(
-    read(TotalsRow)(sql`SELECT tasks, output_bytes, files, file_bytes FROM pdt_totals WHERE id = 1`),
+    readTotalsRows(sql`SELECT tasks, output_bytes, files, file_bytes FROM pdt_totals WHERE id = 1`),
     (rows) => ({
       tasks: rows[0]?.tasks ?? 0,
       outputBytes: rows[0]?.output_bytes ?? 0,
@@ -163,9 +170,11 @@ export const readTotals = (sql: SqlClient.SqlClient): Effect.Effect<Totals, SqlE
     })
   )
 
+const readCountRows = read(Schema.Struct({ n: BigintColumn }))
+
 /** The `n` of a `COUNT(*) AS n` query. */
 export const readCount = <E>(query: Effect.Effect<ReadonlyArray<unknown>, E>) =>
-  Effect.map(read(Schema.Struct({ n: BigintColumn }))(query), (rows) => rows[0]?.n ?? 0)
+  Effect.map(readCountRows(query), (rows) => rows[0]?.n ?? 0)
 
 /** Rows that name a task or a file (`RETURNING id`, `SELECT id`). */
 export const readIds = read(Schema.Struct({ id: Schema.String }))
