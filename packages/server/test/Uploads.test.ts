@@ -230,4 +230,36 @@ describe("chunked uploads (/v1/uploads)", () => {
       yield* TestClock.adjust("1 hour")
       assert.strictEqual((yield* submitUrl(h, url)).status, 400)
     }))
+
+  it.scoped("while the node drains, a new upload gets 503 with Retry-After; an upload begun before finishes", () =>
+    Effect.gen(function*() {
+      const h = yield* serve({}, digestConverter)
+      const file = bigPdf(partSize + 12_345)
+      const begun = yield* initData(h, { file_extension: ".pdf", size: file.byteLength })
+      assert.strictEqual((yield* put(h, begun.presigned_urls["1"]!, part(file, 1))).status, 200)
+      yield* h.state.drain
+      const refusals = [
+        yield* init(h, { file_extension: ".pdf", size: file.byteLength }),
+        yield* h.request({
+          method: "POST",
+          path: "/v1/files",
+          headers: { ...bearer, "content-type": "application/pdf" },
+          body: fakePdf()
+        })
+      ]
+      for (const refused of refusals) {
+        assert.strictEqual(refused.status, 503, refused.body.toString())
+        assert.strictEqual(refused.headers["retry-after"], "5")
+        assert.strictEqual((refused.json as { error: string }).error, "draining")
+      }
+      // The session begun before the drain resumes, takes its last part and gives its URL.
+      const resumed = yield* initData(h, {
+        file_extension: ".pdf",
+        size: file.byteLength,
+        upload_id: begun.upload_id
+      })
+      assert.deepStrictEqual(resumed.uploaded_parts, [1])
+      assert.strictEqual((yield* put(h, resumed.presigned_urls["2"]!, part(file, 2))).status, 200)
+      assert.strictEqual((yield* urlOf(h, begun.upload_id)).status, 200)
+    }))
 })

@@ -8,6 +8,7 @@ import * as Ref from "effect/Ref"
 import type { KeyIdentity } from "./auth.js"
 import { authenticate, makeKeyRing } from "./auth.js"
 import type { HttpFailure } from "./http.js"
+import { fail } from "./http.js"
 import type { Recorder } from "./metrics.js"
 import { makeRecorder, noRecorder } from "./metrics.js"
 import { note } from "./observe.js"
@@ -48,3 +49,14 @@ export const makeContext = (
       metrics: options.metrics ? makeRecorder() : noRecorder
     }
   })
+
+/** While the node drains, new work (a submit, a new upload) gets 503 with Retry-After: it goes to another node. */
+export const refuseWhileDraining = (context: AppContext, what: "submit" | "upload"): Effect.Effect<void, HttpFailure> =>
+  Effect.flatMap(Ref.get(context.draining), (draining) =>
+    draining ?
+      Effect.fail(
+        fail(503, "draining", `This server is stopping; ${what} to another one or retry later`, {
+          headers: { "retry-after": "5" }
+        })
+      ) :
+      Effect.void)

@@ -9,6 +9,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Crypto from "node:crypto"
 import type { AppContext } from "./context.js"
+import { refuseWhileDraining } from "./context.js"
 import type { HttpFailure } from "./http.js"
 import { fail, jsonResponse, queryOf, readBody } from "./http.js"
 import { singleFilePart } from "./multipart.js"
@@ -57,6 +58,7 @@ export const insufficientStorage = (
 export const upload = (context: AppContext) =>
   Effect.gen(function*() {
     const key = yield* context.authenticate
+    yield* refuseWhileDraining(context, "upload")
     const request = yield* HttpServerRequest.HttpServerRequest
     const body = yield* readBody(context.options.uploads.maxBytes)
     const bytes = yield* pdfOf(body, request.headers["content-type"])

@@ -11,10 +11,10 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
-import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as Crypto from "node:crypto"
 import type { AppContext } from "./context.js"
+import { refuseWhileDraining } from "./context.js"
 import { contentDisposition, sanitizeFilename } from "./disposition.js"
 import { fail, HttpFailure, jsonResponse, readBody } from "./http.js"
 import * as Limiter from "./limiter.js"
@@ -51,11 +51,7 @@ const encodeRequest = Schema.encodeSync(Schema.parseJson(SubmitBody))
 export const submit = (context: AppContext, format: Contract.Format) =>
   Effect.gen(function*() {
     const key = yield* context.authenticate
-    if (yield* Ref.get(context.draining)) {
-      return yield* fail(503, "draining", "This server is stopping; submit to another one or retry later", {
-        headers: { "retry-after": "5" }
-      })
-    }
+    yield* refuseWhileDraining(context, "submit")
     const request = yield* HttpServerRequest.HttpServerRequest
     const body = yield* Effect.flatten(Effect.map(readBody(context.options.maxJsonBodyBytes), parseSubmitBody))
     const now = yield* Clock.currentTimeMillis

@@ -18,6 +18,7 @@ import * as Schema from "effect/Schema"
 import * as Crypto from "node:crypto"
 import type { KeyIdentity } from "./auth.js"
 import type { AppContext } from "./context.js"
+import { refuseWhileDraining } from "./context.js"
 import { insufficientStorage } from "./fileRoutes.js"
 import { fail, HttpFailure, jsonResponse, readBody } from "./http.js"
 import { jsonBodyDecoder } from "./jsonBody.js"
@@ -112,6 +113,8 @@ export const init = (context: AppContext) =>
         body: { max_bytes: maxBytes }
       })
     }
+    // A new session is new work; an upload already started may resume and finish its parts.
+    if (body.upload_id === undefined) yield* refuseWhileDraining(context, "upload")
     const now = yield* Clock.currentTimeMillis
     yield* context.store.sweepIfDue(now)
     const upload = body.upload_id === undefined
