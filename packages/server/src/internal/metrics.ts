@@ -6,6 +6,7 @@ import type { Format, RateLimitReason } from "@pdf-transform/core/Contract"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
+import * as MetricLabel from "effect/MetricLabel"
 import type { TaskState } from "./store.js"
 
 /** Which engine path a conversion took: text layers only, or OCR for some pages. */
@@ -43,6 +44,8 @@ export const noRecorder: Recorder = {
 
 const prefix = "pdf_transform_"
 
+const noLabels: ReadonlyArray<MetricLabel.MetricLabel> = []
+
 /** Request latencies from a millisecond to half a minute. */
 const latencyBoundaries = MetricBoundaries.fromIterable([
   0.001,
@@ -78,8 +81,10 @@ const cached = <M>(make: (...tags: ReadonlyArray<string>) => M) => {
   }
 }
 
+// One array of labels: chained Metric.tagged joins new arrays at each update, so the metric's hook
+// cache (keyed by that array) missed and every update looked its key up in the registry again.
 const tagged = <T, I, O>(metric: Metric.Metric<T, I, O>, names: ReadonlyArray<string>, values: ReadonlyArray<string>) =>
-  names.reduce((tagged, name, i) => Metric.tagged(tagged, name, values[i]!), metric)
+  Metric.taggedWithLabels(metric, names.map((name, i) => MetricLabel.make(name, values[i]!)))
 
 export const makeRecorder = (): Recorder => {
   const requests = cached((route, method, status) =>
@@ -140,11 +145,12 @@ export const makeRecorder = (): Recorder => {
     description: "Processing tasks no node has claimed yet (the whole cluster)"
   })
   return {
+    // Every request: one step, without the fiber's metric labels (the server sets none).
     request: (route, method, status, seconds) =>
-      Effect.zipRight(
-        Metric.increment(requests(route, method, String(status))),
-        Metric.update(latency(route, method), seconds)
-      ),
+      Effect.sync(() => {
+        requests(route, method, String(status)).unsafeUpdate(1, noLabels)
+        latency(route, method).unsafeUpdate(seconds, noLabels)
+      }),
     submitted: (format) => Metric.increment(submits(format)),
     rateLimited: (reason) => Metric.increment(refusals(reason)),
     converted: (format, seconds, outcome) =>
