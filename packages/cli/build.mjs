@@ -15,22 +15,37 @@ const root = Path.dirname(fileURLToPath(import.meta.url))
 const outdir = Path.join(root, "dist")
 const converter = Path.join(root, "..", "converter", "src")
 
-// @effect/platform-node's HTTP server module imports its HTTP client module, which imports undici
-// (a large CommonJS package that costs a cold start much to evaluate and keep). Its re-export of
-// undici becomes one that evaluates the bundled package at the first use of what the client uses
-// of it, so a process that never opens an undici client (the embedded server) never runs it.
-const lazyUndici = {
-  name: "lazy-undici",
+// Two CommonJS packages that @effect/platform-node's HTTP server module loads and the embedded
+// server never runs: undici (through the HTTP client module it imports) and ws (WebSocket upgrades).
+// Each becomes a module that evaluates the bundled package at the first use of what platform-node
+// uses of it, so the command's start does not pay for them.
+const lazy = (names) =>
+  [
+    `let loaded`,
+    `const load = () => loaded ??= require(${JSON.stringify(names.package)})`,
+    ...names.constructors.map((name) => `export function ${name}(...args) { return new (load().${name})(...args) }`),
+    ...names.functions.map((name) => `export const ${name} = (...args) => load().${name}(...args)`),
+    `export default { ${[...names.constructors, ...names.functions].join(", ")} }`
+  ].join("\n")
+const platformNode = /[\\/]@effect[\\/]platform-node[\\/]dist[\\/]esm[\\/]/
+const lazyDependencies = {
+  name: "lazy-dependencies",
   setup(build) {
     build.onLoad({ filter: /[\\/]@effect[\\/]platform-node[\\/]dist[\\/]esm[\\/]Undici\.js$/ }, () => ({
       loader: "js",
-      contents: [
-        "let undici",
-        "const load = () => undici ??= require(\"undici\")",
-        "export function Agent(...args) { return new (load().Agent)(...args) }",
-        "export const getGlobalDispatcher = () => load().getGlobalDispatcher()",
-        "export default { get Agent() { return Agent }, getGlobalDispatcher }"
-      ].join("\n")
+      contents: lazy({ package: "undici", constructors: ["Agent"], functions: ["getGlobalDispatcher"] })
+    }))
+    build.onResolve(
+      { filter: /^ws$/ },
+      (args) =>
+        args.namespace === "file" && platformNode.test(args.importer) && args.importer.endsWith("httpServer.js") ?
+          { path: args.importer, namespace: "lazy-ws" } :
+          undefined
+    )
+    build.onLoad({ filter: /.*/, namespace: "lazy-ws" }, (args) => ({
+      loader: "js",
+      resolveDir: Path.dirname(args.path),
+      contents: lazy({ package: "ws", constructors: ["WebSocketServer"], functions: [] })
     }))
   }
 }
@@ -53,7 +68,7 @@ const common = {
   },
   logLevel: "warning",
   metafile: true,
-  plugins: [lazyUndici]
+  plugins: [lazyDependencies]
 }
 
 Fs.rmSync(outdir, { recursive: true, force: true })
