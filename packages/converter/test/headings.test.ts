@@ -33,6 +33,54 @@ describe("headings", () => {
     ])
     assert.deepStrictEqual(found, [[1, "1 INTRODUCTION"], [2, "1.1 Wrapped Title That Goes On"]])
   })
+
+  it("an outline title with its own section number takes the capitals the page shows", () => {
+    const found = headings([
+      item("2 TEMPLATE OVERVIEW", 50, 100, 12),
+      item("Body text of the overview, long enough to be the body size here.", 50, 130)
+    ], [{ title: "2 Template Overview", level: 1, page: 1, top: 90 }, { title: "Other", level: 1, page: 2, top: 90 }])
+    assert.deepStrictEqual(found.slice(0, 1), [[1, "2 TEMPLATE OVERVIEW"]])
+  })
+})
+
+describe("a title the outline leaves out", () => {
+  const bold = (text: string, x: number, y: number, size = 10): TextItem => ({ ...item(text, x, y, size), style: 2 })
+  const outline: ReadonlyArray<Layout.OutlineEntry> = [
+    { title: "1 Introduction", level: 1, page: 1, top: 140 },
+    { title: "1.1 Scope", level: 2, page: 1, top: 200 },
+    { title: "2 Usage", level: 1, page: 1, top: 320 }
+  ]
+  const page = [
+    item("The Name of the Paper", 50, 60, 18),
+    item("Ann Author and Bob Writer", 50, 90, 12),
+    item("1 Introduction", 50, 150, 14),
+    item("Body text of the introduction, long enough to be the body size.", 50, 170),
+    item("Its second line, which goes on with the body text of the section.", 50, 182),
+    item("1.1 Scope", 50, 210, 12),
+    item("Body text of the section on scope, long enough to be the body size.", 50, 230),
+    item("Its second line, which goes on with the body text of the section.", 50, 242),
+    bold("1.1.1 Limits", 50, 270),
+    item("Body text of the subsection on limits, long enough to be the body size.", 50, 290),
+    item("Its second line, which goes on with the body text of the section.", 50, 302),
+    item("2 Usage", 50, 330, 14),
+    item("Body text of the usage section, long enough to be the body size.", 50, 350),
+    item("Its second line, which goes on with the body text of the section.", 50, 362)
+  ]
+
+  it("is the level 1 heading, the outline's levels one deeper, numbered headings at their number's level", () => {
+    assert.deepStrictEqual(headings(page, outline), [
+      [1, "The Name of the Paper"],
+      [2, "1 Introduction"],
+      [3, "1.1 Scope"],
+      [4, "1.1.1 Limits"],
+      [2, "2 Usage"]
+    ])
+  })
+
+  it("is not taken from a line no larger than the outline's headings", () => {
+    const found = headings([item("The Name of the Paper", 50, 60, 14), ...page.slice(1)], outline)
+    assert.deepStrictEqual(found, [[1, "1 Introduction"], [2, "1.1 Scope"], [3, "1.1.1 Limits"], [1, "2 Usage"]])
+  })
 })
 
 describe("section numbers set apart by a tab", () => {

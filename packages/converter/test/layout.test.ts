@@ -58,10 +58,11 @@ describe("layout rules", () => {
   it.effect("the outline wins over font sizes, and missing outline titles are inserted", () =>
     Effect.sync(() => {
       const document = layout(
+        // Below the first section (above it, it would be the title the outline leaves out).
         [page([
-          item("Large Banner", 50, 60, 24),
           item("1 Introduction", 50, 100, 10),
-          ...bodyLines(["Body text of the introduction."], 50, 130)
+          item("Large Banner", 50, 130, 24),
+          ...bodyLines(["Body text of the introduction."], 50, 160)
         ])],
         [
           { title: "1 Introduction", level: 1, page: 1, top: 90 },

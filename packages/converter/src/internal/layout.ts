@@ -6,7 +6,17 @@ import type { OpenReferences } from "./layout/endnotes.js"
 import { endNotes } from "./layout/endnotes.js"
 import type { Note } from "./layout/footnotes.js"
 import { footNotes } from "./layout/footnotes.js"
-import { bodySize, headingLevels, lineRatio, matchOutline, outlineSizeLevels, useOutline } from "./layout/headings.js"
+import {
+  bodySize,
+  documentTitle,
+  headingLevels,
+  lineRatio,
+  matchOutline,
+  numberingOffset,
+  outlineSizeLevels,
+  useOutline,
+  withDocumentTitle
+} from "./layout/headings.js"
 import { collectWords } from "./layout/hyphens.js"
 import { detectLanguage, languageSample } from "./layout/language.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
@@ -87,8 +97,14 @@ export const layout = (input: LayoutInput): Layout => {
     if (foot.notes.length + end.notes.length > 0) notes.set(end.page.page, [...end.notes, ...foot.notes])
   }
   const outline = useOutline(input.outline) ? input.outline : []
-  const matched = matchOutline(pages, outline)
-  const levels = outline.length > 0 ? outlineSizeLevels(matched.lines) : headingLevels(pages, body)
+  const outlined = matchOutline(pages, outline)
+  const sized = outline.length > 0 ? outlineSizeLevels(outlined.lines) : headingLevels(pages, body)
+  const tagged = outline.length > 0 && all.some(isTaggedPage)
+  const matched = withDocumentTitle(outlined, documentTitle(pages, outlined.lines, body, tagged))
+  // Sizes found by the outline's levels go one deeper under a title it leaves out.
+  const levels = matched === outlined
+    ? sized
+    : new Map([...sized].map(([size, level]) => [size, Math.min(6, level + 1)] as const))
   const ratio = lineRatio(pages, body)
   const rules: PageRules = {
     body,
@@ -99,6 +115,7 @@ export const layout = (input: LayoutInput): Layout => {
     // An outlined document's headings are its outline's (and larger sizes): bold lines stay text.
     spaced: outline.length === 0 ? spacedHeadings(pages, body, paragraphGap(pages, body, ratio)) : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
+    numberOffset: numberingOffset(matched.lines),
     hyphenation: collectWords(lineTexts(pages))
   }
   const blocks: Array<Document.Block> = []

@@ -47,7 +47,15 @@ export interface PageRules {
   /** Bold body-size lines with a heading's space around them (`spacedHeadings`), and their level. */
   readonly spaced: ReadonlySet<Line>
   readonly spacedLevel: number
+  /** Added to a section number's depth to give its level (`numberingOffset`). */
+  readonly numberOffset: number
   readonly hyphenation?: Hyphenation | undefined
+}
+
+/** A heading's level by its section number's depth, in the document's levels. */
+const numberedLevel = (text: string, rules: PageRules): number | undefined => {
+  const depth = sectionDepth(text)
+  return depth === undefined ? undefined : Math.min(6, depth + rules.numberOffset)
 }
 
 const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
@@ -79,7 +87,8 @@ class PageBlocks {
   flush(): void {
     if (this.paragraph !== undefined && this.paragraph.rich.text.trim() !== "") {
       const rich = trimRich(this.paragraph.rich)
-      const level = boldNumberedLevel(rich.text, rich.marks, this.paragraph.lines)
+      const depth = boldNumberedLevel(rich.text, rich.marks, this.paragraph.lines)
+      const level = depth === undefined ? undefined : Math.min(6, depth + this.rules.numberOffset)
       this.blocks.push(
         level !== undefined
           ? headingOf(level, rich)
@@ -129,12 +138,13 @@ class PageBlocks {
   line(line: Line): void {
     this.insertMissing(line.y)
     const outlined = this.rules.outlineLines.get(line)
-    if (outlined !== undefined) this.rules.sizeLevels.active = true
+    // Lines between a title and the first section (authors, a date) are not headings by their size.
+    if (outlined !== undefined && outlined.documentTitle !== true) this.rules.sizeLevels.active = true
     const level = outlined?.level ??
       (this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body)
         ? this.rules.levels.get(line.size)
         : undefined) ??
-      (this.rules.spaced.has(line) ? sectionDepth(line.text) ?? this.rules.spacedLevel : undefined)
+      (this.rules.spaced.has(line) ? numberedLevel(line.text, this.rules) ?? this.rules.spacedLevel : undefined)
     if (level !== undefined) return this.headingLine(line, level, outlined)
     if (this.heading !== undefined) {
       this.flush()

@@ -72,8 +72,10 @@ const words = (text: string): number => text.split(/\s+/).filter((word) => word 
 /** An outlined heading's title: the outline's, with the section number the page shows before it. */
 export const headingTitle = (lineText: string, outlineTitle: string): string => {
   const title = normalizeText(outlineTitle).trim()
-  const number = sectionNumber.exec(lineText)?.[0]
   // The page's own letters when they spell the same words: small capitals read as capitals.
+  const line = normalizeText(lineText).trim()
+  if (matchKey(line) === matchKey(title) && words(line) === words(title)) return line
+  const number = sectionNumber.exec(lineText)?.[0]
   const shown = lineText.slice(number?.length ?? 0).trim()
   if (matchKey(shown) === matchKey(title) && words(shown) === words(title) && shown !== title) {
     return number === undefined ? shown : `${number.trim()} ${shown}`
@@ -118,6 +120,21 @@ export const sectionDepth = (text: string): number | undefined => {
   return number === undefined ? undefined : Math.min(6, number.split(".").length)
 }
 
+/** A section number of any depth starting a title: "2 Gallery", "2.13 Details", "Chapter 3 Files". */
+const anySectionNumber = /^(?:Chapter\s+)?(\d+(?:\.\d+)*)\.?\s+\S/
+
+/** What turns a section number's depth into a level: most outlined headings' level minus their number's depth. */
+export const numberingOffset = (outlined: ReadonlyMap<Line, OutlinedLine>): number => {
+  const counts = new Map<number, number>()
+  for (const [line, entry] of outlined) {
+    const number = entry.first ? anySectionNumber.exec(line.text)?.[1] : undefined
+    if (number === undefined) continue
+    const offset = entry.level - number.split(".").length
+    counts.set(offset, (counts.get(offset) ?? 0) + 1)
+  }
+  return counts.size === 0 ? 0 : Math.max(0, heaviest(counts))
+}
+
 /**
  * Heading levels by size in an outlined document: each size takes the level most of its matched lines
  * have, so headings the outline does not list are found by size.
@@ -153,6 +170,8 @@ export interface OutlinedLine {
   readonly level: number
   readonly title: string
   readonly first: boolean
+  /** The document's title, which the outline leaves out (`documentTitle`). */
+  readonly documentTitle?: true
 }
 
 /** Heading lines found for outline entries, and entries with no visible line (inserted). */
@@ -204,5 +223,54 @@ export const matchOutline = (pages: ReadonlyArray<OrderedPage>, outline: Readonl
     list.push(entry)
     missing.set(entry.page, list)
   }
+  return { lines, missing }
+}
+
+/** A title wraps over at most this many lines. */
+const maxTitleLines = 3
+
+/**
+ * A title the outline leaves out: the first page's largest lines before its sections, larger than all
+ * of them (or, when the structure tree holds the sections, than every line of the other pages).
+ */
+export const documentTitle = (
+  pages: ReadonlyArray<OrderedPage>,
+  outlined: ReadonlyMap<Line, OutlinedLine>,
+  body: number,
+  tagged: boolean
+): Array<Line> => {
+  const page = pages.find((page) => pageLines(page).length > 0)
+  const others = outlined.size > 0 || !tagged
+    ? [...outlined.keys()]
+    : pages.flatMap((other) => other === page ? [] : pageLines(other))
+  if (page === undefined || others.length === 0) return []
+  const largest = others.reduce((max, line) => Math.max(max, line.size), 0)
+  const lines = pageLines(page)
+  const end = lines.findIndex((line) => outlined.has(line))
+  const before = end < 0 ? lines : lines.slice(0, end)
+  const candidates = before.filter((line) => line.size > largest && isHeadingCandidate(line, body))
+  if (candidates.length === 0) return []
+  const size = Math.max(...candidates.map((line) => line.size))
+  const group = [candidates.find((line) => line.size === size)!]
+  for (let i = before.indexOf(group[0]!) + 1; i < before.length && group.length < maxTitleLines; i++) {
+    const line = before[i]!
+    const previous = group[group.length - 1]!
+    if (line.size !== size || line.y <= previous.y || line.y - previous.y > size * 2) break
+    group.push(line)
+  }
+  return group
+}
+
+/** The outline's matches under a `documentTitle` at level 1 (every level one deeper), or as they were. */
+export const withDocumentTitle = (match: OutlineMatch, title: ReadonlyArray<Line>): OutlineMatch => {
+  if (title.length === 0) return match
+  const text = title.map((line) => normalizeText(line.text).trim()).join(" ")
+  const lines: OutlineMatch["lines"] = new Map(
+    title.map((line, index) => [line, { level: 1, title: text, first: index === 0, documentTitle: true }])
+  )
+  for (const [line, entry] of match.lines) lines.set(line, { ...entry, level: entry.level + 1 })
+  const missing: OutlineMatch["missing"] = new Map(
+    [...match.missing].map(([page, entries]) => [page, entries.map((entry) => ({ ...entry, level: entry.level + 1 }))])
+  )
   return { lines, missing }
 }
