@@ -1,8 +1,8 @@
 /**
  * Remakes the fidelity suite's documents that were made here rather than taken as published:
  * each from a real document shipped in a Debian package, fetched with `apt-get download` at the
- * pinned version. Not run by CI (it needs Debian's archive, `chromium`, `rst2pdf` and LibreOffice's
- * Writer and Impress); the bench reads the committed files. A remade file differs from the committed one where its producer
+ * pinned version. Not run by CI (it needs Debian's archive, `chromium`, `rst2pdf`, `groff` and
+ * LibreOffice's Writer and Impress); the bench reads the committed files. A remade file differs from the committed one where its producer
  * stamps the time (a browser's print header, the PDF's dates).
  *
  * Packages are unpacked under a fixed folder, not a temporary one, because a browser prints the
@@ -99,6 +99,12 @@ const rst2pdfOfGzip = (source: string, pdf: string): void => {
   }
 }
 
+/** groff's own PDF output (gropdf) of a gzipped troff source, with the macro package it is written for. */
+const groffPdfOfGzip = (source: string, macros: string, pdf: string): void => {
+  const troff = execFileSync("gzip", ["-dc", source])
+  writeFileSync(pdf, execFileSync("groff", [macros, "-Tpdf"], { input: troff, maxBuffer: 64 * 1024 * 1024 }))
+}
+
 export const madeDocuments: ReadonlyArray<Made> = [
   {
     id: "sqlite-datatypes-chromium",
@@ -170,6 +176,13 @@ export const madeDocuments: ReadonlyArray<Made> = [
     package: "aria2",
     version: "1.36.0-1",
     make: (root, pdf) => rst2pdfOfGzip(Path.join(root, "usr/share/doc/aria2/README.rst.gz"), pdf)
+  },
+  {
+    id: "groff-me-intro",
+    set: "dev",
+    package: "groff",
+    version: "1.22.4-10",
+    make: (root, pdf) => groffPdfOfGzip(Path.join(root, "usr/share/doc/groff-base/meintro.me.gz"), "-me", pdf)
   }
 ]
 
