@@ -224,3 +224,96 @@ describe("notes set as a list in the text", () => {
       assert.deepStrictEqual(footnotes(plain), [])
     }))
 })
+
+describe("references set on the line", () => {
+  it.effect("a note symbol glued to a word answers a note with that label (troff's -me and mom); later ones stay text", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        item("Eric P. Allman*", 250, 80),
+        ...bodyLines(filler, 50, 100),
+        ...bodyLines(
+          [
+            "The facilities available on the UNIX† operating system",
+            "and the pattern debian/* names every file there."
+          ],
+          50,
+          160
+        ),
+        item("*Author's current address: Berkeley, California.", 70, 700, 8),
+        item("†UNIX is a trademark of AT&T Bell Laboratories.", 70, 710, 8)
+      ], [])])
+      assert.deepStrictEqual(footnotes(document).map((note) => [note.label, note.text]), [
+        ["*", "Author's current address: Berkeley, California."],
+        ["†", "UNIX is a trademark of AT&T Bell Laboratories."]
+      ])
+      const markdown = Markdown.render(document)
+      assert.match(markdown, /Eric P\. Allman\[\^note(-\d)?\]/)
+      assert.match(markdown, /on the UNIX\[\^note(-\d)?\] operating system/)
+      assert.include(markdown, "debian/\\* names")
+    }))
+
+  it.effect("a number glued to CJK text answers a note of its page; one with no note stays text", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        item("必要は全くありません。2", 50, 160),
+        item("少なくとも 2 文字以上で、30 文字以内の長さにするのが望ましいです。", 50, 172),
+        item("2基本的な操作はここから学べます。", 60, 715, 8)
+      ], [separator(50, 700)])])
+      assert.deepStrictEqual(footnotes(document).map((note) => [note.label, note.text]), [[
+        "2",
+        "基本的な操作はここから学べます。"
+      ]])
+      const markdown = Markdown.render(document)
+      assert.include(markdown, "必要は全くありません。[^2]")
+      assert.include(markdown, "30 文字以内")
+    }))
+
+  it.effect("labels in superior figures (\"1⁴\") follow the numbers before them and answer their references", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        item("それは数字で始まらなければいけません。13 できることなら短くします。1⁴", 50, 160),
+        item("13この厳しい目のルールは混乱を避けます。", 60, 715, 8),
+        item("1⁴デフォルトのフィールド長は 10 です。", 60, 725, 8)
+      ], [separator(50, 700)])])
+      assert.deepStrictEqual(footnotes(document).map((note) => note.label), ["13", "14"])
+      const markdown = Markdown.render(document)
+      assert.include(markdown, "いけません。[^13] できることなら短くします。[^14]")
+    }))
+
+  it.effect("a note whose first line is indented as a paragraph's, its next lines further left, is one note", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        ...referring("The list below produces", "3", ":", 50, 160),
+        item("3", 72, 696, 6),
+        item("By the way, if you whisk the first three ingredients madly over a medium flame", 76, 700, 8),
+        item("until the mixture reaches the consistency of custard, you will have a sauce.", 50, 710, 8)
+      ], [])])
+      assert.deepStrictEqual(footnotes(document).map((note) => [note.label, note.text]), [[
+        "3",
+        "By the way, if you whisk the first three ingredients madly over a medium flame until the mixture reaches the consistency of custard, you will have a sauce."
+      ]])
+    }))
+
+  it.effect("a reference its page's foot note answers is not answered again by numbered lines of the body", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        ...referring("Every package needs these files", "1", ".", 50, 160),
+        ...bodyLines(
+          ["1-7 Lines one to seven describe the source package.", "1 Line one is the name of the source package."],
+          50,
+          300
+        ),
+        item("1", 50, 711, 6),
+        item("Where it is obvious, the directory is left out.", 54, 715, 8)
+      ], [separator(50, 700)])])
+      assert.deepStrictEqual(footnotes(document).map((note) => note.text), [
+        "Where it is obvious, the directory is left out."
+      ])
+      const texts = contentBlocks(document).map((block) => block._tag === "Paragraph" ? block.text : "")
+      assert.isTrue(texts.some((text) => text.includes("1 Line one is the name of the source package.")))
+    }))
+})

@@ -92,7 +92,7 @@ export const layout = (input: LayoutInput): Layout => {
     // A tagged page's notes are its structure tree's.
     if (isTaggedPage(all[i]!)) continue
     const foot = footNotes(pages[i]!, body, notes.has(pages[i - 1]?.page ?? -1))
-    const end = endNotes(foot.page, body, references)
+    const end = endNotes(foot.page, body, references, foot.notes)
     pages[i] = joinSectionNumbers(end.page, body)
     if (foot.notes.length + end.notes.length > 0) notes.set(end.page.page, [...end.notes, ...foot.notes])
   }

@@ -87,8 +87,26 @@ const referenceLabels = (item: PageItem): Array<string> => {
   )
 }
 
-/** The page without its lists of notes, and their notes; `open`, the references not yet answered, is updated. */
+/**
+ * The page without its lists of notes, and their notes; `open`, the references not yet answered, is
+ * updated. The page's own foot notes (`answered`) answer its references first.
+ */
 export const endNotes = (
+  page: OrderedPage,
+  body: number,
+  open: OpenReferences,
+  answered: ReadonlyArray<Note> = []
+): { readonly page: OrderedPage; readonly notes: Array<Note> } => {
+  for (const note of answered) {
+    if (note.label !== undefined) open.set(note.label, (open.get(note.label) ?? 0) - 1)
+  }
+  const result = listNotes(page, body, open)
+  // A foot note whose reference this page did not show answers none later.
+  for (const [label, count] of open) if (count < 0) open.set(label, 0)
+  return result
+}
+
+const listNotes = (
   page: OrderedPage,
   body: number,
   open: OpenReferences

@@ -2,6 +2,7 @@
  * Notes at the foot of a page or column (below a short rule or a gap, each starting with the label
  * a reference in the body shows) leave the body, so that a sentence going on past them reads whole.
  */
+import { gluedReferences, markGlued } from "./gluedNotes.js"
 import { listMarker } from "./lists.js"
 import type { Line, Mark, OrderedPage, PageItem, Rule } from "./model.js"
 import { Style } from "./model.js"
@@ -18,9 +19,12 @@ const bottomBand = 0.15
 /** A note's next line stands at most this many of its sizes below the one before; the next note, farther. */
 const maxLeading = 2.2
 const maxNoteGap = 3.5
+/** A note's next line starts at most this many body sizes left of its first (a first line indented as a paragraph's). */
+const maxOutdent = 3
 
 /** A note's label at a line start, then its text: "1 As of", "*Work done", LibreOffice's "6Archaic". */
-const leadingLabel = /^(\d{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})(?:\s+|(?=[^\s\d.,:;)\]]))(?=\S)/u
+const leadingLabel =
+  /^([\d\u00B9\u00B2\u00B3\u2070\u2074-\u2079]{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})(?:\s+|(?=[^\s\d\u00B9\u00B2\u00B3\u2070\u2074-\u2079.,:;)\]]))(?=\S)/u
 
 /** A note of a page: its label (undefined: the previous page's last note going on) and lines. */
 export interface Note {
@@ -86,7 +90,12 @@ const separatorAbove = (rules: ReadonlyArray<Rule>, line: Line, above: Line | un
 
 /** Whether `a` and `b` are numbers in sequence ("3" then "4"). */
 const follows = (a: string | undefined, b: string): boolean =>
-  a !== undefined && /^\d+$/.test(a) && /^\d+$/.test(b) && Number(b) === Number(a) + 1
+  a !== undefined && /^\d+$/.test(ascii(a)) && /^\d+$/.test(ascii(b)) && Number(ascii(b)) === Number(ascii(a)) + 1
+
+/** Superscript digits (a font's superior figures, as its text layer names them) as ASCII ones. */
+const ascii = (label: string): string =>
+  label.replace(/[\u00B9\u00B2\u00B3\u2070\u2074-\u2079]/gu, (c) => String("0123456789"[superscripts.indexOf(c)]))
+const superscripts = "\u2070\u00B9\u00B2\u00B3\u2074\u2075\u2076\u2077\u2078\u2079"
 
 /**
  * The page without the notes at its columns' feet: a foot block, low on the page and no larger than
@@ -115,6 +124,7 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
     const block = start === undefined ? undefined : footBlock(items, i, start, referred, rules, body, page.height)
     if (block === undefined) {
       for (const label of referenceLabels(line)) referred.add(label)
+      for (const glued of gluedReferences(line, i)) referred.add(glued.label)
       continue
     }
     notes.push(...block.notes)
@@ -125,7 +135,7 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
   if (notes.length === 0) return { page, notes }
   const labels = new Map<string, number>()
   for (const note of notes) if (note.label !== undefined) labels.set(note.label, (labels.get(note.label) ?? 0) + 1)
-  return { page: withReferences(page, items.filter((_, i) => !taken.has(i)), labels), notes }
+  return { page: withReferences(page, markGlued(items.filter((_, i) => !taken.has(i)), labels), labels), notes }
 }
 
 /** How a foot block starts at `line`: a note's label, or none (a note going on from the page before). */
@@ -181,7 +191,7 @@ const footBlock = (
       Math.abs(next.size - last.size) <= 0.25
     const leading = (aligned ? maxNoteGap : maxLeading) * Math.max(next.size, last.size)
     const close = next.charWidth === undefined && next.y > last.y && next.y - last.y <= leading &&
-      next.size <= first.size + 1 && lead(next) >= lead(first) - 2 * body
+      next.size <= first.size + 1 && lead(next) >= lead(first) - maxOutdent * body
     if (!close) {
       const ruled = rules.some((rule) => rule.y0 > last.y && rule.y0 < next.y - 0.6 * next.size)
       return next.y < first.y || ruled || belowAll(items, end + 1, height) ? { notes, end, kept } : undefined
