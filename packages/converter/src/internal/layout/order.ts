@@ -6,6 +6,7 @@ import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
 import { gutterCuts } from "./gutters.js"
 import { groupRows, segmentGap, segmentRow } from "./lines.js"
+import { findMargin, placeMarginNotes } from "./margins.js"
 import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
 import { takeRuledTables } from "./ruledTables.js"
 import { joinStrays } from "./strays.js"
@@ -110,7 +111,8 @@ export const orderPage = (page: PageText): OrderedPage => {
   const inGrid = (y0: number, y1: number) =>
     grids.some((grid) => grouped[grid.start]!.y <= y1 && grouped[grid.end - 1]!.y >= y0)
   const ruled = takeRuledTables(grouped, page.rules ?? [], page.width, inGrid)
-  const cuts = gutterCuts(grouped, segmentGap, page.width)
+  const margin = findMargin(grouped, page.width)
+  const cuts = new Set([...gutterCuts(grouped, segmentGap, page.width), ...(margin?.cuts ?? [])])
   const placed = placeRows(grouped.map((row) => segmentRow(row, cuts)), grids, page.width)
   if (ruled.length > 0) {
     for (const table of ruled) {
@@ -124,7 +126,8 @@ export const orderPage = (page: PageText): OrderedPage => {
     placed.sort((a, b) => a.y - b.y || a.x0 - b.x0)
   }
   const lines = placed.flatMap((p) => p.item._tag === "Line" ? [p.item.line] : [])
-  const ordered = orderRegion(placed, lines.filter((line) => line.rtl).length > lines.length / 2, page.width)
+  const read = orderRegion(placed, lines.filter((line) => line.rtl).length > lines.length / 2, page.width)
+  const ordered = margin === undefined ? read : placeMarginNotes(read, margin)
   const items: Array<PageItem> = ordered.map((p) => p.item)
   for (const figure of page.figures) {
     const index = ordered.findIndex((p) => p.y > figure.y1 && overlaps(p.x0, p.x1, figure.x0, figure.x1))
