@@ -110,6 +110,31 @@ describe("section numbers set apart by a tab", () => {
     assert.isFalse(blocks.some((block) => block._tag === "Paragraph" && /^1\.\d$/.test(block.text)))
   })
 
+  it("a bold chapter number and title over a bold section's are two headings, not a table", () => {
+    const blocks = Layout.layoutDocument({
+      pages: [{
+        page: 1,
+        width: 600,
+        height: 800,
+        items: [
+          bold("2", 50, 100, 14),
+          bold("Gallery", 80, 100, 14),
+          bold("2.1", 50, 125, 12),
+          bold("Data frame", 80, 125, 12),
+          item("Body text of the first section, long enough to be the body size.", 50, 150),
+          item("Its second line, which goes on with the body text of the section.", 50, 162)
+        ],
+        figures: []
+      }],
+      outline: [],
+      title: undefined,
+      filename: "t"
+    }).blocks
+    assert.isFalse(blocks.some((block) => block._tag === "Table"))
+    const found = blocks.flatMap((block) => block._tag === "Heading" ? [[block.level, block.text] as const] : [])
+    assert.deepStrictEqual(found, [[1, "2 Gallery"], [2, "2.1 Data frame"]])
+  })
+
   it("a number in a table's first column stays apart from the cell beside it", () => {
     const found = headings([
       item("Body text of the page, long enough to be the body size of it.", 50, 100),

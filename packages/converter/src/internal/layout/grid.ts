@@ -71,6 +71,12 @@ const isTable = (rows: ReadonlyArray<Array<Piece>>, bands: ReadonlyArray<Band>, 
   })
 }
 
+/** A bold section number, then its bold title: a heading ("2 Gallery", "2.1 Data frame"), never a table's row. */
+const sectionNumberOnly = /^(?:\d{1,2}(?:\.\d{1,2})*|[A-Z](?:\.\d{1,2})+)\.?$/
+const numberedHeading = (row: Row, pieces: ReadonlyArray<Piece>): boolean =>
+  pieces.length === 2 && row.items.every(isBold) &&
+  sectionNumberOnly.test(pieces[0]!.items.map((item) => item.text).join("").trim())
+
 const close = (a: Row, b: Row): boolean => Math.abs(b.y - a.y) <= maxRowGap * Math.max(a.size, b.size)
 
 /** A bold header above a first row taller than it (short cells centred, wrapped cells higher up). */
@@ -152,6 +158,8 @@ export const findGrids = (rows: ReadonlyArray<Row>, pageWidth: number): Array<Gr
     // Runs grow from bold rows of two pieces only: growing from every baseline is quadratic.
     if (pieces[i]!.length < 2 || !rows[i]!.items.every(isBold)) continue
     const run = growRun(rows, pieces, i, floor)
+    while (run.start < run.end && numberedHeading(rows[run.start]!, pieces[run.start]!)) run.start++
+    if (run.end - run.start < 2) continue
     if (!rows[run.start]!.items.every(isBold)) continue
     const runPieces = pieces.slice(run.start, run.end)
     if (!isTable(runPieces, run.bands, pageWidth)) continue
