@@ -1,7 +1,4 @@
-/** Converts a whole collection as one pipeline: every job uploaded when local, submitted under a concurrency gate that
- * follows the service's hints and a rate gate shared by every submitter, polled to its end, and downloaded to the
- * output folder whole or not at all, with each step in a journal so that a batch killed at any moment and started
- * again never pays twice.
+/** A whole collection as one pipeline: upload, submit under shared gates, poll, download whole, journal each step.
  * @since 0.1.0 */
 import * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
@@ -33,24 +30,22 @@ import * as Output from "./Output.js"
 export interface Options {
   /** The folder the outputs are written to (created when missing). */
   readonly outputDirectory: string
-  /** Most tasks in flight at once (default 4). The service's hints may lower it, never raise it. */
+  /** Most tasks in flight at once; the service's hints may lower it, never raise it. */
   readonly concurrency?: number | undefined
-  /** Most downloads at once (default 4); a download never holds a conversion slot. */
+  /** Most downloads at once; a download never holds a conversion slot. */
   readonly downloadConcurrency?: number | undefined
-  /** Most uploads of local sources at once (default 2). */
   readonly uploadConcurrency?: number | undefined
-  /** Submits of one job refused with a retryable 429 (or not sent) before it fails (default 20). */
+  /** Submits of one job refused with a retryable 429 (or not sent) before it fails. */
   readonly maxSubmitAttempts?: number | undefined
-  /** Submit again the jobs an earlier run left ambiguous, accepting that some may be billed twice (default false). */
+  /** Submit again the jobs an earlier run left ambiguous, accepting that some may be billed twice. */
   readonly resubmitAmbiguous?: boolean | undefined
-  /** Submit again the jobs whose task failed at the service in an earlier run (default false). */
+  /** Submit again the jobs whose task failed at the service in an earlier run. */
   readonly retryFailed?: boolean | undefined
   /** How each task is polled (default: the client's). */
   readonly poll?: PdfTransformClient.PollOptions | undefined
   /** When this completes, the batch submits nothing more and follows its running tasks to the end. */
   readonly stop?: Effect.Effect<string | void> | undefined
-  /** How long an outage of a service that has answered in this batch is ridden out before the batch stops
-   * (`Unreachable`), from the first failed connection (default 5 minutes). */
+  /** How long an outage of a service that has answered is ridden out before the batch stops (`Unreachable`). */
   readonly maxOutage?: Duration.DurationInput | undefined
 }
 
@@ -72,7 +67,6 @@ export interface Summary {
   readonly journalProblems: ReadonlyArray<Extract<BatchEvent, { readonly _tag: "JournalProblem" }>>
 }
 
-/** Which list of a summary each final event goes to. */
 const lists = {
   Completed: "completed",
   Failed: "failed",
@@ -82,8 +76,7 @@ const lists = {
   JournalProblem: "journalProblems"
 } as const satisfies Partial<Record<BatchEvent["_tag"], keyof Summary>>
 
-/** A summary built in place as events come: `add` each event (events other than final ones, `Stopped` and
- * `JournalProblem` leave it as it is), read `summary` at any time (the same object, growing).
+/** A summary built in place: `add` each event, read `summary` (the same object, growing) at any time.
  * @since 0.1.0
  * @category summary */
 export interface Summarizer {
@@ -113,14 +106,12 @@ export const makeSummarizer = (): Summarizer => {
         return
       }
       const list = event._tag in lists ? lists[event._tag as keyof typeof lists] : undefined
-      // Each list holds the events of its tag (the table above), so the push is of the right kind.
       if (list !== undefined) (target[list] as Array<BatchEvent>).push(event)
     }
   }
 }
 
-/** What a batch needs from its context. An `Uploader` is optional: without one, local sources fail with
- * `UploaderMissing` and URLs still convert.
+/** What a batch needs from its context; without an `Uploader`, local sources fail with `UploaderMissing`.
  * @since 0.1.0
  * @category models */
 export type Requirements = PdfTransformClient.PdfTransformClient | Journal.Journal | FileSystem.FileSystem | Path.Path
@@ -190,8 +181,7 @@ export const convert = <E = never, R = never>(
         Effect.flatMap(options.stop, (by) => stop.stop(StopReason.Requested(typeof by === "string" ? { by } : {})))
       )
     }
-    // Jobs pulled ahead of the gate: enough to keep every slot, upload and download busy, and few enough that waiting
-    // jobs stay a short queue.
+    // Enough jobs ahead of the gate to keep every slot busy, few enough to keep the queue short.
     const pull = settings.concurrency * 2 + settings.downloadConcurrency + settings.uploadConcurrency
     const input: Stream.Stream<Job.Job, E, R> = Stream.StreamTypeId in jobs ? jobs : Stream.fromIterable(jobs)
     const pipeline = Effect.zipRight(

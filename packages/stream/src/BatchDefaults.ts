@@ -10,14 +10,12 @@ export const defaults = {
   concurrency: 4,
   /** Downloads are short next to conversions; a few at once keep up with many tasks. */
   downloadConcurrency: 4,
-  /** Two uploads at once keep the link busy (each one sends its own parts in parallel) while the memory they take
-   * stays bounded: a chunked upload holds its parts in flight, a few MiB each. */
+  /** Two uploads keep the link busy (each sends parts in parallel) and bound the memory of parts in flight. */
   uploadConcurrency: 2,
-  /** Rate limits pass; twenty refusals of one job (about ten minutes of backoff) say they will not. */
+  /** Rate limits pass; this many refusals of one job say they will not. */
   maxSubmitAttempts: 20,
   resubmitAmbiguous: false,
   retryFailed: false,
-  /** Five minutes: a restart of the service or a network blip passes within it, and a batch left alone does not sit
-   * silent much longer than that when the service is gone for good. */
+  /** A restart or a network blip passes within it; a service gone for good is not waited on much longer. */
   maxOutage: Duration.minutes(5)
 } as const

@@ -41,8 +41,7 @@ export class OutputFailed extends Schema.TaggedError<OutputFailed>("@pdf-transfo
   }
 }
 
-/** The journal could not be read or written. A batch stops at once: without its journal it can no longer promise that
- * nothing is submitted twice.
+/** The journal could not be read or written; the batch stops at once, as it can no longer avoid double submits.
  * @since 0.1.0
  * @category errors */
 export class JournalFailed extends Schema.TaggedError<JournalFailed>("@pdf-transform/stream/JournalFailed")(

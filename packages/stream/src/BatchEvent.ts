@@ -14,8 +14,7 @@ export interface JobInfo {
   readonly index: number
   /** The source as a person reads it: the path, the URL, or the output name for bytes. */
   readonly name: string
-  /** The job's journal key: a digest of the source, the format and the request options (empty when the job could not
-   * be read or is invalid). */
+  /** The job's journal key (empty when the job could not be read or is invalid). */
   readonly key: string
   readonly format: Contract.Format
 }
@@ -43,8 +42,7 @@ export type StopReason = Data.TaggedEnum<{
  * @category constructors */
 export const StopReason = Data.taggedEnum<StopReason>()
 
-/** The one sentence that says why a batch stopped (the `reason` of `Stopped`, and of the `NotAttempted` events that
- * follow it).
+/** The sentence saying why a batch stopped: the `reason` of `Stopped` and of the `NotAttempted` after it.
  * @since 0.1.0
  * @category stop reasons */
 export const describeStop: (reason: StopReason) => string = StopReason.$match({
@@ -62,12 +60,9 @@ export const describeStop: (reason: StopReason) => string = StopReason.$match({
 /** @since 0.1.0
  * @category models */
 export type BatchEvent = Data.TaggedEnum<{
-  /** The job entered the pipeline. */
   Queued: { readonly job: JobInfo }
-  /** Bytes of a local source sent so far, as the `Uploader` reports them (a part sent again after a failure counts
-   * again, so `sent` can go down). */
+  /** Bytes of a local source sent so far (`sent` goes down when a part is sent again). */
   Uploading: { readonly job: JobInfo; readonly sent: number; readonly total: number }
-  /** A local source was uploaded; `pdfURL` is what will be submitted. */
   Uploaded: { readonly job: JobInfo; readonly pdfURL: string; readonly bytes: number }
   /** The service accepted the task (or, `resumed`, the journal knew it from an earlier run). */
   Submitted: { readonly job: JobInfo; readonly sessionId: Contract.SessionId; readonly resumed: boolean }
@@ -82,8 +77,7 @@ export type BatchEvent = Data.TaggedEnum<{
   }
   /** The job failed; the others go on. */
   Failed: { readonly job: JobInfo; readonly error: JobError; readonly sessionId?: Contract.SessionId | undefined }
-  /** Nothing to do: the journal says the job is done (`completed`, with its output) or failed for good (`failed`),
-   * or an identical job came earlier in this batch (`duplicate`). */
+  /** Nothing to do: done or failed for good in the journal, or a `duplicate` of an earlier job. */
   Skipped: {
     readonly job: JobInfo
     readonly previous: "completed" | "failed" | "duplicate"
@@ -96,9 +90,7 @@ export type BatchEvent = Data.TaggedEnum<{
   NotAttempted: { readonly job: JobInfo; readonly reason: string }
   /** No new submits from now on (`stop` says why; `reason` is `describeStop(stop)`). */
   Stopped: { readonly reason: string; readonly stop: StopReason }
-  /** A connection to the service failed (nothing was sent); the batch waits and tries again, `retryInMs` from now
-   * when it decided the delay (a submit or an upload), until the service answers (`ServiceReachable`) or the batch
-   * gives up (`Stopped` with `Unreachable`). */
+  /** A connection failed, nothing sent; the batch retries (in `retryInMs` when known) until reachable or stopped. */
   ServiceUnreachable: {
     readonly error: PdfTransformError.TransportError
     readonly since: number

@@ -1,5 +1,4 @@
-/** One document of a batch: where the PDF comes from, the format to convert it to, the request's options, and
- * optionally the output's name.
+/** One document of a batch: its PDF's source, the format, the request's options, and maybe the output's name.
  * @since 0.1.0 */
 import type * as Contract from "@pdf-transform/core/Contract"
 
@@ -19,8 +18,7 @@ export interface Job<F extends Contract.Format = Contract.Format> {
   readonly source: Source
   readonly format: F
   readonly request?: RequestOptions | undefined
-  /** The output's file name, without directory; the format's extension is added when missing. Default: the source's
-   * file name (or the URL's last path segment) without `.pdf`. */
+  /** The output's file name (extension added when missing); default: the source's name without `.pdf`. */
   readonly outputName?: string | undefined
 }
 

@@ -1,5 +1,4 @@
-/** The batch's durable memory: what was submitted, under which sessionID, and how each job ended, so that a batch
- * killed at any moment and started again never submits a job twice and never loses an output.
+/** The batch's durable memory, so a batch killed and started again never submits twice nor loses an output.
  * @since 0.1.0 */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
@@ -12,8 +11,7 @@ import type { JournalFailed } from "./BatchError.js"
 import * as entries from "./internal/journalEntry.js"
 import * as file from "./internal/journalFile.js"
 
-/** Why a job failed, as the journal keeps it: the error's `tag` (`ConversionFailed`, ...), its `message`, and
- * `taskEnded`, whether the task is over at the service (polling it again is pointless).
+/** Why a job failed: the error's `tag`, its `message`, and `taskEnded` (the task is over at the service).
  * @since 0.1.0
  * @category models */
 export type Failure = typeof entries.Failure.Type
@@ -23,8 +21,7 @@ export type Failure = typeof entries.Failure.Type
  * @category models */
 export type Entry = typeof entries.Entry.Type
 
-/** What the journal says of one job, told apart by its last `state`, with what earlier entries established: the output
- * path it writes to, and its sessionID once it has one.
+/** What the journal says of one job, by its last `state`, with its output path and sessionID once known.
  * @since 0.1.0
  * @category models */
 export type JobRecord =
@@ -76,7 +73,6 @@ export interface Recovered {
 /** @since 0.1.0
  * @category models */
 export interface Service {
-  /** What the journal held when it was opened. */
   readonly recovered: Recovered
   /** Appends an entry; when the effect succeeds the entry is durable. */
   readonly append: (entry: Entry) => Effect.Effect<void, JournalFailed>
@@ -88,15 +84,13 @@ export interface Service {
  * @category tags */
 export class Journal extends Context.Tag("@pdf-transform/stream/Journal")<Journal, Service>() {}
 
-/** A journal in memory: everything a file journal does but survive the process (batches run one after another on it
- * resume as they would from a file).
+/** A journal in memory: a file journal's behaviour, without surviving the process.
  * @since 0.1.0
  * @category constructors */
 export const makeMemory = (initial: ReadonlyArray<Entry> = []): Service => {
   const jobs = new Map<string, JobRecord>()
   for (const entry of initial) jobs.set(entry.key, entries.fold(jobs.get(entry.key), entry))
   return {
-    // What a batch opening it now would read: a second batch on the same journal sees the first one's work.
     get recovered() {
       return { jobs: new Map(jobs), problems: [] }
     },

@@ -1,6 +1,4 @@
-/** Outputs on disk are whole or absent: written to a temporary file beside the target, fsync'd, then renamed over it
- * (and the folder fsync'd), so a crash, a full disk or a truncated download never leaves a short file under the
- * output's name.
+/** Outputs on disk whole or absent: a temporary file beside the target, fsync'd, renamed over it, folder fsync'd.
  * @since 0.1.0 */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
@@ -42,8 +40,7 @@ export const download = <F extends Contract.Format>(
     (client) => writeAtomically(path, client.download(completed))
   )
 
-/** Deletes the temporary files a killed run left in `directory` (only names ending in `temporarySuffix`); answers how
- * many it removed. A missing directory has none.
+/** Deletes the temporary files (`temporarySuffix`) a killed run left in `directory`; answers how many.
  * @since 0.1.0
  * @category writing */
 export const removeStale = (

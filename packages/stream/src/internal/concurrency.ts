@@ -10,10 +10,8 @@ export interface Concurrency {
   readonly gate: Gate.Gate
   /** Our tasks the service is running now (submitted or resumed, not yet seen terminal). */
   readonly inFlight: Effect.Effect<number>
-  /** Counts a task in flight for as long as `self` runs. */
   readonly tracking: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /** Follows a task an earlier run submitted: it is running at the service already, so it holds a slot at once (even
-   * past the limit) and is counted in flight until `self` ends. */
+  /** A task an earlier run submitted already runs at the service: it holds a slot at once, even past the limit. */
   readonly resumed: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** What an answer to a submit announced (accepted or refused). */
   readonly observe: (info: RateLimit.RateLimitInfo, accepted: boolean) => Effect.Effect<void>

@@ -1,5 +1,4 @@
-/** A synchronous `write(2)` on a descriptor a `FileSystem` opened, when that descriptor is the file itself on this
- * machine's disk. */
+/** A synchronous `write(2)` on a descriptor a `FileSystem` opened, when it is a file on this machine's disk. */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeFs from "node:fs"
 

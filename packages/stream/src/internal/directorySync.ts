@@ -1,6 +1,4 @@
-/** fsyncs of a directory shared by the writers that ask at about the same moment (group commit): each caller waits
- * for a sync that began after it asked, so the names it created or renamed before asking are durable when it
- * returns, as with a sync of its own. */
+/** A directory's fsync shared by writers asking together (group commit): each waits for a sync begun after it asked. */
 import type { PlatformError } from "@effect/platform/Error"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Deferred from "effect/Deferred"

@@ -1,6 +1,4 @@
-/** A submitted task to its end: polled with core's progress-aware polling (rising progress reported), then, with the
- * conversion slot already given back, downloaded under its own bound straight to its output path, whole or absent;
- * every outcome written to the journal. */
+/** A submitted task to its end: polled, its slot given back, downloaded whole to its output, journaled. */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"

@@ -1,20 +1,16 @@
-/** The batch's first-come, first-served gate of a resizable number of permits, for thousands of waiting fibers: a
- * release hands its permit to the oldest waiter only (Effect 3's `Semaphore` wakes every waiter and sends all but
- * one back), and a resize grants exactly as many waiters as the new limit allows. */
+/** A first-come, first-served gate of resizable permits; a release wakes the oldest waiter only (unlike `Semaphore`). */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 
 export interface Gate {
-  /** Runs `self` once a permit is free, in arrival order (a `priority` waiter goes before every ordinary one); the
-   * permit is returned however `self` ends. */
+  /** Runs `self` with a permit, in arrival order (`priority` first); the permit returns however `self` ends. */
   readonly withPermit: <A, E, R>(
     self: Effect.Effect<A, E, R>,
     options?: { readonly priority?: boolean | undefined; readonly immediate?: boolean | undefined }
   ) => Effect.Effect<A, E, R>
-  /** Sets the number of permits (at least 1). Growing grants waiters at once; shrinking takes nothing back from
-   * holders: new grants wait until fewer than `limit` are held. */
+  /** Sets the permits (at least 1); shrinking takes nothing back, new grants wait until fewer are held. */
   readonly resize: (limit: number) => Effect.Effect<void>
   /** The number of permits now. */
   readonly limit: () => number

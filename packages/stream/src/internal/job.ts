@@ -1,5 +1,4 @@
-/** One job from `Queued` to its final event: identify it, ask the journal what earlier runs did, then skip it,
- * resume its task, report it ambiguous, or upload, submit and follow it. */
+/** One job from `Queued` to its final event, by what the journal says earlier runs did. */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Media from "@pdf-transform/core/Media"
@@ -40,8 +39,7 @@ const outputPath = (ctx: BatchContext, job: Job.Job, info: JobInfo, record: Jour
     return yield* ctx.names.claim(sourceName(job, paths, `document-${info.key.slice(0, 8)}`), job.format)
   })
 
-/** Uploads again while the service cannot be reached (nothing was sent), as submits do, until it answers or the
- * batch gives up on it; a refused key stops the batch as it does on a submit. */
+/** Uploads again while the service cannot be reached, as submits do; a refused key stops the batch. */
 const uploadWithRetries = <E extends Uploader.UploadError | SourceUnreadable, R>(
   ctx: BatchContext,
   upload: Effect.Effect<string, E, R>
@@ -215,13 +213,12 @@ export const run = (ctx: BatchContext, job: Job.Job, index: number): Effects<voi
     const final = Either.isRight(identified) ?
       yield* decide(ctx, job, info, identified.right) :
       { _tag: "Failed" as const, job: info, error: identified.left }
-    // Its file is on disk: the name need not be held any more (only a written output's: a failed job's path stays
-    // taken, since the journal keeps it for that job's retry).
+    // A written output's name is free again; a failed job's stays taken for its retry.
     if (final._tag === "Completed") ctx.names.release(final.output)
     yield* metrics.jobEnded(final._tag)
     yield* ctx.emit(final)
   }).pipe(
-    // No stack trace: it would point into this package, and capturing one doubles a span's cost.
+    // No stack trace: it would point into this package, at a cost per job.
     Effect.withSpan("Batch.job", { attributes: { name, index, format: job.format }, captureStackTrace: false })
   )
 }

@@ -42,8 +42,7 @@ export const make = (
     // A line cut short by a crash gets its newline first, so the next entry starts a line of its own.
     let prefix = text.length > 0 && !text.endsWith("\n") ? "\n" : ""
 
-    // Two steps: lines are written as soon as they come (a write in the page cache survives a killed process), and made
-    // durable by an fsync shared by every line written meanwhile.
+    // Written at once (the page cache survives a killed process), made durable by one shared fsync.
     const direct = DirectWrite.forFile(handle, paths.resolve(path))
     const toWrite = yield* Effect.acquireRelease(Queue.unbounded<Pending>(), Queue.shutdown)
     const toSync = yield* Effect.acquireRelease(Queue.unbounded<Pending>(), Queue.shutdown)
@@ -116,7 +115,6 @@ export const make = (
         if (unsynced.length > 0) yield* syncBatch([...unsynced])
       })
     )
-    // The writer fiber, only where lines are not written by the appending fiber itself.
     if (direct === undefined) yield* Effect.forkScoped(Effect.forever(Effect.flatMap(takeBatch(toWrite), writeBatch)))
     yield* Effect.forkScoped(Effect.forever(Effect.flatMap(takeBatch(toSync), syncBatch)))
 

@@ -1,6 +1,4 @@
-/** A job's identity in the journal: a digest of its source (the file's bytes, or the URL), its format and its
- * request options with their defaults filled, so the same document converted the same way is recognised after a
- * restart, however it was spelled. */
+/** A job's journal key: a digest of its source, format and request options (defaults filled), however spelled. */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Contract from "@pdf-transform/core/Contract"

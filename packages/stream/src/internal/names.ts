@@ -1,5 +1,4 @@
-/** Output names: derived from the source, made safe for any file system, unique within the output folder, and never
- * outside it. */
+/** Output names from the source: safe on any file system, unique in the output folder, never outside it. */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import type * as Contract from "@pdf-transform/core/Contract"
@@ -42,7 +41,6 @@ export const sourceName = (job: Job.Job, paths: Path.Path, fallback: string): st
 export const sanitize = (name: string): string => {
   const cleaned = name
     .normalize("NFC")
-    // Separators, characters Windows refuses, and control characters.
     .replace(/[/\\:*?"<>|\p{Cc}]/gu, "_")
     .replace(/\s+/gu, " ")
     .trim()
@@ -64,8 +62,7 @@ export interface Names {
   readonly claim: (name: string, format: Contract.Format) => Effect.Effect<string, OutputFailed>
   /** Marks a path as taken (one the journal already gave a job); false when it is outside the folder. */
   readonly reserve: (path: string) => boolean
-  /** Forgets a path whose output is on disk: a later claim finds the file and passes it, so the names held stay as
-   * many as the jobs in progress, not all the batch has done. */
+  /** Forgets a path whose output is on disk (a later claim finds the file), so names held stay few. */
   readonly release: (path: string) => void
 }
 

@@ -6,11 +6,9 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 
 export interface RateGate {
-  /** Waits until a submit may go (no pause in force, and room in every window the service announced), then counts it
-   * in those windows. */
+  /** Waits until a submit may go (no pause, room in every window), then counts it. */
   readonly take: Effect.Effect<void>
-  /** Counts a submit in the windows when it may go now and answers 0; otherwise counts nothing and answers how long
-   * to wait before asking again (so that a caller can race the wait cheaply). */
+  /** Counts a submit that may go now and answers 0; otherwise answers how long to wait before asking again. */
   readonly tryTake: Effect.Effect<number>
   /** Waits until no pause is in force (counting nothing). */
   readonly pass: Effect.Effect<void>
@@ -22,12 +20,10 @@ export interface RateGate {
   readonly resumesAt: Effect.Effect<number>
 }
 
-/** Quotas above this are not paced send by send (a quota of a million a day would keep a million timestamps): their
- * `r=0` with `t` still pauses every submitter until the reset. */
+/** Larger quotas are not paced send by send (too many timestamps); their `r=0` still pauses until the reset. */
 export const maxPacedQuota = 10_000
 
-/** What a window is widened by, as a share of its length: requests that leave together may arrive a little apart,
- * and a window counted at the service a few milliseconds off ours must not see `q + 1` of them. */
+/** A window's widening, as a share of its length: the service's window may be a little off ours. */
 const slack = 0.02
 
 /** One request window of the service: `quota` per `windowMs`, and the latest sends it counts. */

@@ -1,5 +1,4 @@
-/** Whether the service can be reached, as the batch's requests find out: every answer (any HTTP status) says it can;
- * a connection that fails before anything is sent says it cannot. */
+/** Whether the service can be reached: any answer says yes, a connection failing before sending says no. */
 import type { TransportError } from "@pdf-transform/core/PdfTransformError"
 import * as Retry from "@pdf-transform/core/Retry"
 import * as Clock from "effect/Clock"

@@ -1,5 +1,4 @@
-/** The job keys a batch has seen, in constant bytes a job: 104 bits of each key's digest beside the index of the first
- * job that had it, in typed arrays (open addressing, linear probing). */
+/** The job keys a batch has seen, a fixed size a job: part of each digest and its first job, in typed arrays. */
 import { createHash } from "node:crypto"
 
 export interface Seen {

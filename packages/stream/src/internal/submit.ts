@@ -1,6 +1,4 @@
-/** One job's submit through core's retry loop, with the batch's part in each attempt written as its hooks: before
- * it, wait out any shared pause, take a slot of the concurrency gate and the pace's turn, and write `submitting`;
- * after it, write what the answer proved and tell the gates. */
+/** One job's submit through core's retry loop; the batch's gates and journal lines are its hooks. */
 import type * as Contract from "@pdf-transform/core/Contract"
 import type * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
 import type { TransportError } from "@pdf-transform/core/PdfTransformError"
@@ -39,8 +37,7 @@ export const passRateGate = (ctx: BatchContext) =>
           Effect.raceFirst(ctx.rateGate.pass, Deferred.await(ctx.stop.signal)))
   )
 
-/** Waits for the shared pace to let one more submit go, and counts it; or for the batch to stop (racing only when
- * there is a wait: a race forks two fibers, and most submits need none). */
+/** Waits for the shared pace (or the batch's stop), racing only when there is a wait: most submits need none. */
 const takeRateGate = (ctx: BatchContext) =>
   Effect.flatMap(ctx.rateGate.tryTake, (wait) =>
     wait === 0 ?
@@ -52,8 +49,7 @@ const answered = (error: PdfTransformClient.SubmitError): boolean =>
   error._tag === "RateLimited" || error._tag === "Unauthenticated" || error._tag === "UnexpectedResponse" ||
   error._tag === "InvalidResponse"
 
-/** Waits out an unreachable service before another try (the same pause for every submitter), or answers `false` when
- * the batch gives up on it (it is then stopped). */
+/** Waits out an unreachable service before another try, or answers `false` when the batch gives up. */
 export const waitForService = (ctx: BatchContext, error: TransportError) =>
   Effect.flatMap(ctx.reachability.failed(error), (nextTry) =>
     Option.match(nextTry, {
@@ -125,8 +121,7 @@ const hooks = (ctx: BatchContext, job: JobInfo & { readonly format: Contract.For
           }
           if (error.reason === "concurrency_exceeded") {
             yield* concurrency.exceeded(error.rateLimit)
-            // None of ours will end to free a slot: keep it, so that this job alone probes the full service again after
-            // core's delay.
+            // No slot of ours will free: keep it, so this job alone probes the full service again.
             if ((yield* concurrency.inFlight) > 0) yield* slot.give
           } else {
             yield* slot.give

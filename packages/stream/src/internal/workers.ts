@@ -1,5 +1,4 @@
-/** Runs an effect for every element of a stream on a fixed number of worker fibers: each worker takes the next
- * element (in the stream's order, with its index) as soon as it is free. */
+/** Runs an effect for each element of a stream on a fixed number of workers, each taking the next when free. */
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
