@@ -1,6 +1,4 @@
-/** An in-memory `HttpClient` that speaks the PDF Conversion Service v1 contract, so the real client can be tested
- * without sockets and under `TestClock`: scripted task timelines, 401, 429 with its headers, transport faults, slow
- * and truncated bodies, with every request recorded.
+/** An in-memory `HttpClient` speaking the v1 contract under `TestClock`: scripted timelines, faults, requests recorded.
  * @since 0.1.0 */
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as Contract from "@pdf-transform/core/Contract"
@@ -25,21 +23,16 @@ export interface Options {
   readonly apiKeys?: ReadonlyArray<string> | undefined
   /** Timeline of tasks whose submit step gives none (default {@link completedImmediately}). */
   readonly defaultTimeline?: FakeSteps.Timeline | undefined
-  /** What a completed task downloads, for tasks whose `Accept` step gives none: the same output for every task, or
-   * one per task (default: `# <sessionID>\n` for Markdown, a few fixed bytes for EPUB). */
+  /** What a completed task downloads when its `Accept` step gives none: one output for all, or one per task. */
   readonly output?: FakeSteps.Output | ((task: FakeTask) => FakeSteps.Output) | undefined
   /** `RateLimit-Policy` and `RateLimit` headers sent on accepted submits. */
   readonly rateLimitHeaders?: { readonly policy?: string | undefined; readonly state?: string | undefined } | undefined
-  /** Keep every request for `requests` (default true). Benchmarks that push tens of thousands of tasks through the
-   * fake turn it off so the log does not dominate memory. */
+  /** Keep every request for `requests` (default true); off for benchmarks, so the log takes no memory. */
   readonly recordRequests?: boolean | undefined
-  /** Tasks in flight allowed per fake (default: no limit). A task is in flight from its submit until its timeline
-   * reaches `completed` or `failed`. */
+  /** Tasks in flight allowed, from submit to `completed` or `failed` (default: no limit). */
   readonly concurrencyLimit?: number | undefined
-  /** A request-rate rule on submits (default: none), enforced and announced on every submit answer (200 and 429)
-   * with `RateLimit-Policy` / `RateLimit`. */
+  /** A rate rule on submits (default: none), announced in every submit answer's RateLimit headers. */
   readonly rateLimit?: RateOptions | undefined
-  /** The chunked upload protocol (see {@link UploadOptions}). */
   readonly uploads?: UploadOptions | undefined
   /** How long each answer of a contract route takes to arrive (Clock time, default none). */
   readonly latency?: Duration.DurationInput | undefined
@@ -51,15 +44,13 @@ export interface Options {
 export interface RateOptions {
   readonly quota: number
   readonly window: Duration.DurationInput
-  /** `fixed-window` (default): at most `quota` in each window, windows aligned on multiples of `window` from Clock
-   * time 0; `token-bucket`: `quota` at once, then refilled at `quota` per `window` (the reference server's rule). */
+  /** `fixed-window` (default, aligned on Clock time 0) or `token-bucket` (the reference server's rule). */
   readonly kind?: "fixed-window" | "token-bucket" | undefined
   /** The policy's name in the headers (default `rate`). */
   readonly name?: string | undefined
 }
 
-/** The chunked upload protocol of the fake: `init` and `url` under `baseUrl` (with the key), parts on the storage host
- * `https://storage.fake.pdf-transform.test` (without it).
+/** The fake's chunked upload protocol: `init` and `url` under `baseUrl` (with the key), parts on a storage host.
  * @since 0.1.0
  * @category options */
 export interface UploadOptions {
@@ -105,7 +96,6 @@ export interface FakeUpload {
 export interface FakeTask {
   readonly sessionId: string
   readonly format: Contract.Format
-  /** The JSON body of the submit, as sent. */
   readonly request: unknown
   /** Clock time of the submit, in epoch milliseconds. */
   readonly createdAt: number
@@ -130,9 +120,7 @@ export interface RecordedRequest {
  * @category models */
 export interface Service {
   readonly baseUrl: string
-  /** The first accepted API key. */
   readonly apiKey: string
-  /** The `HttpClient` that talks to this fake (the one the layer provides). */
   readonly httpClient: HttpClient.HttpClient
   /** Steps consumed one per submit request, in order; when none is left: `Accept` with the default timeline. */
   readonly enqueueSubmit: (...steps: ReadonlyArray<FakeSteps.SubmitStep>) => Effect.Effect<void>
@@ -146,18 +134,13 @@ export interface Service {
   readonly setConcurrencyLimit: (limit: number | undefined) => Effect.Effect<void>
   /** Tasks in flight now (Clock time), by the rule of `Options.concurrencyLimit`. */
   readonly inFlight: Effect.Effect<number>
-  /** While `true`, every request (contract routes, downloads, uploads) fails before anything is sent, with
-   * `ECONNREFUSED`, as when nothing listens; nothing is recorded. */
+  /** While `true`, every request fails with `ECONNREFUSED` before anything is sent; nothing is recorded. */
   readonly setUnreachable: (unreachable: boolean) => Effect.Effect<void>
-  /** Where `init` and `url` of the chunked upload protocol live. */
   readonly uploadBaseUrl: string
   /** Steps consumed one per `PUT` of this part number (of any upload), before the part is stored normally. */
   readonly enqueuePart: (part: number, ...steps: ReadonlyArray<FakeSteps.PartStep>) => Effect.Effect<void>
-  /** The chunked uploads received, in order of `init`. */
   readonly uploads: Effect.Effect<ReadonlyArray<FakeUpload>>
-  /** Every request received, in order. */
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest>>
-  /** The tasks actually created, in order of creation. */
   readonly tasks: Effect.Effect<ReadonlyArray<FakeTask>>
 }
 

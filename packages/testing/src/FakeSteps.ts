@@ -1,5 +1,4 @@
-/** The scripted answers of `FakeServer`: status steps and the timelines they make, submit, download and part steps,
- * faults, raw answers and task outputs.
+/** The scripted answers of `FakeServer`: status timelines, submit, download and part steps, faults, raw answers.
  * @since 0.1.0 */
 import type * as Duration from "effect/Duration"
 
@@ -34,8 +33,7 @@ export interface FailedStep {
   readonly progress?: number | undefined
 }
 
-/** Any answer the contract does not describe (an unknown state, a completed status without data...), sent after the
- * credential has been checked.
+/** Any answer the contract does not describe, sent after the credential has been checked.
  * @since 0.1.0
  * @category steps */
 export interface RawStep {
@@ -125,9 +123,7 @@ export type DownloadStep =
   | { readonly _tag: "Status"; readonly status: number }
   | { readonly _tag: "Fault"; readonly fault: Fault }
 
-/** What one `PUT` of a part gets, instead of being stored and answered 200. A `Fault` as for the other routes:
- * `ServerError`, `ResetBeforeSend` and `Raw` store nothing; `ResetAfterSend`, `SlowBody` (a slow part: the answer
- * comes after `delay`), `InvalidBody` and `NotJson` store the part.
+/** What one `PUT` of a part gets instead of 200; `ServerError`, `ResetBeforeSend` and `Raw` store nothing.
  * @since 0.1.0
  * @category steps */
 export type PartStep = { readonly _tag: "Fault"; readonly fault: Fault } | {

@@ -8,8 +8,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 
-/** A file system in memory: what batches, journals and uploaders use (directories, exclusive and append opens, ranged
- * reads, rename, sync), its files and what was done to them, and faults to set.
+/** A file system in memory with what batches, journals and uploaders use, its files, and faults to set.
  * @since 0.2.0
  * @category models */
 export interface MemoryFileSystem {

@@ -1,5 +1,4 @@
-/** Moves `TestClock` the way real time would pass for the fibers under test: from one pending sleep to the next,
- * letting every fiber that can run, run in between, until the fiber you wait for is done.
+/** Moves `TestClock` as real time would pass: sleep to sleep, every runnable fiber run between, until one is done.
  * @since 0.1.0 */
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
@@ -11,8 +10,7 @@ import * as TestClock from "effect/TestClock"
 /** @since 0.1.0
  * @category options */
 export interface Options {
-  /** The most Clock time to move through before giving up (default one hour): the fiber is then still running, and
-   * the test dies with a message saying so. */
+  /** The most Clock time to move through (default one hour) before the test dies saying the fiber still runs. */
   readonly limit?: Duration.DurationInput | undefined
 }
 
@@ -24,8 +22,7 @@ export const defaultLimit: Duration.Duration = Duration.hours(1)
 /** The sleeps pending now, as a comparable snapshot. */
 const snapshot = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.join(Chunk.map(sleeps, String), ","))
 
-/** Lets every fiber that can run, run: rounds of yields until a round leaves the pending sleeps as they were (a fixed
- * number of yields is not enough once a request takes a few fiber hops).
+/** Lets every fiber that can run, run: yields until a round leaves the pending sleeps as they were.
  * @since 0.1.0
  * @category combinators */
 export const settle: Effect.Effect<void> = Effect.gen(function*() {
@@ -38,14 +35,12 @@ export const settle: Effect.Effect<void> = Effect.gen(function*() {
   }
 })
 
-/** The Clock time of the earliest pending sleep, if any. */
 const nextWakeUp = Effect.map(
   TestClock.sleeps(),
   (sleeps) => Chunk.reduce(sleeps, Number.POSITIVE_INFINITY, (a, b) => Math.min(a, b))
 )
 
-/** Moves the clock to `target` (Clock time in ms), stopping at each pending sleep on the way so that every sleeper
- * wakes at its own time and what it does next is scheduled before the clock moves on.
+/** Moves the clock to `target` (ms), stopping at each pending sleep so every sleeper wakes at its own time.
  * @since 0.1.0
  * @category combinators */
 export const advanceTo = (target: number): Effect.Effect<void> =>

@@ -5,8 +5,7 @@ import * as PdfTransformError from "@pdf-transform/core/PdfTransformError"
 import * as RateLimit from "@pdf-transform/core/RateLimit"
 import * as Duration from "effect/Duration"
 
-/** A 429 on a submit: `RateLimited` after one attempt, with the delay and the RateLimit headers given (`policy` and
- * `state` are parsed as the client parses `RateLimit-Policy` and `RateLimit`).
+/** A 429 on a submit: `RateLimited` after one attempt, with the delay and RateLimit headers given.
  * @since 0.1.0
  * @category constructors */
 export const rateLimited = (options: {

@@ -1,5 +1,4 @@
-/** A `PdfTransformClient` for testing code that uses the client: the real client over a `FakeServer`, with scripts for
- * what each submit does and a record of every call.
+/** The real `PdfTransformClient` over a `FakeServer`, with scripts for each submit and a record of every call.
  * @since 0.1.0 */
 import type * as Contract from "@pdf-transform/core/Contract"
 import * as PdfTransformClient from "@pdf-transform/core/PdfTransformClient"
@@ -36,7 +35,6 @@ export interface Call {
   readonly format?: Contract.Format | undefined
   /** The task's id; for `submit` and `convert`, the id of the created task, if one was. */
   readonly sessionId?: Contract.SessionId | undefined
-  /** The request of `submit` and `convert`, as given. */
   readonly request?: unknown
   /** Clock time of the call, in epoch milliseconds. */
   readonly at: number
@@ -45,10 +43,8 @@ export interface Call {
 /** @since 0.1.0
  * @category models */
 export interface Service {
-  /** Scripts consumed one per submit (`submit` or `convert`) with a valid request, in order; when none is left:
-   * completed at once with {@link defaultOutput}. */
+  /** Scripts used one per valid submit, in order; when none is left, completed at once with {@link defaultOutput}. */
   readonly script: (...scripts: ReadonlyArray<Script>) => Effect.Effect<void>
-  /** Every call made so far, in order. */
   readonly calls: Effect.Effect<ReadonlyArray<Call>>
   /** The fake behind the client, for faults, requests and tasks. */
   readonly server: FakeServer.Service
@@ -63,8 +59,7 @@ export class TestPdfTransformClient
 /** @since 0.1.0
  * @category options */
 export interface Options {
-  /** The options of the client under test (`poll`, `submitRetry`, timeouts), the client's own defaults where absent;
-   * the API key and base URL are the fake's. */
+  /** The options of the client under test; the API key and base URL are the fake's. */
   readonly client?: Omit<PdfTransformClient.Options, "apiKey" | "baseUrl"> | undefined
   /** The options of the fake (its `output` defaults to {@link defaultOutput}). */
   readonly server?: FakeServer.Options | undefined

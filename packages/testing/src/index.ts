@@ -13,12 +13,10 @@ export * as TestErrors from "./TestErrors.js"
  * @since 0.1.0 */
 export * as TestPdfTransformClient from "./TestPdfTransformClient.js"
 
-/** Moves `TestClock` from one pending sleep to the next until a fiber is done: tests never guess durations past
- * jittered polls.
+/** Moves `TestClock` from one pending sleep to the next until a fiber is done.
  * @since 0.1.0 */
 export * as TestClockDriver from "./TestClockDriver.js"
 
-/** Files in memory behind `FileSystem` and `Path`, with faults to set: batches and uploads under `TestClock` without
- * real I/O.
+/** Files in memory behind `FileSystem` and `Path`, with faults to set.
  * @since 0.2.0 */
 export * as MemoryFileSystem from "./MemoryFileSystem.js"

@@ -1,7 +1,6 @@
 /** Every default of the client, in one place, with the reason for each. */
 import * as Duration from "effect/Duration"
 
-/** @internal */
 export const defaults = {
   /** The hosted service. */
   baseUrl: "https://fusion-api.oomol.com/v1",
@@ -42,5 +41,4 @@ export const defaults = {
   progressMargin: Duration.millis(250)
 } as const
 
-/** @internal */
 export const millis = (input: Duration.DurationInput): number => Duration.toMillis(Duration.decode(input))

@@ -32,13 +32,10 @@ import { readBody } from "./requestBody.js"
 import { decodeSegment } from "./segment.js"
 import { stepAt, type TaskRecord, TaskStore } from "./tasks.js"
 
-/** @internal */
 export const defaultBaseUrl = "https://fake.pdf-transform.test/v1"
 
-/** @internal */
 export const defaultApiKey = "test-key"
 
-/** @internal */
 export const completedImmediately: FakeServer.Timeline = [{ after: 0, status: { state: "completed" } }]
 
 /** A few fixed bytes: the start of a ZIP archive whose first entry is `mimetype`, like an EPUB. */
@@ -306,12 +303,10 @@ const enqueue = <A>(queues: Map<string, Array<A>>, sessionId: string, steps: Rea
     else queue.push(...steps)
   })
 
-/** @internal */
 export const make = (options: FakeServer.Options = {}): Effect.Effect<FakeServer.Service> =>
   Effect.sync(() => {
     const fake = new Fake(options)
-    // `makeWith` rather than `make`: no socket to abort, so no AbortController, finalization registry or span per
-    // request, which would cost more than the client under test.
+    // `makeWith`: no socket to abort, so none of `make`'s per-request AbortController and span.
     const httpClient = HttpClient.makeWith(
       (request: Effect.Effect<HttpClientRequest.HttpClientRequest>) => Effect.flatMap(request, (r) => fake.handle(r)),
       Effect.succeed

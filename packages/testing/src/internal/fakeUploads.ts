@@ -1,6 +1,4 @@
-/** The chunked upload protocol in the fake (core's `UploadProtocol`): `init` with the key answers a presigned part
- * URL on a storage host of its own, parts are `PUT` there with no key (faults scripted per part number), and `url`
- * answers the `cache://` URL once every part is there. */
+/** Core's chunked `UploadProtocol` in the fake: `init`, keyless part `PUT`s (faults per part), then `url`. */
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -16,15 +14,11 @@ import { bodyBytes } from "./requestBody.js"
 import { FakeResponse } from "./response.js"
 import { decodeSegment } from "./segment.js"
 
-/** @internal */
 export const defaultPartSize = 5 * 1024 * 1024
 
-/** @internal */
 export const storageOrigin = "https://storage.fake.pdf-transform.test"
 
-/** @internal */
 export interface Deps {
-  /** Where `init` and `url` live. */
   readonly baseUrl: string
   readonly options: FakeServer.UploadOptions
   /** The 401 answer for a request without an accepted key, else undefined. */
@@ -78,11 +72,9 @@ const reset = (request: HttpClientRequest.HttpClientRequest, code: "ECONNREFUSED
 /** What the routes share: the fake's hooks, the uploads by id, the scripted part steps. */
 interface State {
   readonly deps: Deps
-  /** `deps.baseUrl` without a trailing slash. */
   readonly base: string
   readonly partSize: number
   readonly uploads: Map<string, UploadRecord>
-  /** Steps consumed one per `PUT` of a part number, of any upload. */
   readonly partQueues: Map<number, Array<FakeServer.PartStep>>
   /** Uploads started so far: numbers the next one's id and signature. */
   counter: number
@@ -165,8 +157,7 @@ const finish = (state: State, request: HttpClientRequest.HttpClientRequest, uplo
   return respond(request, 200, envelope(state, { url: UploadProtocol.cacheUrl(uploadId) }))
 }
 
-/** Stores a part the way the reference server does: the exact size, at its place, replacing an earlier copy; part 1
- * only when it starts with `%PDF-` (core's `Media.looksLikePdf`). */
+/** Stores a part as the reference server does: exact size, replacing an earlier copy, part 1 only if a PDF. */
 const store = (
   request: HttpClientRequest.HttpClientRequest,
   upload: UploadRecord,
@@ -301,7 +292,6 @@ const snapshot = (state: State): ReadonlyArray<FakeServer.FakeUpload> =>
     }
   })
 
-/** @internal */
 export const make = (deps: Deps) => {
   const state: State = {
     deps,

@@ -1,5 +1,4 @@
-/** The fake's request-rate rule: `quota` submits per `window`, by core's fixed window (aligned on multiples of the
- * window from Clock time 0) or token bucket, announced as the reference server does. */
+/** The fake's rate rule: `quota` submits per `window`, by core's fixed window or token bucket. */
 import * as RateLimitRule from "@pdf-transform/core/RateLimitRule"
 import type * as FakeServer from "../FakeServer.js"
 

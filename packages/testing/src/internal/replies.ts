@@ -15,7 +15,6 @@ const textEncoder = new TextEncoder()
 /** Statuses whose responses cannot carry a body (fetch's Response refuses one). */
 const nullBodyStatuses = new Set([101, 103, 204, 205, 304])
 
-/** @internal */
 export interface Reply {
   readonly status: number
   readonly headers: Record<string, string>
@@ -24,26 +23,21 @@ export interface Reply {
   readonly deliver?: number | undefined
 }
 
-/** @internal */
 export type Outcome =
   | { readonly _tag: "Reply"; readonly reply: Reply; readonly slowMs?: number | undefined }
   | { readonly _tag: "Reset"; readonly code: "ECONNREFUSED" | "ECONNRESET" }
 
-/** @internal */
 export const reply = (r: Reply, slowMs?: number): Outcome =>
   slowMs === undefined ? { _tag: "Reply", reply: r } : { _tag: "Reply", reply: r, slowMs }
 
-/** @internal */
 export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
   status,
   headers: { "content-type": "application/json", ...headers },
   body: JSON.stringify(body)
 })
 
-/** @internal */
 export const errorJson = (status: number, error: string, message: string): Reply => json(status, { error, message })
 
-/** @internal */
 export const unauthenticated = (authorization: string | undefined): Reply =>
   json(
     401,
@@ -56,7 +50,6 @@ export const unauthenticated = (authorization: string | undefined): Reply =>
     { "www-authenticate": "Bearer realm=\"pdf-transform\", error=\"invalid_token\"" }
   )
 
-/** @internal */
 export const notFound = (sessionId: string): Reply =>
   json(
     404,
@@ -77,14 +70,12 @@ const serverError = (status: number): Reply => {
   }
 }
 
-/** @internal */
 export const rawReply = (response: FakeServer.RawResponse): Reply => ({
   status: response.status,
   headers: { ...response.headers },
   body: response.body
 })
 
-/** @internal */
 export type ContractStep =
   | FakeServer.ProcessingStep
   | FakeServer.CompletedStep

@@ -1,5 +1,4 @@
-/** The body of a request: as the fake records it (parsed JSON, the text when it is not JSON, `undefined` when
- * empty), and as bytes for the upload routes. */
+/** A request's body as the fake records it (JSON, else text, else `undefined`), and as bytes for uploads. */
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Chunk from "effect/Chunk"
@@ -18,7 +17,6 @@ const parseBodyText = (text: string): unknown => {
   }
 }
 
-/** @internal */
 export const readBody = (
   request: HttpClientRequest.HttpClientRequest
 ): Effect.Effect<unknown, HttpClientError.RequestError> => {
@@ -53,8 +51,7 @@ export const readBody = (
   }
 }
 
-/** The request's body as bytes; with `upTo`, stops pulling the body once that many bytes arrived.
- * @internal */
+/** The request's body as bytes; with `upTo`, stops pulling once that many bytes arrived. */
 export const bodyBytes = (
   request: HttpClientRequest.HttpClientRequest,
   upTo?: number

@@ -1,5 +1,4 @@
-/** A light `HttpClientResponse` for the fake: the body lives in memory as chunks and is read under the reading
- * fiber's Clock. */
+/** A light `HttpClientResponse`: the body in memory as chunks, read under the reader's Clock. */
 import * as Cookies from "@effect/platform/Cookies"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpClientError from "@effect/platform/HttpClientError"
@@ -14,7 +13,6 @@ import * as Stream from "effect/Stream"
 
 const textDecoder = new TextDecoder()
 
-/** @internal */
 export class FakeResponse extends Inspectable.Class implements HttpClientResponse.HttpClientResponse {
   readonly [IncomingMessage.TypeId]: IncomingMessage.TypeId = IncomingMessage.TypeId
   readonly [HttpClientResponse.TypeId]: HttpClientResponse.TypeId = HttpClientResponse.TypeId

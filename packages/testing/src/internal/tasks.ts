@@ -9,7 +9,6 @@ interface TimedStep {
   readonly status: FakeServer.StatusStep
 }
 
-/** @internal */
 export interface TaskRecord {
   readonly task: FakeServer.FakeTask
   readonly steps: ReadonlyArray<TimedStep>
@@ -24,8 +23,7 @@ const toTimedSteps = (timeline: FakeServer.Timeline): ReadonlyArray<TimedStep> =
     // Array.prototype.sort is stable, so steps with the same `after` keep their order.
     .sort((a, b) => a.atMs - b.atMs)
 
-/** The step of a task's timeline at `now`: the last one whose `after` has passed (`current`, a fault included), and
- * the contract step it stands for (`underlying`: a fault hides the step before it). */
+/** The step of a timeline at `now` (`current`), and the contract step it stands for (`underlying`). */
 export const stepAt = (
   record: TaskRecord,
   now: number
@@ -44,7 +42,6 @@ export const stepAt = (
   return { current: current ?? processing, underlying: processing }
 }
 
-/** @internal */
 export class TaskStore {
   private readonly records = new Map<string, TaskRecord>()
   private readonly pending = new Map<string, FakeServer.Timeline>()

@@ -10,12 +10,10 @@ import * as Stream from "effect/Stream"
 import type * as TestPdfTransformClient from "../TestPdfTransformClient.js"
 import * as fakeServer from "./fakeServer.js"
 
-/** @internal */
 export const defaultOutput = "# converted\n"
 
 const decodeRequest = Schema.decodeUnknownEither(Contract.ConversionRequest)
 
-/** @internal */
 export const make = (
   options: TestPdfTransformClient.Options = {}
 ): Effect.Effect<{ readonly client: PdfTransformClient.Service; readonly control: TestPdfTransformClient.Service }> =>
@@ -34,8 +32,7 @@ export const make = (
         ? Effect.flatMap(Clock.currentTimeMillis, (now) => record(call, now))
         : Effect.sync(() => void calls.push({ ...call, at }))
 
-    /** A submit under the next script: its error, or the real submit with the script's timeline queued at the fake.
-     * A request the client refuses consumes no script. */
+    /** A submit under the next script (a request the client refuses uses none). */
     const scripted = <F extends Contract.Format, E>(
       request: Contract.ConversionRequestInput,
       submit: Effect.Effect<PdfTransformClient.Task<F>, PdfTransformClient.SubmitError | E>
