@@ -7,8 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 
-/** Writes `chunks` to `temporary` (created exclusively), fsyncs, renames it to `path` and fsyncs the folder; answers
- * the bytes written. On failure `path` is as it was; `failed` maps the file system's.
+/** Writes `chunks` to `temporary`, fsyncs, renames to `path`, fsyncs the folder; `path` unchanged on failure.
  * @since 0.2.0
  * @category writing */
 export const write = <E, R, F>(

@@ -1,7 +1,4 @@
-/** The `Uploader` of the hosted service's chunked, resumable upload protocol, which the reference server speaks too
- * (its upload base is `<server>/v1/uploads`): `init` with the key, each missing part `PUT` to its presigned URL
- * (streamed from disk, a few at once, each retried on 5xx and network failures, never with the key), then `url` for
- * the `cache://` URL to submit as `pdfURL`.
+/** The `Uploader` of the chunked, resumable upload protocol (the hosted service's and the reference server's).
  * @since 0.1.0 */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
@@ -18,8 +15,7 @@ import * as Retry from "./Retry.js"
 import * as Uploader from "./Uploader.js"
 import { hostedUploadBaseUrl } from "./UploadProtocol.js"
 
-/** How one request of an upload (`init`, a part, `url`) is retried after a 5xx answer or a network failure; nothing
- * else is retried.
+/** How one request of an upload is retried after a 5xx or a network failure.
  * @since 0.1.0
  * @category options */
 export interface RetryOptions {
@@ -66,8 +62,7 @@ export const defaults = {
   requestTimeout: Duration.seconds(120)
 } as const
 
-/** The delays between the attempts of one request, as a `Schedule`: exponential from `initialDelay` by 2 up to
- * `maxDelay`, jittered, for `attempts - 1` retries.
+/** The delays between the attempts of one request, as a jittered exponential `Schedule`.
  * @since 0.1.0
  * @category constructors */
 export const retrySchedule = (options: RetryOptions = {}): Schedule.Schedule<unknown, unknown> => {
@@ -108,8 +103,7 @@ export const layer = (
 ): Layer.Layer<Uploader.Uploader, never, HttpClient.HttpClient | FileSystem.FileSystem> =>
   Layer.effect(Uploader.Uploader, make(options))
 
-/** The uploader from configuration: `PDF_TRANSFORM_API_KEY` (redacted) and `PDF_TRANSFORM_UPLOAD_BASE_URL` (default:
- * the hosted service's) unless given; other options as plain values.
+/** The uploader from `PDF_TRANSFORM_API_KEY` and `PDF_TRANSFORM_UPLOAD_BASE_URL` unless given.
  * @since 0.1.0
  * @category layers */
 export const layerConfig = (

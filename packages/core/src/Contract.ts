@@ -1,5 +1,4 @@
-/** The PDF Conversion Service v1 contract as Schemas: the one source of truth for the client, the reference server and
- * the test fakes.
+/** The v1 contract as Schemas: one source for the client, the reference server and the fakes.
  * @since 0.1.0 */
 import * as Schema from "effect/Schema"
 
@@ -37,8 +36,7 @@ export const HttpUrl = Schema.String.pipe(
   }, { identifier: "HttpUrl" })
 )
 
-/** What a submit's `pdfURL` may be: an absolute http(s) URL, or the `cache://` URL a chunked upload answers
- * (`cache://<name>.pdf`), which the service resolves to the uploaded file.
+/** A submit's `pdfURL`: an absolute http(s) URL, or a chunked upload's `cache://` URL.
  * @since 0.1.0
  * @category request */
 export const PdfUrl = Schema.String.pipe(
@@ -51,8 +49,7 @@ export const PdfUrl = Schema.String.pipe(
   }, { identifier: "PdfUrl" })
 )
 
-/** The body of both submit operations (contract 2.1). Decoding fills the defaults, so the encoded form always carries
- * every field the contract names.
+/** The body of both submits (contract 2.1); decoding fills the defaults.
  * @since 0.1.0
  * @category request */
 export const ConversionRequest = Schema.Struct({
@@ -143,8 +140,7 @@ export type TaskStatus = typeof TaskStatus.Type
  * @category responses */
 export type TaskState = TaskStatus["state"]
 
-/** The body the deployed service (and the reference server) send with 404 for an unknown or expired task id. Not in the
- * contract; see docs/contract.md, "Task status".
+/** The 404 body for an unknown or expired task id (not in the contract; docs/contract.md).
  * @since 0.1.0
  * @category errors */
 export const NotFoundBody = Schema.Struct({

@@ -1,5 +1,4 @@
-/** Media facts shared by the client, the reference server and the test fakes: the content type and file extension of
- * each output format, and what counts as a PDF.
+/** Content types and extensions of the formats, and what counts as a PDF.
  * @since 0.1.0 */
 import type { Format } from "./Contract.js"
 

@@ -1,5 +1,4 @@
-/** The client of the PDF Conversion Service v1 as an Effect service: submit, poll, await, watch, convert and download,
- * with typed errors and no duplicate submits.
+/** The v1 client as an Effect service: submit, poll, await, watch, convert, download; no duplicate submits.
  * @since 0.1.0 */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Config from "effect/Config"
@@ -46,12 +45,9 @@ export interface Task<F extends Format = Format> {
   readonly sessionId: SessionId
   /** The RateLimit information of the submit answer (empty when the server sent none). */
   readonly rateLimit: RateLimitInfo
-  /** When the task began, as far as the client can tell (halfway between the submit request and its answer), in
-   * epoch milliseconds of the Clock. Anchors progress estimates. */
+  /** When the task began, as the client can tell (mid submit round trip), in Clock epoch ms. */
   readonly submittedAt?: number | undefined
-  /** How long the submit took, from its request to its answer, in milliseconds: the task began within half of it
-   * either side of `submittedAt` (a submit that waited for a busy client or server leaves a wide span, which
-   * progress estimates then allow for). */
+  /** The submit's round trip in ms: the task began within half of it either side of `submittedAt`. */
   readonly submitRoundTrip?: number | undefined
 }
 
@@ -93,8 +89,7 @@ export const task = <F extends Format>(format: F, sessionId: SessionId): Task<F>
  * @category predicates */
 export const isTerminal: (status: Status) => status is CompletedStatus | FailedStatus = status.isTerminal
 
-/** What a terminal status means for its task: the `CompletedTask` to download, or `ConversionFailed` with the reason
- * ("no details" when the server gave none).
+/** A terminal status's meaning: the `CompletedTask` to download, or `ConversionFailed` with its reason.
  * @since 0.1.0
  * @category constructors */
 export const completion: <F extends Format>(
@@ -118,19 +113,15 @@ export interface PollOptions {
   readonly deadline?: Duration.DurationInput | undefined
   /** Place the next poll near the completion time estimated from a rising progress (default true). */
   readonly progressAware?: boolean | undefined
-  /** A schedule of your own for the delays between polls; replaces `factor`, `maxInterval` and `jitter`
-   * (`initialInterval` stays the shortest progress-based delay). */
+  /** Your own schedule of delays between polls, in place of `factor`, `maxInterval` and `jitter`. */
   readonly schedule?: Schedule.Schedule<unknown, unknown> | undefined
-  /** `awaitCompletion` runs this with every status it sees (progress never going backwards, the terminal one
-   * included), before it decides to poll again: a progress display without running `watch`'s stream. */
+  /** `awaitCompletion` runs this with every status it sees (progress never going backwards). */
   readonly onStatus?: ((status: Status) => Effect.Effect<void>) | undefined
-  /** `awaitCompletion` runs this with every failure it rides out (the network, a timeout, 408, 429, 5xx), before it
-   * polls again: how a caller learns that the service is unreachable while the wait goes on. */
+  /** `awaitCompletion` runs this with every failure it rides out, so callers see an outage. */
   readonly onTransientFailure?: ((error: StatusError) => Effect.Effect<void, TransportError>) | undefined
 }
 
-/** How to retry a submit that was rejected with 429. Nothing else is retried, except a connection that failed before
- * anything was sent.
+/** How to retry a submit refused with 429 (and a connection that failed before sending).
  * @since 0.1.0
  * @category options */
 export interface SubmitRetryOptions<E = never> {
@@ -142,8 +133,7 @@ export interface SubmitRetryOptions<E = never> {
   readonly initialBackoff?: Duration.DurationInput | undefined
   /** Longest backoff delay when the server gave none (default 30 s). */
   readonly maxBackoff?: Duration.DurationInput | undefined
-  /** Runs before each attempt (numbered from 1) sends its request. A failure ends the submit with that error, nothing
-   * sent.
+  /** Runs before each attempt (from 1) sends; a failure ends the submit, nothing sent.
    * @since 0.2.0 */
   readonly beforeAttempt?: ((attempt: number) => Effect.Effect<void, E>) | undefined
   /** Runs with the task an attempt created, before `submit` answers it.
@@ -195,8 +185,7 @@ export type SubmitError =
  * @category errors */
 export type StatusError = Unauthenticated | TaskNotFound | UnexpectedResponse | InvalidResponse | TransportError
 
-/** The errors of watching a task. Transient failures (network, 5xx, 429) are retried until the deadline, so they end as
- * `PollTimeout`, never on their own.
+/** The errors of watching a task; transient failures are retried and end as `PollTimeout`.
  * @since 0.1.0
  * @category errors */
 export type WatchError = Unauthenticated | TaskNotFound | UnexpectedResponse | InvalidResponse | PollTimeout
@@ -232,11 +221,9 @@ export interface Service {
     request: ConversionRequestInput,
     options?: PollOptions
   ) => Effect.Effect<CompletedTask<F>, SubmitError | AwaitError>
-  /** The output as a stream of chunks: constant memory, Content-Length checked. An expired URL (403/404/410) is
-   * refreshed by polling the result once. */
+  /** The output as a stream of chunks, Content-Length checked; an expired URL is refreshed once. */
   readonly download: <F extends Format>(completed: CompletedTask<F>) => Stream.Stream<Uint8Array, DownloadFailed>
-  /** The whole output in memory (a Markdown text to use at once, say), with the same checks and refresh as
-   * `download`; an output larger than `maxBytes` fails with `DownloadFailed` instead of exhausting memory. */
+  /** The whole output in memory, checked as `download`; above `maxBytes`, `DownloadFailed`. */
   readonly downloadBytes: <F extends Format>(
     completed: CompletedTask<F>,
     options?: DownloadBytesOptions
@@ -267,8 +254,7 @@ export const make: (options: Options) => Effect.Effect<Service, never, HttpClien
 export const layer = (options: Options): Layer.Layer<PdfTransformClient, never, HttpClient.HttpClient> =>
   Layer.effect(PdfTransformClient, make(options))
 
-/** The client from configuration: `PDF_TRANSFORM_API_KEY` (redacted) and `PDF_TRANSFORM_BASE_URL` (default: the hosted
- * service) unless given; other options as plain values.
+/** The client from `PDF_TRANSFORM_API_KEY` and `PDF_TRANSFORM_BASE_URL` unless given.
  * @since 0.1.0
  * @category layers */
 export const layerConfig = (

@@ -41,8 +41,7 @@ export class Unauthenticated extends Schema.TaggedError<Unauthenticated>("@pdf-t
   }
 ) {}
 
-/** 429 on a submit: no task was created. Carries the reason, the delay the server asked for (already validated and
- * capped) and the parsed RateLimit policies.
+/** 429 on a submit, no task created: the delay asked for (validated, capped) and the policies.
  * @since 0.1.0
  * @category errors */
 export class RateLimited extends Schema.TaggedError<RateLimited>("@pdf-transform/core/RateLimited")("RateLimited", {
@@ -114,8 +113,7 @@ export class TaskNotFound extends Schema.TaggedError<TaskNotFound>("@pdf-transfo
   }
 }
 
-/** A submit was sent and no usable answer came back (reset, timeout, truncated body): a task may or may not exist, so
- * it is never retried blindly.
+/** A submit was sent and no usable answer came: a task may exist, so it is never retried blindly.
  * @since 0.1.0
  * @category errors */
 export class SubmitOutcomeUnknown
@@ -201,8 +199,7 @@ export class TransportError
   }
 }
 
-/** A download did not deliver the whole file: bad status, truncated body, expired URL. Consumers never see a short file
- * as a success.
+/** A download did not deliver the whole file; a short file is never a success.
  * @since 0.1.0
  * @category errors */
 export class DownloadFailed

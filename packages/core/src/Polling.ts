@@ -1,6 +1,4 @@
-/** The Schedules the client polls with, for reuse in your own loops: the delays between polls that `PollOptions`
- * describe, and `progressAware`, which moves the next poll to just after the completion time that a rising `progress`
- * predicts.
+/** The Schedules the client polls with, including `progressAware`, for your own loops.
  * @since 0.1.0 */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -17,24 +15,20 @@ import * as Retry from "./Retry.js"
  * @category models */
 export interface Progressing {
   readonly progress?: number | undefined
-  /** Clock time at which the poll that read `progress` was sent (by default, the step's own time): the server read
-   * it between then and the step, and a busy client may take a while to get to the answer. */
+  /** Clock time the poll that read `progress` was sent (default: the step's own time). */
   readonly askedAt?: number | undefined
 }
 
 /** @since 0.1.0
  * @category options */
 export interface ProgressAwareOptions {
-  /** The shortest delay an estimate may ask for, except for the one poll that follows a poll inside the completion
-   * window which did not find the task done (see `followUp`). */
+  /** The shortest delay an estimate may ask for (but after a poll inside the window). */
   readonly min: Duration.DurationInput
-  /** The shortest delay after a poll inside the completion window that found the task still running (default: a
-   * fifth of `min`). */
+  /** The shortest delay after a poll inside the window found the task running (default `min` / 5). */
   readonly followUp?: Duration.DurationInput | undefined
   /** The longest; by default, the delay the underlying schedule asks for at that step. */
   readonly max?: Duration.DurationInput | undefined
-  /** How long after the estimated completion to poll (default: 1 % of the estimated duration, at most 250 ms, so that
-   * short tasks are not slowed by a fixed margin). */
+  /** How long after the estimated completion to poll (default: a share of the estimated duration). */
   readonly margin?: Duration.DurationInput | undefined
   /** Epoch milliseconds at which the task was at progress 0 (its submit): the first sample. */
   readonly startedAt?: number | undefined
@@ -65,8 +59,7 @@ const observe = (run: Run | undefined, at: number, input: Progressing): Run | un
   return run === undefined || progress < run.last.progress ? { first: sample, last: sample } : { ...run, last: sample }
 }
 
-/** When progress should reach 100, as a window, once the run allows a guess: once it has risen by `minimumRise`
- * points. */
+/** When progress should reach 100, as a window, once it has risen by `minimumRise`. */
 const completionWindow = (run: Run | undefined, anchor: Sample | undefined): Window | undefined => {
   if (run === undefined) return undefined
   const { first, last } = run
@@ -74,8 +67,7 @@ const completionWindow = (run: Run | undefined, anchor: Sample | undefined): Win
   if (last.at <= first.at || rise < minimumRise || last.progress >= 100) return undefined
   // The submit, when the task's start is known: progress 0, at some time in its span.
   const anchored = anchor !== undefined && first === anchor
-  // Each reading happened some time in its sample's span: the longest elapsed time, to the latest reading, gives the
-  // latest completion; the shortest the earliest.
+  // A reading happened within its sample's span: the longest elapsed time gives the latest completion.
   const late = last.at + (100 - last.progress) * (last.at - first.from) / rise
   const early = last.from +
     Math.max(0, 100 - last.progress - 1) * Math.max(0, last.from - first.at) / (rise + (anchored ? 1 : 2))
@@ -110,8 +102,7 @@ interface Timing {
   readonly maxMargin: number
 }
 
-/** Recurs at once, forever, choosing when to poll from the progress of its inputs: just after the completion
- * window's end, unless a poll inside it can win time. */
+/** Recurs at once, forever, polling just after the completion window unless a poll inside wins time. */
 const targets = (anchor: Sample | undefined, timing: Timing): Schedule.Schedule<Target, Progressing> =>
   Schedule.makeWithState<State, Progressing, Target>(
     { run: anchor === undefined ? undefined : { first: anchor, last: anchor }, probed: false },
@@ -137,9 +128,7 @@ const targets = (anchor: Sample | undefined, timing: Timing): Schedule.Schedule<
     }
   )
 
-/** Polls just after the estimated completion instead of when `self` says, once two samples of a rising progress allow
- * an estimate; never later than `max` (by default, `self`'s own delay), and never sooner than `min` but for the one
- * poll after a poll inside the completion window (at least `followUp` then).
+/** Polls just after the estimated completion, never later than `max` nor sooner than `min`.
  * @since 0.1.0
  * @category combinators */
 export const progressAware: {
@@ -177,9 +166,7 @@ export const progressAware: {
   )
 })
 
-/** The delays between polls that `options` describe (the client's defaults where absent): exponential from
- * `initialInterval` by `factor` up to `maxInterval`, jittered, or `options.schedule`; progress-aware unless
- * `progressAware: false`, anchored at the task's submit (within half its round trip).
+/** The delays between polls that `options` describe, progress-aware unless turned off.
  * @since 0.1.0
  * @category schedules */
 export const delays = (

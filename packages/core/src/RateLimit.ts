@@ -1,12 +1,10 @@
-/** Parsing of the rate-limit signals a submit answer may carry: `RateLimit-Policy` and `RateLimit` (IETF draft
- * "RateLimit header fields for HTTP" -11, as RFC 9651 structured fields), `Retry-After` and the body's `retryAfterMs`.
+/** Parsing of a submit answer's rate-limit signals: `RateLimit-Policy`, `RateLimit`, `Retry-After`.
  * @since 0.1.0 */
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { type BareItem, type Item, parseList, Token } from "structured-headers"
 
-/** The largest delay any timer accepts (Node clamps larger values to 1 ms, which would turn a long wait into a busy
- * loop): 2^31-1 ms, about 24.8 days.
+/** The largest delay a timer accepts: Node turns a larger one into 1 ms, a busy loop.
  * @since 0.1.0
  * @category constants */
 export const maxDelayMs = 2 ** 31 - 1
@@ -100,8 +98,7 @@ const asText = (value: BareItem | undefined): string | undefined => {
 const asCount = (value: BareItem | undefined): number | undefined =>
   typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.min(value, maxHeaderNumber) : undefined
 
-/** Parses `RateLimit-Policy`. Items without a name or without `q` are dropped; unknown parameters are ignored; a field
- * that is not a valid structured list gives no policies.
+/** Parses `RateLimit-Policy`, dropping items without a name or `q`; invalid gives none.
  * @since 0.1.0
  * @category parsing */
 export const parsePolicies = (input: HeaderInput): ReadonlyArray<QuotaPolicy> => {
@@ -189,8 +186,7 @@ export const concurrencyRemaining = (info: RateLimitInfo): Option.Option<number>
   return state === undefined ? Option.none() : Option.some(state.remaining)
 }
 
-/** How long until a spent request quota comes back, from `RateLimit` alone: the longest reset time `t` of a policy with
- * no units left (`r=0`), capped; none when every quota has units left or says no reset time.
+/** How long until a spent quota (`r=0`) comes back, from `RateLimit` alone, capped.
  * @since 0.1.0
  * @category delays */
 export const resetDelay = (info: RateLimitInfo): Option.Option<number> => {
@@ -211,8 +207,7 @@ export const capDelay = (ms: number): Option.Option<number> =>
 
 const deltaSeconds = /^\s*(\d+)\s*$/
 
-/** Parses `Retry-After`: delta-seconds, or an HTTP-date measured against the response's `Date` (or `now` when the
- * response has none). A date in the past means "now" (0).
+/** Parses `Retry-After` (seconds, or a date against the answer's `Date`); a past date is 0.
  * @since 0.1.0
  * @category delays */
 export const parseRetryAfter = (
@@ -240,8 +235,7 @@ export const parseRetryAfterMs = (value: unknown): Option.Option<number> => {
   return Option.none()
 }
 
-/** The delay a 429 asks for: the larger of the valid `retryAfterMs` and `Retry-After` values, capped; none when neither
- * is valid (the caller then backs off on its own schedule).
+/** The delay a 429 asks for: the larger valid one of `retryAfterMs` and `Retry-After`, capped.
  * @since 0.1.0
  * @category delays */
 export const retryDelay = (input: {

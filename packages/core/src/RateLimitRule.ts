@@ -1,5 +1,4 @@
-/** The rules a server limits submits by, and the `RateLimit-Policy` / `RateLimit` fields that announce them (draft -11,
- * as `RateLimit` parses them): a token bucket, a fixed window, and a count of tasks in flight.
+/** The rules a server limits submits by (token bucket, fixed window, in flight), and their headers.
  * @since 0.2.0 */
 import { concurrentRequests } from "./RateLimit.js"
 
@@ -19,8 +18,7 @@ export interface Bucket {
   readonly refilledAt: number
 }
 
-/** A fixed window: the one that began at `start` (a multiple of the window from Clock time 0) and the units `used` in
- * it.
+/** A fixed window: the one that began at `start` (aligned on Clock time 0), and the units `used`.
  * @since 0.2.0
  * @category models */
 export interface Window {
@@ -38,8 +36,7 @@ export interface Field {
   readonly state: string
 }
 
-/** The two header fields, lower-cased as @effect/platform keeps them (a type, not an interface, so that it passes where
- * a record of headers is expected, such as `RateLimit.fromHeaders`).
+/** The two header fields, lower-cased; a type, so it passes as a record of headers.
  * @since 0.2.0
  * @category models */
 export type Headers = {

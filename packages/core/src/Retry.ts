@@ -1,5 +1,4 @@
-/** The one retry policy of the client, the uploaders and the batch: a capped exponential backoff, jittered, as a
- * `Schedule`, and which failures are worth another try.
+/** The one retry policy of the client, the uploaders and the batch, and which failures it retries.
  * @since 0.1.0 */
 import type * as Duration from "effect/Duration"
 import * as Schedule from "effect/Schedule"
@@ -44,15 +43,13 @@ export const backoff = (options: BackoffOptions): Schedule.Schedule<Duration.Dur
 /** 5xx answers that say a retry cannot help soon. */
 const finalServerStatuses: ReadonlySet<number> = new Set([501, 505, 507, 508, 510])
 
-/** An HTTP status that another try may get past: 408, 429, and 5xx except those that say a retry cannot help soon (501,
- * 505, 507, 508, 510).
+/** An HTTP status another try may get past: 408, 429, and 5xx but those no retry helps soon.
  * @since 0.1.0
  * @category predicates */
 export const isTransientStatus = (status: number): boolean =>
   status === 408 || status === 429 || (status >= 500 && status <= 599 && !finalServerStatuses.has(status))
 
-/** A failure another try may get past: the network (`TransportError`), or an `UnexpectedResponse` with a transient
- * status.
+/** A failure another try may get past: the network, or an `UnexpectedResponse` with a transient status.
  * @since 0.1.0
  * @category predicates */
 export const isTransient = (error: { readonly _tag: string; readonly status?: number }): boolean =>

@@ -1,5 +1,4 @@
-/** The `Uploader` of the reference server's single-request upload: `POST {baseUrl}/files` with the PDF as the body
- * (streamed from disk for a path), answering the URL to submit as `pdfURL`.
+/** The `Uploader` of the reference server's single-request upload, `POST {baseUrl}/files`.
  * @since 0.1.0 */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as HttpClient from "@effect/platform/HttpClient"
@@ -29,8 +28,7 @@ export interface Options {
   readonly apiKey: Redacted.Redacted<string>
   /** Time limit of one upload, body included (default 120 s). */
   readonly timeout?: Duration.DurationInput | undefined
-  /** The server's upload limit in bytes, when known: a larger file fails with `UploadTooLarge` before anything is
-   * sent. The server's 413 also ends as `UploadTooLarge`. */
+  /** The server's upload limit in bytes: a larger file fails with `UploadTooLarge` unsent. */
   readonly maxBytes?: number | undefined
 }
 

@@ -1,6 +1,4 @@
-/** The hosted service's chunked upload protocol as Schemas, the one source for the uploader, the reference server and
- * the fakes: `POST {uploadBase}/init` answers presigned part URLs, each part is a `PUT` of its bytes to its URL (no
- * key), and `GET {uploadBase}/{upload_id}/url` answers the `cache://` URL to submit as `pdfURL`.
+/** The hosted service's chunked upload protocol as Schemas: `init`, a `PUT` per part, `url`.
  * @since 0.1.0 */
 import * as Schema from "effect/Schema"
 
@@ -49,8 +47,7 @@ export type InitData = typeof InitData.Type
  * @category responses */
 export const InitResponse = Schema.Struct({ data: InitData }).annotations({ identifier: "UploadInitResponse" })
 
-/** The answer of `init` as a client reads it: wrapped in `data` or not (the official clients accept both);
- * `uploaded_parts` and `expires_at` may be missing and `total_parts` is then derived from the size.
+/** The answer of `init` as a client reads it: in `data` or not, with optional fields derived.
  * @since 0.1.0
  * @category responses */
 export const InitAnswer = Schema.Struct({

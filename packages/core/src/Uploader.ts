@@ -1,5 +1,4 @@
-/** The "file upload operation" the contract leaves out: turns a local PDF (bytes in memory, or a file streamed from
- * disk) into a `pdfURL`.
+/** The "file upload operation" the contract leaves out: a local PDF to a `pdfURL`.
  * @since 0.1.0 */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -37,8 +36,7 @@ export interface UploadPath {
  * @category models */
 export type UploadSource = (UploadFile | UploadPath) & { readonly resume?: string | undefined }
 
-/** Bytes of an upload sent so far, of `total`. A part that is sent again after a failure is counted again from zero, so
- * `sent` can go down when a retry begins.
+/** Bytes sent so far of `total`; `sent` goes down when a part is sent again.
  * @since 0.1.0
  * @category models */
 export interface Progress {
@@ -70,8 +68,7 @@ export const UploadStep = Schema.Literal("read", "init", "part", "url")
  * @category errors */
 export type UploadStep = typeof UploadStep.Type
 
-/** An upload that failed at one step after its retries: the part, the HTTP status and a body excerpt when there was an
- * answer, and the `uploadId` to resume with when the server gave one.
+/** An upload failed at one step after its retries, with the `uploadId` to resume when known.
  * @since 0.1.0
  * @category errors */
 export class UploadFailed extends Schema.TaggedError<UploadFailed>("@pdf-transform/core/UploadFailed")(
@@ -120,8 +117,7 @@ export class UploadTooLarge extends Schema.TaggedError<UploadTooLarge>("@pdf-tra
   }
 }
 
-/** The errors an upload can end with. `InvalidRequest`: the source cannot be read, is empty or is not a PDF (nothing
- * was sent).
+/** The errors an upload can end with (`InvalidRequest`: unreadable, empty or not a PDF).
  * @since 0.1.0
  * @category errors */
 export type UploadError =
@@ -146,9 +142,7 @@ export interface Service {
  * @category tags */
 export class Uploader extends Context.Tag("@pdf-transform/core/Uploader")<Uploader, Service>() {}
 
-/** Builds the service from one function that uploads and reports the bytes sent as it goes (`report` may be ignored):
- * `upload` runs it without reporting, `uploadWithProgress` turns the reports into a stream, keeping only the latest
- * when the reader is slower than the upload.
+/** Builds the service from one function that uploads and reports progress (the latest kept).
  * @since 0.1.0
  * @category constructors */
 export const make = (

@@ -1,5 +1,4 @@
-/** A typed Effect client for the PDF Conversion Service v1: the contract as Schemas, the client service, its typed
- * errors, polling Schedules, rate-limit parsing and the uploaders.
+/** A typed Effect client for the PDF Conversion Service v1: contract, client, errors, polling, uploads.
  * @since 0.1.0 */
 
 /** Files written whole or not at all.

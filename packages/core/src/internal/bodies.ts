@@ -1,6 +1,4 @@
-/** How the client reads response bodies: the contract's Schemas, each composed with `parseJson` so a body is parsed
- * and checked in one pass, and lenient versions of the error bodies, which are hints (a bad field reads as absent
- * and never hides the others). */
+/** Response bodies: the contract's Schemas via `parseJson` in one pass; error bodies leniently (hints). */
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Contract from "../Contract.js"
@@ -86,8 +84,7 @@ const Unrecognized = Schema.transform(
   }
 )
 
-/** A body that says `completed` but does not match the contract's shape (no valid `data.downloadURL`): not a status,
- * but worth one re-poll, unlike other invalid bodies. */
+/** A `completed` body not matching the contract: not a status, but worth one re-poll. */
 export interface BrokenCompleted {
   readonly _tag: "BrokenCompleted"
 }

@@ -1,5 +1,4 @@
-/** The chunked upload protocol, client side: `init`, the missing parts in parallel (each retried on 5xx and network
- * failures), then `url`. */
+/** The chunked upload protocol, client side: `init`, the missing parts in parallel, `url`. */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -112,9 +111,7 @@ const planOf = (
 /** Parts larger than this are read into fresh chunks rather than a buffer kept per part in flight. */
 const maxBufferedPartBytes = 16 * 1024 * 1024
 
-/** One buffer per part in flight, reused by the next part once the last one's request has ended (its body was then
- * wholly sent): reading a file then allocates nothing per chunk, which keeps the garbage collector, and the memory
- * it has not yet reclaimed, out of a long upload. */
+/** One buffer per part in flight, reused by the next part: nothing allocated per chunk. */
 const partBuffers = (partSize: number) => {
   const free: Array<Uint8Array> = []
   return {
@@ -216,8 +213,7 @@ const sendPart = (
     // The body is read by the HTTP client's fiber; what it counted and why it failed come back here.
     const sent = yield* Ref.make(0)
     const readFailure = yield* Ref.make<ReadFailure | undefined>(undefined)
-    // A retry reads the same bytes into the same buffer: a write of the last attempt still in flight sends what it
-    // would have sent anyway.
+    // A retry reads the same bytes into the same buffer, so a write still in flight sends the same.
     const body = file.read(offset, length, buffer).pipe(
       Stream.tap((chunk) => Effect.zipRight(Ref.update(sent, (n) => n + chunk.byteLength), progress(chunk.byteLength))),
       Stream.tapError((error) => Ref.set(readFailure, error))

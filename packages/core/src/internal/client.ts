@@ -40,8 +40,7 @@ export const make = (options: Client.Options): Effect.Effect<Client.Service, nev
       )
 
     const downloadEnv: download.Env = {
-      // A download URL carries its signature in the query, which the platform's request span records: downloads are
-      // traced by their own span (session and format) instead.
+      // A download URL's query holds its signature, which the platform's span would record: own span instead.
       raw: HttpClient.withTracerDisabledWhen(raw, () => true),
       requestTimeout,
       idleTimeout,

@@ -34,9 +34,7 @@ export const defaults = {
   maxWholeDownloadBytes: 256 * 1024 * 1024,
   /** How much of an unexpected body errors keep. */
   bodyExcerptChars: 512,
-  /** Progress-based polls land this share of the estimated duration after the estimated completion, at most
-   * `progressMargin`: late enough that a small error in the estimate costs no extra poll, early enough that a short
-   * task is not kept waiting. */
+  /** Progress-based polls land this share of the estimated duration after completion (a margin for error). */
   progressMarginShare: 0.01,
   progressMargin: Duration.millis(250)
 } as const

@@ -1,5 +1,4 @@
-/** Downloading an output: as a stream in constant memory, or whole in memory up to a bound; Content-Length checked,
- * an expired URL refreshed once by polling the result. */
+/** Downloading an output, streamed or whole up to a bound; Content-Length checked, expired URL refreshed. */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
@@ -74,8 +73,7 @@ const body = (
   const short = (received: number) =>
     failed(`expected ${expected} bytes, received ${received}`, { expectedBytes: expected, receivedBytes: received })
   if (expected !== undefined && expected <= defaults.smallDownloadBytes) {
-    // Small and announced: one read costs far less than a stream per chunk, and memory stays bounded by the announced
-    // size all the same.
+    // Small and announced: one read, memory still bounded by the announced size.
     return Effect.map(small(env, response, expected, failed), (bytes) => Channel.write(Chunk.of(bytes)))
   }
   let received = 0

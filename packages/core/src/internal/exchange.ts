@@ -1,6 +1,4 @@
-/** The HTTP edge of the client: one request and its whole answer within the request timeout, transport failures
- * classified by whether anything reached the server, and every body decoded with Schema (success bodies strictly,
- * error bodies leniently). */
+/** The client's HTTP edge: one request within its timeout, transport failures classified, bodies decoded. */
 import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"

@@ -1,5 +1,4 @@
-/** The result operations: one poll (`status`), and waiting (`awaitCompletion`, `watch`), which repeat it on a
- * Schedule until the task is terminal, an error ends the wait, or the deadline passes. */
+/** The result operations: one poll, and waits that repeat it until terminal, error or deadline. */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
@@ -144,8 +143,7 @@ const progressOf = (seen: Seen): Polling.Progressing =>
     ? { progress: seen.outcome.right.progress, askedAt: seen.askedAt }
     : {}
 
-/** The wait's schedule: `Polling.delays` (progress-aware unless turned off), at least any Retry-After, while
- * `goesOn` and the deadline has not passed; every delay is clamped so that the last poll lands on the deadline. */
+/** The wait's schedule: `Polling.delays`, at least any Retry-After, clamped to the deadline. */
 const schedule = (options: Client.PollOptions, task: Task, deadlineAt: number): Schedule.Schedule<Seen, Seen> =>
   Schedule.passthrough(Schedule.mapInput(Polling.delays(options, task), progressOf)).pipe(
     Schedule.checkEffect((seen) =>
@@ -155,8 +153,7 @@ const schedule = (options: Client.PollOptions, task: Task, deadlineAt: number): 
       Effect.map(Clock.currentTimeMillis, (now) => {
         const asked = serverDelay(seen)
         const wanted = asked === undefined ? Duration.toMillis(delay) : Math.max(asked, Duration.toMillis(delay))
-        // Whole milliseconds: jittered delays make fractional clock times, and a remainder such as 13000 -
-        // 12999.999999999998 would be a zero sleep, polling again and again at the same instant.
+        // Whole milliseconds: a fractional remainder would be a zero sleep, polling again at the same instant.
         return Duration.millis(Math.ceil(Math.min(wanted, deadlineAt - now)))
       })
     )
@@ -246,8 +243,7 @@ export const make = (env: Env) => {
         onTransientFailure: options?.onTransientFailure
       })
       const first = yield* wait.next
-      // The schedule decides after each poll, the first included; a task found finished at once (a resumed one, a fast
-      // one) needs no decision.
+      // The schedule decides after each poll; a task found finished at once needs no decision.
       const last = goesOn(first) ? yield* Effect.scheduleFrom(wait.next, first, wait.schedule) : first
       return yield* completion(task, yield* wait.conclude(last))
     }).pipe(span("PdfTransformClient.awaitCompletion", taskAttributes(task)))

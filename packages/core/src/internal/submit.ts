@@ -1,5 +1,4 @@
-/** Submitting a conversion, retried on a Schedule only where the contract proves that no task was created: 429, and
- * connections that failed before anything was sent. */
+/** Submitting, retried only where no task was created: 429, and connections that sent nothing. */
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
@@ -48,8 +47,7 @@ const plan = <E>(retry: Client.SubmitRetryOptions<E>) => {
   }
 }
 
-/** The delays between attempts: the server's delay when it gave one, else exponential backoff (doubling, capped,
- * jittered by +-20 %). */
+/** The delays between attempts: the server's delay when given, else jittered exponential backoff. */
 const retrySchedule = <E>(figures: ReturnType<typeof plan<E>>, deadlineAt: number, format: Contract.Format) => {
   const backoff = Retry.backoff({ initial: figures.initialBackoff, max: figures.maxBackoff })
   return Schedule.zipWith(
@@ -180,8 +178,7 @@ export const make = (env: Env) =>
     const hooked = retry.beforeAttempt !== undefined || retry.onAccepted !== undefined || retry.onRefused !== undefined
     const attempt = hooked ? attemptWith(retry, send) : send
     const next = Effect.flatMap(Schedule.CurrentIterationMetadata, ({ recurrence }) => attempt(recurrence + 1))
-    // The retry schedule is set up only once an attempt asks for it: on the usual path, an accepted first attempt, its
-    // driver would cost more than the rest of the submit.
+    // The retry schedule is set up only when an attempt asks for it: the usual first attempt needs none.
     return yield* attempt(1).pipe(
       Effect.catchIf(isRetryable, (first) => {
         let replay = true

@@ -1,8 +1,7 @@
 /** Classifies transport failures: did the request certainly not reach the server? */
 import * as Predicate from "effect/Predicate"
 
-/** Error codes that mean no connection was made, so nothing of the request was sent: retrying a submit after them
- * cannot create a second task. */
+/** Error codes of no connection made: nothing was sent, so a submit retry cannot make a second task. */
 const notSentCodes: ReadonlySet<string> = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",

@@ -1,5 +1,4 @@
-/** An upload's source, checked before anything is sent (readable, not empty, a PDF) and read as ranges of chunks: a
- * file on disk is streamed from the `FileSystem` as the request pulls it, so a file is never whole in memory. */
+/** An upload's source, checked before sending, read as ranges of chunks: never whole in memory. */
 import type { PlatformError } from "@effect/platform/Error"
 import type * as FileSystem from "@effect/platform/FileSystem"
 import * as Chunk from "effect/Chunk"
