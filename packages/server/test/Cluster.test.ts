@@ -17,6 +17,7 @@ import type { Started, Status } from "./processes.js"
 import { bearer, fetchSigned, kill, start, submit, submitRaw, waitFor } from "./processes.js"
 import { parse, totalOf, valueOf } from "./prometheus.js"
 import { fakePdf, raw } from "./utils.js"
+import type { RawResponse } from "./utils.js"
 
 const conversionMs = 2000
 // The default lease: a shorter one is taken over from a node that is alive but starved of CPU on a loaded machine.
@@ -161,31 +162,39 @@ describe("three nodes on one Postgres", () => {
     240_000
   )
 
+  /** Twenty concurrent submits of one upload, spread over three nodes, each given the upload on its own address. */
+  const submitsOverNodes = async (env: Record<string, string>) => {
+    const url = postgres.createDatabase()
+    const nodes = await startNodes(url, { ...env, TEST_CONVERSION_MS: "30000" })
+    const uploaded = await raw(nodes[0]!.origin, {
+      method: "POST",
+      path: "/v1/files",
+      headers: { ...bearer, "content-type": "application/pdf" },
+      body: fakePdf(4096)
+    })
+    assert.strictEqual(uploaded.status, 201, uploaded.body.toString())
+    const upload = new URL((uploaded.json as { url: string }).url)
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => {
+      const origin = nodes[i % 3]!.origin
+      return submitRaw(origin, "markdown", `${origin}${upload.pathname}${upload.search}`)
+    }))
+    return { url, nodes, answers }
+  }
+
+  const assertLimited = (answers: ReadonlyArray<RawResponse>, accepted: number, reason: string) => {
+    const statuses = answers.map((answer) => answer.status)
+    assert.strictEqual(statuses.filter((status) => status === 200).length, accepted, statuses.join(" "))
+    for (const answer of answers.filter((answer) => answer.status !== 200)) {
+      assert.strictEqual(answer.status, 429, answer.body.toString())
+      assert.strictEqual((answer.json as { reason: string }).reason, reason)
+    }
+  }
+
   it(
     "a limit of 4 tasks in flight holds across nodes: of 20 concurrent submits spread over them, exactly 4 are accepted",
     async () => {
-      const url = postgres.createDatabase()
-      const nodes = await startNodes(url, { TEST_CONCURRENCY: "4", TEST_CONVERSION_MS: "30000" })
-      const uploaded = await raw(nodes[0]!.origin, {
-        method: "POST",
-        path: "/v1/files",
-        headers: { ...bearer, "content-type": "application/pdf" },
-        body: fakePdf(4096)
-      })
-      assert.strictEqual(uploaded.status, 201, uploaded.body.toString())
-      const upload = new URL((uploaded.json as { url: string }).url)
-      // Each node is given the upload's URL on its own address (there is no shared public URL here).
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => {
-        const origin = nodes[i % 3]!.origin
-        return submitRaw(origin, "markdown", `${origin}${upload.pathname}${upload.search}`)
-      }))
-      const statuses = answers.map((answer) => answer.status)
-      assert.strictEqual(statuses.filter((status) => status === 200).length, 4, statuses.join(" "))
-      const refused = answers.filter((answer) => answer.status === 429)
-      assert.strictEqual(refused.length, 16, statuses.join(" "))
-      for (const answer of refused) {
-        assert.strictEqual((answer.json as { reason: string }).reason, "concurrency_exceeded")
-      }
+      const { answers, nodes } = await submitsOverNodes({ TEST_CONCURRENCY: "4" })
+      assertLimited(answers, 4, "concurrency_exceeded")
       await Promise.all(nodes.map(kill))
     },
     240_000
@@ -194,27 +203,9 @@ describe("three nodes on one Postgres", () => {
   it(
     "a rate of 5 submits an hour holds across nodes: of 20 concurrent submits of a new key spread over them, exactly 5 are accepted",
     async () => {
-      const url = postgres.createDatabase()
-      const nodes = await startNodes(url, { TEST_RATE: "5", TEST_CONVERSION_MS: "30000" })
-      const uploaded = await raw(nodes[0]!.origin, {
-        method: "POST",
-        path: "/v1/files",
-        headers: { ...bearer, "content-type": "application/pdf" },
-        body: fakePdf(4096)
-      })
-      assert.strictEqual(uploaded.status, 201, uploaded.body.toString())
-      const upload = new URL((uploaded.json as { url: string }).url)
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => {
-        const origin = nodes[i % 3]!.origin
-        return submitRaw(origin, "markdown", `${origin}${upload.pathname}${upload.search}`)
-      }))
-      const statuses = answers.map((answer) => answer.status)
-      assert.strictEqual(statuses.filter((status) => status === 200).length, 5, statuses.join(" "))
-      for (const answer of answers.filter((answer) => answer.status !== 200)) {
-        assert.strictEqual(answer.status, 429, answer.body.toString())
-        assert.strictEqual((answer.json as { reason: string }).reason, "rate_exceeded")
-      }
-      // One row for the key, whichever node wrote it first; the quota (1000 an hour) counted the five.
+      const { answers, nodes, url } = await submitsOverNodes({ TEST_RATE: "5" })
+      assertLimited(answers, 5, "rate_exceeded")
+      // One row for the key, whichever node wrote it first; the quota counted the five.
       assert.deepStrictEqual(rows(url, "SELECT COUNT(*), MAX(used) FROM pdt_limits"), [["1", "5"]])
       await Promise.all(nodes.map(kill))
     },

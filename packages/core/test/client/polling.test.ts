@@ -23,6 +23,8 @@ const enqueueResult = (sessionId: string, ...steps: ReadonlyArray<FakeServer.Sta
 
 const pollTimes = Effect.map(polls, (all) => all.map((r) => r.at))
 
+const gapsOf = (times: ReadonlyArray<number>) => times.slice(1).map((t, i) => t - times[i]!)
+
 /** Runs awaitCompletion in a fiber, moving the clock (see `runClockUntilDone`) up to `limit` seconds. */
 const awaitForked = <F extends Contract.Format>(
   task: PdfTransformClient.Task<F>,
@@ -34,6 +36,22 @@ const awaitForked = <F extends Contract.Format>(
     const fiber = yield* Effect.fork(Effect.either(client.awaitCompletion(task, options)))
     return yield* runClockUntilDone(fiber, limit * 1000)
   })
+
+/** Submits a task with `timeline`, queues `answers` for its first polls, and awaits it (see `awaitForked`). */
+const awaitAnswered = (
+  timeline: FakeServer.Timeline,
+  answers: ReadonlyArray<FakeServer.StatusStep>,
+  options?: PdfTransformClient.PollOptions
+) =>
+  Effect.gen(function*() {
+    const task = yield* submitWith(timeline)
+    yield* enqueueResult(task.sessionId, ...answers)
+    return yield* awaitForked(task, options)
+  })
+
+const atOnce = (state: "processing" | "completed"): FakeServer.Timeline => [{ after: 0, status: { state } }]
+
+const fault = (fault: FakeServer.Fault): FakeServer.StatusStep => ({ state: "fault", fault })
 
 const linearTimeline = (seconds: number): FakeServer.Timeline => [
   ...Array.from({ length: seconds }, (_, t) => ({
@@ -308,22 +326,16 @@ describe("awaitCompletion", () => {
 
   it.effect("5xx, 429, reset and timeout on a GET are transient; Retry-After is honoured", () =>
     Effect.gen(function*() {
-      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
-      yield* enqueueResult(
-        task.sessionId,
-        { state: "fault", fault: { _tag: "ServerError" } },
-        {
-          state: "fault",
-          fault: {
-            _tag: "Raw",
-            response: { status: 429, headers: { "retry-after": "7", "content-type": "application/json" }, body: "{}" }
-          }
-        },
-        { state: "fault", fault: { _tag: "ResetAfterSend" } },
-        { state: "fault", fault: { _tag: "ResetBeforeSend" } },
-        { state: "fault", fault: { _tag: "SlowBody", delay: "10 minutes" } }
-      )
-      const result = yield* awaitForked(task)
+      const result = yield* awaitAnswered(atOnce("completed"), [
+        fault({ _tag: "ServerError" }),
+        fault({
+          _tag: "Raw",
+          response: { status: 429, headers: { "retry-after": "7", "content-type": "application/json" }, body: "{}" }
+        }),
+        fault({ _tag: "ResetAfterSend" }),
+        fault({ _tag: "ResetBeforeSend" }),
+        fault({ _tag: "SlowBody", delay: "10 minutes" })
+      ])
       assert.isTrue(Either.isRight(result))
       const times = yield* pollTimes
       assert.lengthOf(times, 6)
@@ -333,22 +345,15 @@ describe("awaitCompletion", () => {
 
   it.effect("onTransientFailure sees each failure the wait rides out; failing it ends the wait with that error", () =>
     Effect.gen(function*() {
-      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
-      yield* enqueueResult(
-        task.sessionId,
-        { state: "fault", fault: { _tag: "ServerError" } },
-        { state: "fault", fault: { _tag: "ResetBeforeSend" } }
-      )
       const seen: Array<string> = []
-      const done = yield* awaitForked(task, {
-        onTransientFailure: (error) => Effect.sync(() => void seen.push(error._tag))
-      })
+      const done = yield* awaitAnswered(atOnce("completed"), [
+        fault({ _tag: "ServerError" }),
+        fault({ _tag: "ResetBeforeSend" })
+      ], { onTransientFailure: (error) => Effect.sync(() => void seen.push(error._tag)) })
       assert.isTrue(Either.isRight(done))
       assert.deepStrictEqual(seen, ["UnexpectedResponse", "TransportError"])
 
-      const other = yield* submitWith([{ after: 0, status: { state: "completed" } }])
-      yield* enqueueResult(other.sessionId, { state: "fault", fault: { _tag: "ResetBeforeSend" } })
-      const given = yield* awaitForked(other, {
+      const given = yield* awaitAnswered(atOnce("completed"), [fault({ _tag: "ResetBeforeSend" })], {
         onTransientFailure: (error) => error._tag === "TransportError" ? Effect.fail(error) : Effect.void
       })
       assert.isTrue(Either.isLeft(given) && given.left._tag === "TransportError" && !given.left.sent)
@@ -356,62 +361,48 @@ describe("awaitCompletion", () => {
 
   it.effect("a 4xx that is not transient ends the wait with UnexpectedResponse", () =>
     Effect.gen(function*() {
-      const task = yield* submitWith([{ after: 0, status: { state: "processing" } }])
-      yield* enqueueResult(task.sessionId, {
-        state: "fault",
-        fault: { _tag: "Raw", response: { status: 402, body: "payment required" } }
-      })
-      const result = yield* awaitForked(task)
+      const result = yield* awaitAnswered(atOnce("processing"), [
+        fault({ _tag: "Raw", response: { status: 402, body: "payment required" } })
+      ])
       assert.isTrue(Either.isLeft(result) && result.left._tag === "UnexpectedResponse")
     }).pipe(Effect.provide(makeLayer())))
 
   it.effect("401 while polling: Unauthenticated, terminal", () =>
     Effect.gen(function*() {
-      const task = yield* submitWith([{ after: 0, status: { state: "processing" } }])
-      yield* enqueueResult(task.sessionId, {
-        state: "fault",
-        fault: {
-          _tag: "Raw",
-          response: {
-            status: 401,
-            headers: { "content-type": "application/json", "www-authenticate": "Bearer realm=\"x\"" },
-            body: JSON.stringify({
-              error: "Unauthorized",
-              code: "UNAUTHENTICATED",
-              message: "expired",
-              resolution: "renew"
-            })
-          }
+      const result = yield* awaitAnswered(atOnce("processing"), [fault({
+        _tag: "Raw",
+        response: {
+          status: 401,
+          headers: { "content-type": "application/json", "www-authenticate": "Bearer realm=\"x\"" },
+          body: JSON.stringify({
+            error: "Unauthorized",
+            code: "UNAUTHENTICATED",
+            message: "expired",
+            resolution: "renew"
+          })
         }
-      })
-      const result = yield* awaitForked(task)
+      })])
       assert.isTrue(Either.isLeft(result) && result.left._tag === "Unauthenticated")
       assert.lengthOf(yield* polls, 1)
     }).pipe(Effect.provide(makeLayer())))
 
   it.effect("200 with non-JSON or schema-invalid bodies: retried a couple of times, then InvalidResponse", () =>
     Effect.gen(function*() {
-      const task = yield* submitWith([{ after: 0, status: { state: "processing" } }])
-      yield* enqueueResult(
-        task.sessionId,
-        { state: "fault", fault: { _tag: "NotJson" } },
-        { state: "fault", fault: { _tag: "InvalidBody" } },
-        { state: "fault", fault: { _tag: "NotJson" } }
-      )
-      const result = yield* awaitForked(task)
+      const result = yield* awaitAnswered(atOnce("processing"), [
+        fault({ _tag: "NotJson" }),
+        fault({ _tag: "InvalidBody" }),
+        fault({ _tag: "NotJson" })
+      ])
       assert.isTrue(Either.isLeft(result) && result.left._tag === "InvalidResponse")
       assert.lengthOf(yield* polls, 3)
     }).pipe(Effect.provide(makeLayer())))
 
   it.effect("two bad bodies then a good one: the wait goes on", () =>
     Effect.gen(function*() {
-      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
-      yield* enqueueResult(
-        task.sessionId,
-        { state: "fault", fault: { _tag: "NotJson" } },
-        { state: "fault", fault: { _tag: "InvalidBody" } }
-      )
-      const result = yield* awaitForked(task)
+      const result = yield* awaitAnswered(atOnce("completed"), [
+        fault({ _tag: "NotJson" }),
+        fault({ _tag: "InvalidBody" })
+      ])
       assert.isTrue(Either.isRight(result))
       assert.lengthOf(yield* polls, 3)
     }).pipe(Effect.provide(makeLayer())))
@@ -440,21 +431,14 @@ describe("awaitCompletion", () => {
 
   it.effect("transient failures until the deadline end as PollTimeout, not as a transport error", () =>
     Effect.gen(function*() {
-      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
-      const faults = Array.from({ length: 200 }, (): FakeServer.StatusStep => ({
-        state: "fault",
-        fault: { _tag: "ServerError" }
-      }))
-      yield* enqueueResult(task.sessionId, ...faults)
-      const result = yield* awaitForked(task, { deadline: "2 minutes" })
+      const faults = Array.from({ length: 200 }, () => fault({ _tag: "ServerError" }))
+      const result = yield* awaitAnswered(atOnce("completed"), faults, { deadline: "2 minutes" })
       assert.isTrue(Either.isLeft(result) && result.left._tag === "PollTimeout")
     }).pipe(Effect.provide(makeLayer())))
 
   it.effect("a body that trickles in slowly: the request timeout (covering the body) cuts it", () =>
     Effect.gen(function*() {
-      const task = yield* submitWith([{ after: 0, status: { state: "completed" } }])
-      yield* enqueueResult(task.sessionId, { state: "fault", fault: { _tag: "SlowBody", delay: "1 hours" } })
-      const result = yield* awaitForked(task)
+      const result = yield* awaitAnswered(atOnce("completed"), [fault({ _tag: "SlowBody", delay: "1 hours" })])
       assert.isTrue(Either.isRight(result))
       const times = yield* pollTimes
       // Poll 1 at 0 hangs until the 5 s request timeout; poll 2 follows the schedule (2 s).
@@ -474,7 +458,7 @@ describe("awaitCompletion", () => {
       const task = yield* submitWith([{ after: "120 seconds", status: { state: "completed" } }])
       yield* awaitForked(task, { progressAware: false, jitter: true })
       const times = yield* pollTimes
-      const gaps = times.slice(1).map((t, i) => t - times[i]!)
+      const gaps = gapsOf(times)
       assert.isTrue(gaps.every((gap) => gap >= 2000 * 0.8 - 1 && gap <= 10_000 * 1.2 + 1), gaps.join(","))
       assert.isTrue(gaps.some((gap) => ![2000, 3000, 4500, 6750, 10_000].includes(gap)), "jitter changed nothing")
     }).pipe(Effect.provide(makeLayer())))
@@ -565,7 +549,7 @@ describe("progress-aware polling", () => {
       const result = yield* awaitForked(task, fast)
       assert.isTrue(Either.isRight(result))
       const times = yield* pollTimes
-      const gaps = times.slice(1).map((t, i) => t - times[i]!)
+      const gaps = gapsOf(times)
       assert.isTrue(gaps.some((gap) => gap < 50), `no short follow-up: ${gaps.join(",")}`)
       assert.isFalse(twoShortInARow(times, 50), gaps.join(","))
       assert.isTrue(gaps.every((gap) => gap >= 10), gaps.join(","))
@@ -577,7 +561,7 @@ describe("progress-aware polling", () => {
       const task = yield* submitWith(linearTimeline(5))
       yield* awaitForked(task)
       const times = yield* pollTimes
-      const gaps = times.slice(1).map((t, i) => t - times[i]!)
+      const gaps = gapsOf(times)
       // A fifth of it right after a poll inside the completion window, never twice in a row.
       assert.isTrue(gaps.every((gap) => gap >= 400 && gap <= 10_000), gaps.join(","))
       assert.isFalse(twoShortInARow(times, 2000), gaps.join(","))
@@ -588,7 +572,7 @@ describe("progress-aware polling", () => {
       const task = yield* submitWith(linearTimeline(300))
       yield* awaitForked(task)
       const times = yield* pollTimes
-      const gaps = times.slice(1).map((t, i) => t - times[i]!)
+      const gaps = gapsOf(times)
       assert.isTrue(gaps.every((gap) => gap >= 2000 && gap <= 10_000), gaps.join(","))
       assert.isAtMost(times[times.length - 1]! - 300_000, 10_000)
     }).pipe(Effect.provide(makeLayer())))
