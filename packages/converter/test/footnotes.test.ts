@@ -316,4 +316,22 @@ describe("references set on the line", () => {
       const texts = contentBlocks(document).map((block) => block._tag === "Paragraph" ? block.text : "")
       assert.isTrue(texts.some((text) => text.includes("1 Line one is the name of the source package.")))
     }))
+
+  it.effect("labels in another script's digits (Persian \"۱\", \"۲\") are references and notes in sequence", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        ...referring("A first term", "۱", " and", 50, 160),
+        ...referring("a second one", "۲", " in the text.", 50, 172),
+        item("۱", 50, 711, 6),
+        item("The first note.", 54, 715, 8),
+        item("۲", 50, 721, 6),
+        item("The second note.", 54, 725, 8)
+      ], [separator(50, 700)])])
+      assert.deepStrictEqual(footnotes(document).map((note) => [note.label, note.text]), [
+        ["۱", "The first note."],
+        ["۲", "The second note."]
+      ])
+      assert.include(Markdown.render(document), "A first term[^note] and a second one[^note-2] in the text.")
+    }))
 })

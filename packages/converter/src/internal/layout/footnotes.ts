@@ -24,7 +24,7 @@ const maxOutdent = 3
 
 /** A note's label at a line start, then its text: "1 As of", "*Work done", LibreOffice's "6Archaic". */
 const leadingLabel =
-  /^([\d\u00B9\u00B2\u00B3\u2070\u2074-\u2079]{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})(?:\s+|(?=[^\s\d\u00B9\u00B2\u00B3\u2070\u2074-\u2079.,:;)\]]))(?=\S)/u
+  /^([\p{Nd}\u00B9\u00B2\u00B3\u2070\u2074-\u2079]{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})(?:\s+|(?=[^\s\p{Nd}\u00B9\u00B2\u00B3\u2070\u2074-\u2079.,:;)\]]))(?=\S)/u
 
 /** A note of a page: its label (undefined: the previous page's last note going on) and lines. */
 export interface Note {
@@ -92,10 +92,36 @@ const separatorAbove = (rules: ReadonlyArray<Rule>, line: Line, above: Line | un
 const follows = (a: string | undefined, b: string): boolean =>
   a !== undefined && /^\d+$/.test(ascii(a)) && /^\d+$/.test(ascii(b)) && Number(ascii(b)) === Number(ascii(a)) + 1
 
-/** Superscript digits (a font's superior figures, as its text layer names them) as ASCII ones. */
+/** Superscript digits (a font's superior figures) and other scripts' digits ("۱۲") as ASCII ones. */
 const ascii = (label: string): string =>
-  label.replace(/[\u00B9\u00B2\u00B3\u2070\u2074-\u2079]/gu, (c) => String("0123456789"[superscripts.indexOf(c)]))
+  label.replace(/[\u00B9\u00B2\u00B3\u2070\u2074-\u2079]|\p{Nd}/gu, (c) => {
+    const superscript = superscripts.indexOf(c)
+    if (superscript >= 0) return String(superscript)
+    const code = c.codePointAt(0)!
+    const zero = digitZeros.find((z) => code >= z && code < z + 10)
+    return zero === undefined ? c : String(code - zero)
+  })
 const superscripts = "\u2070\u00B9\u00B2\u00B3\u2074\u2075\u2076\u2077\u2078\u2079"
+/** The zeros of the decimal digits of the scripts most documents use (Unicode sets each run of ten in order). */
+const digitZeros = [
+  0x30,
+  0x660,
+  0x6F0,
+  0x966,
+  0x9E6,
+  0xA66,
+  0xAE6,
+  0xBE6,
+  0xC66,
+  0xCE6,
+  0xD66,
+  0xE50,
+  0xED0,
+  0xF20,
+  0x1040,
+  0x17E0,
+  0xFF10
+]
 
 /**
  * The page without the notes at its columns' feet: a foot block, low on the page and no larger than
@@ -190,8 +216,12 @@ const footBlock = (
     const aligned = starts && Math.abs(lead(next) - lead(note.lines[0]!)) <= 1 &&
       Math.abs(next.size - last.size) <= 0.25
     const leading = (aligned ? maxNoteGap : maxLeading) * Math.max(next.size, last.size)
-    const close = next.charWidth === undefined && next.y > last.y && next.y - last.y <= leading &&
-      next.size <= first.size + 1 && lead(next) >= lead(first) - maxOutdent * body
+    // A note of the other direction starts at its own margin; a line's other-direction piece sits beside it.
+    const head = next.rtl === first.rtl ? first : note.lines[0]!
+    const margin = next.rtl !== head.rtl ? starts : lead(next) >= lead(head) - maxOutdent * body
+    const beside = !starts && Math.abs(next.y - last.y) <= 0.3 * last.size && (next.x1 <= last.x0 || next.x0 >= last.x1)
+    const close = next.charWidth === undefined && (beside || next.y > last.y && next.y - last.y <= leading) &&
+      next.size <= first.size + 1 && (beside || margin)
     if (!close) {
       const ruled = rules.some((rule) => rule.y0 > last.y && rule.y0 < next.y - 0.6 * next.size)
       return next.y < first.y || ruled || belowAll(items, end + 1, height) ? { notes, end, kept } : undefined

@@ -6,7 +6,7 @@ import type { Line, Mark, PageItem } from "./model.js"
 import { Style } from "./model.js"
 
 const symbols = "*\\u2217\\u2020\\u2021\\u00A7\\u00B6\\u2016"
-const digits = "0-9\\u00B9\\u00B2\\u00B3\\u2070\\u2074-\\u2079"
+const digits = "\\p{Nd}\\u00B9\\u00B2\\u00B3\\u2070\\u2074-\\u2079"
 const cjk = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303F\\uFF01-\\uFF60"
 /** A symbol after a word or its punctuation (never after a backslash: troff's `\**` is code), then a space or punctuation. */
 const symbolReference = new RegExp(`(?<=[^\\s\\\\${symbols}])([${symbols}]{1,3})(?=$|[\\s.,;:!?)\\]])`, "gu")

@@ -48,8 +48,8 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
 /** A run's own character width when its font is fixed-pitch (its advance over its characters). */
 const charWidthOf = (item: TextItem): number => item.width / Math.max(1, [...item.text].length)
 
-/** A footnote's label as a page sets it at the reference: a number or a note symbol. */
-export const noteLabel = /^(?:\d{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})$/u
+/** A footnote's label as a page sets it at the reference: a number (in any script's digits) or a note symbol. */
+export const noteLabel = /^(?:\p{Nd}{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})$/u
 
 /** Whether a run is a footnote's label raised above the line of `main` and set smaller. */
 const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
