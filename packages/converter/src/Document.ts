@@ -36,6 +36,19 @@ export interface Mark {
 }
 
 /**
+ * The term of a definition list (texinfo's `@table`, DocBook's variable list), set above or beside its
+ * description, which is the block after it (a term with alternative spellings is several `Term`s in
+ * a row). Markdown writes it as a bold line of its own, EPUB as `<dt>`.
+ * @since 0.2.0
+ * @category models
+ */
+export interface Term {
+  readonly _tag: "Term"
+  readonly text: string
+  readonly marks?: ReadonlyArray<Mark> | undefined
+}
+
+/**
  * Running text, lines joined (words cut at line ends rejoined), with its marks.
  * @since 0.1.0
  * @category models
@@ -136,7 +149,7 @@ export interface PageBreak {
  * @since 0.1.0
  * @category models
  */
-export type Block = Heading | Paragraph | List | Code | Table | Figure | Footnote | PageBreak
+export type Block = Heading | Paragraph | Term | List | Code | Table | Figure | Footnote | PageBreak
 
 /**
  * A whole document: its blocks in reading order, with `PageBreak`s between pages.

@@ -177,6 +177,9 @@ const listXhtml = (list: Document.List, notes: Notes | undefined): string => {
   return `<${tag}${start}>${items.join("")}</${tag}>`
 }
 
+/** The blocks that may be the description (`<dd>`) of the terms before them. */
+const describes: ReadonlySet<Document.Block["_tag"]> = new Set(["Paragraph", "List", "Code", "Table"])
+
 const renderChapter = (
   chapter: Chapter,
   toc: Array<TocEntry>,
@@ -189,7 +192,16 @@ const renderChapter = (
   const notes = noteIds === undefined ? undefined : { ids: noteIds, files: noteFiles, file: chapter.file }
   const parts: Array<string> = []
   let headingId = 0
+  // Terms open a `<dl>`; the block after them is their `<dd>` when it can be one.
+  let terms = false
   for (const block of chapter.blocks) {
+    if (block._tag === "Term") {
+      parts.push(`${terms ? "" : "<dl>"}<dt>${inlineXhtml(block.text, block.marks, notes)}</dt>`)
+      terms = true
+      continue
+    }
+    if (block._tag === "PageBreak") continue
+    const start = parts.length
     switch (block._tag) {
       case "Heading": {
         const id = `h${++headingId}`
@@ -235,10 +247,14 @@ const renderChapter = (
         parts.push(`<figure><img src="${file}" alt="${alt}" width="${block.width}" height="${block.height}"/></figure>`)
         break
       }
-      case "PageBreak":
-        break
+    }
+    if (terms) {
+      terms = false
+      if (describes.has(block._tag) && parts.length === start + 1) parts[start] = `<dd>${parts[start]}</dd></dl>`
+      else parts.splice(start, 0, "<dd></dd></dl>")
     }
   }
+  if (terms) parts.push("<dd></dd></dl>")
   if (parts.length === 0) parts.push(`<p>${escapeXml(chapter.title)}</p>`)
   return xhtml(language, chapter.title, parts.join("\n"))
 }
@@ -277,8 +293,9 @@ const contentIdentifier = (document: Document.Document): string => {
   const hash = Crypto.createHash("sha256")
   hash.update(document.title)
   for (const block of document.blocks) {
-    if (block._tag === "Paragraph" || block._tag === "Heading" || block._tag === "Footnote") hash.update(block.text)
-    else if (block._tag === "List") hash.update(block.items.map((item) => item.text).join("\n"))
+    if (block._tag === "Paragraph" || block._tag === "Heading" || block._tag === "Term" || block._tag === "Footnote") {
+      hash.update(block.text)
+    } else if (block._tag === "List") hash.update(block.items.map((item) => item.text).join("\n"))
     else if (block._tag === "Code") hash.update(block.text)
   }
   const hex = hash.digest("hex")

@@ -109,6 +109,12 @@ const renderList = (list: Document.List, indent: string, notes: NoteIds | undefi
     ]
   })
 
+/** A line in bold, unless its ends would not let `**` open and close there (it stays as it is). */
+const strongLine = (markdown: string): string => {
+  const text = markdown.trim()
+  return text === "" || text.endsWith("\\") || /^\*|\*$/.test(text) ? text : `**${text}**`
+}
+
 /** A fenced code block; its text is never escaped, so the fence is longer than any run inside. */
 const renderCode = (text: string): string => {
   const fence = "`".repeat(Math.max(3, longestRun(text, "`") + 1))
@@ -128,6 +134,8 @@ const blockMarkdown = (block: Document.Block, notes: NoteIds | undefined): strin
       return `${"#".repeat(Math.max(1, Math.min(6, block.level)))} ${inline(block.text, block.marks ?? [], notes)}`
     case "Paragraph":
       return inline(block.text, block.marks ?? [], notes)
+    case "Term":
+      return strongLine(inline(block.text, block.marks ?? [], notes))
     case "Footnote": {
       const id = notes?.notes.get(block) ?? idBase(block.label)
       const text = block.text.trim() === "" ? escapeText(block.label) : inline(block.text, block.marks ?? [], notes)

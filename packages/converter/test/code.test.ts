@@ -37,6 +37,76 @@ describe("code blocks", () => {
     })
   })
 
+  it("a short term in the code face beside its definition is a term, not a one-line listing", () => {
+    const found = blocks([
+      item("Running text before the flags, long enough to set the body size of this page,", 50, 100),
+      item("and its second line.", 50, 112),
+      item("FFLAGS", 50, 128, Style.code),
+      item("debugging and optimization flags, fixed-form", 110, 128),
+      item("Fortran, set for the whole build.", 110, 140),
+      item("FCFLAGS", 50, 156, Style.code),
+      item("the same, free-form Fortran", 110, 156),
+      item("Running text after the flags goes on here with more words in it.", 50, 168)
+    ])
+    assert.deepStrictEqual(found, [
+      {
+        _tag: "Paragraph",
+        text: "Running text before the flags, long enough to set the body size of this page, and its second line."
+      },
+      { _tag: "Term", text: "FFLAGS", marks: [{ start: 0, end: 6, style: Style.code }] },
+      { _tag: "Paragraph", text: "debugging and optimization flags, fixed-form Fortran, set for the whole build." },
+      { _tag: "Term", text: "FCFLAGS", marks: [{ start: 0, end: 7, style: Style.code }] },
+      { _tag: "Paragraph", text: "the same, free-form Fortran" },
+      { _tag: "Paragraph", text: "Running text after the flags goes on here with more words in it." }
+    ])
+  })
+
+  it("code beside text that goes on in full lines at the margin under it is a listing, not a term", () => {
+    const found = blocks([
+      item("This is also useful for running one script under different interpreters, such as", 50, 100),
+      item("and for other things that take a line or two of running text to say here.", 50, 112),
+      item("Test-Command:   python", 50, 128, Style.code),
+      item("debian/tests/mytest.py and with more words until the end", 190, 128),
+      item("of the line, which then goes on at the margin below.", 50, 140),
+      item("Running text after the example goes on here with more words in it.", 50, 156)
+    ])
+    assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Code", "Paragraph", "Paragraph"])
+    assert.strictEqual(
+      found[2]?._tag === "Paragraph" && found[2].text,
+      "debian/tests/mytest.py and with more words until the end of the line, which then goes on at the margin below."
+    )
+  })
+
+  it("a one-line listing whose comment in the text face stands far beside it stays a listing", () => {
+    const found = blocks([
+      item("Running text before the example, long enough to set the body size here.", 50, 100),
+      item("x <- rnorm(10) #", 70, 124, Style.code),
+      item("ten normal deviates", 200, 124),
+      item("Running text after the example goes on here with more words in it.", 50, 148)
+    ])
+    assert.strictEqual(found[1]?._tag, "Code", JSON.stringify(found))
+    assert.isFalse(found.some((block) => block._tag === "Term"))
+  })
+
+  it("a comment alone on its line, set in the text face after a comment sign, stays in its listing", () => {
+    const found = blocks([
+      item("Note that this mechanism can also be used when it is necessary to change the", 50, 100),
+      item("optimization level of one package. For example", 50, 112),
+      item("##", 70, 128, Style.code),
+      item("for C code", 83, 128),
+      item("CFLAGS = -g -O", 70, 140, Style.code),
+      item("##", 70, 152, Style.code),
+      item("for fixed-form Fortran code", 83, 152),
+      item("FFLAGS = -g -O", 70, 164, Style.code),
+      item("Note that if you have set another standard, you need to set its flags too.", 50, 180)
+    ])
+    assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Code", "Paragraph"], JSON.stringify(found))
+    assert.deepStrictEqual(found[1], {
+      _tag: "Code",
+      text: "## for C code\nCFLAGS = -g -O\n## for fixed-form Fortran code\nFFLAGS = -g -O"
+    })
+  })
+
   it("a sentence that starts with a code span is no listing, comment sign or not", () => {
     const found = blocks([
       item("Running text before, long enough to set the body size of this page.", 50, 100),

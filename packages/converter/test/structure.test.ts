@@ -142,7 +142,7 @@ describe("structure kept in Markdown", () => {
       assert.include(markdown, "| Option | Type | Default |\n| --- | --- | --- |\n| dot | boolean | false |")
     }))
 
-  it.effect("terms in the code face over an indented definition are code spans; a listing over text at its margin is code", () =>
+  it.effect("terms in the code face over an indented definition are bold terms with code spans; a listing over text at its margin is code", () =>
     Effect.gen(function*() {
       const pdf = yield* makePdf((page, fonts) => {
         const line = (runs: ReadonlyArray<Run>, y: number, x = left) => drawLine(page, fonts, runs, y, x)
@@ -160,7 +160,7 @@ describe("structure kept in Markdown", () => {
       const markdown = Markdown.render(yield* read(pdf))
       assert.include(
         markdown,
-        "`y ~ x`\n\n`y ~ 1 + x`\n\nBoth imply the same simple linear regression.\n\n`y ~ 0 + x`\n\nRegression through the origin."
+        "**`y ~ x`**\n\n**`y ~ 1 + x`**\n\nBoth imply the same simple linear regression.\n\n**`y ~ 0 + x`**\n\nRegression through the origin."
       )
       assert.include(markdown, "```\nfit <- lm(y ~ x)\n```\n\nThen the fit is summarised.")
     }))

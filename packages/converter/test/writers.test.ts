@@ -114,6 +114,30 @@ describe("Markdown", () => {
       assert.strictEqual(Markdown.render(document([notes[1]!])), "The first page says this1 and more.\n")
     }))
 
+  it.effect("a definition list's terms are bold lines, their code spans kept, each above its description", () =>
+    Effect.sync(() => {
+      const markdown = Markdown.render(document([
+        { _tag: "Term", text: "-d dir", marks: [{ start: 0, end: 6, style: 1 }] },
+        { _tag: "Term", text: "--dir=dir", marks: [{ start: 0, end: 9, style: 1 }] },
+        { _tag: "Paragraph", text: "Set the stow directory to dir." },
+        { _tag: "Term", text: "prefix/bin or bindir" },
+        { _tag: "Paragraph", text: "The front-end script." },
+        { _tag: "Term", text: "*" }
+      ]))
+      assert.strictEqual(
+        markdown,
+        [
+          "**`-d dir`**",
+          "**`--dir=dir`**",
+          "Set the stow directory to dir.",
+          "**prefix/bin or bindir**",
+          "The front-end script.",
+          // A term that would close the bold itself stays as it is.
+          "\\*"
+        ].join("\n\n") + "\n"
+      )
+    }))
+
   it.effect("renderUtf8 gives the bytes of render, whatever the characters", () =>
     Effect.sync(() => {
       const texts = [
@@ -205,13 +229,18 @@ describe("EPUB", () => {
     }))
 
   it.effect(
-    "footnotes are asides linked from their references, in their chapter or another; figures keep their description; epubcheck finds nothing",
+    "footnotes are asides linked from their references, in their chapter or another; figures keep their description; terms make a definition list; epubcheck finds nothing",
     () =>
       Effect.gen(function*() {
         // The first note goes to the second chapter, away from its reference.
         const blocks: ReadonlyArray<Document.Block> = [
           notes[0]!,
           notes[1]!,
+          { _tag: "Term", text: "-d dir", marks: [{ start: 0, end: 6, style: 1 }] },
+          { _tag: "Term", text: "--dir=dir" },
+          { _tag: "Paragraph", text: "Set the directory." },
+          // A term with no description before the next block that can be one.
+          { _tag: "Term", text: "Alone" },
           { _tag: "Figure", data: tinyPng, mediaType: "image/png", width: 64, height: 64, alt: "A \"grey\" <square>" },
           notes[4]!,
           notes[2]!,
@@ -227,6 +256,10 @@ describe("EPUB", () => {
           "says this<sup><a epub:type=\"noteref\" href=\"chapter-002.xhtml#fn-1\">1</a></sup> and more."
         )
         assert.include(one, "alt=\"A &quot;grey&quot; &lt;square&gt;\"")
+        assert.include(
+          one,
+          "<dl><dt><code>-d dir</code></dt>\n<dt>--dir=dir</dt>\n<dd><p>Set the directory.</p></dd></dl>\n<dl><dt>Alone</dt>\n<dd></dd></dl>\n<figure>"
+        )
         assert.include(two, "<aside epub:type=\"footnote\" id=\"fn-1\"><p>1 Note of the first page.</p></aside>")
         assert.include(two, "that<sup><a epub:type=\"noteref\" href=\"#fn-1-2\">1</a></sup> in a list.")
         assert.include(two, "<p>A reference 7 with no note.</p>")

@@ -18,6 +18,7 @@ export const markedTexts = (block: Document.Block): Array<Marked> => {
   switch (block._tag) {
     case "Paragraph":
     case "Heading":
+    case "Term":
     case "Footnote":
       return block.marks === undefined ? [] : [{ text: block.text, marks: block.marks }]
     case "List":

@@ -52,7 +52,7 @@ const plainText = (blocks: ReadonlyArray<Document.Block>): string => {
   let length = 0
   for (const block of blocks) {
     if (length >= languageSample) break
-    const text = block._tag === "Paragraph" || block._tag === "Heading"
+    const text = block._tag === "Paragraph" || block._tag === "Heading" || block._tag === "Term"
       ? block.text
       : block._tag === "List"
       ? block.items.map((item) => item.text).join(" ")

@@ -1,6 +1,7 @@
 /** Lines of one page -> blocks: headings, paragraphs, lists, code; and paragraphs rejoined across pages and figures. */
 import type * as Document from "../../Document.js"
 import { CodeBuilder } from "./code.js"
+import { listingComments } from "./commentLines.js"
 import type { OutlinedLine } from "./headings.js"
 import { boldNumberedLevel, headingMaxChars, headingTitle, isHeadingCandidate, sectionDepth } from "./headings.js"
 import type { Hyphenation } from "./hyphens.js"
@@ -77,10 +78,18 @@ class PageBlocks {
   private list: ListBuilder | undefined
   private code: CodeBuilder | undefined
   private heading: { level: number; rich: Rich; lines: number; fromOutline: boolean } | undefined
+  /** The left edge of the definition being read after its terms: a line left of it ends the definition. */
+  private definitionX0: number | undefined
+  /** A term found beside its definition, and the listing it is again if the definition's next line is left of it. */
+  private besideTerm: { readonly index: number; readonly code: CodeBuilder } | undefined
   private previous: Line | undefined
   private readonly pendingMissing: Array<OutlineEntry>
 
-  constructor(private readonly rules: PageRules, missing: ReadonlyArray<OutlineEntry>) {
+  constructor(
+    private readonly rules: PageRules,
+    missing: ReadonlyArray<OutlineEntry>,
+    private readonly textStarts: ReadonlyArray<number>
+  ) {
     this.pendingMissing = [...missing].sort((a, b) => (a.top ?? 0) - (b.top ?? 0))
   }
 
@@ -105,6 +114,11 @@ class PageBlocks {
           ? { _tag: "Paragraph", text: rich.text }
           : headingOf(this.heading.level, rich)
       )
+    }
+    // The definition ends with its first block (a new paragraph was not begun yet when it is undefined).
+    if (this.paragraph !== undefined || this.list !== undefined || this.heading !== undefined) {
+      this.definitionX0 = undefined
+      this.besideTerm = undefined
     }
     this.paragraph = undefined
     this.list = undefined
@@ -163,10 +177,20 @@ class PageBlocks {
     }
     if (this.code !== undefined) {
       // Terms in the code face over an indented definition are text with code spans, not a listing.
-      const terms = this.code.termsBefore(line)
+      const code = this.code
+      const found = code.termsBefore(line)
+      const isBeside = found !== undefined && beside(found[found.length - 1]!, line)
+      // A definition beside its term starts where other lines of the page start: the list's indent.
+      const terms = isBeside && this.textStarts.filter((x) => Math.abs(x - line.x0) <= 0.5 * line.size).length < 2
+        ? undefined
+        : found
       if (terms !== undefined) this.code = undefined
       this.flush()
-      for (const term of terms ?? []) this.blocks.push(paragraphOf(trimRich(richLine(term))))
+      for (const term of terms ?? []) this.blocks.push(termOf(trimRich(richLine(term))))
+      if (terms !== undefined) {
+        this.definitionX0 = line.x0
+        this.besideTerm = isBeside ? { index: this.blocks.length - 1, code } : undefined
+      }
     }
     const marker = listMarker(line.text, line.marks)
     const startsItem = marker !== undefined &&
@@ -174,7 +198,7 @@ class PageBlocks {
         endsSentence(previous!.text))
     const sameBaseline = previous !== undefined && beside(previous, line)
     if (startsItem) this.listItem(line, marker, breaks && previous !== undefined && line.y - previous.y > line.size * 3)
-    else if (!this.listContinuation(line, previous)) this.paragraphLine(line, breaks, sameBaseline)
+    else if (!this.listContinuation(line, previous)) this.paragraphLine(line, previous, breaks, sameBaseline)
   }
 
   private codeLine(line: Line): void {
@@ -217,8 +241,17 @@ class PageBlocks {
     return false
   }
 
-  private paragraphLine(line: Line, breaks: boolean, besidePrevious: boolean): void {
-    if (this.paragraph !== undefined && !breaks) {
+  private paragraphLine(line: Line, previous: Line | undefined, breaks: boolean, besidePrevious: boolean): void {
+    let outdented = this.definitionX0 !== undefined && line.x0 < this.definitionX0 - line.size
+    const fullBefore = previous !== undefined && previous.x1 >= line.x1 - 2 * line.size
+    if (outdented && this.besideTerm !== undefined && this.paragraph !== undefined && fullBefore) {
+      // A full line going on at the margin under a "term" beside it: running text, its code apart.
+      this.blocks[this.besideTerm.index] = this.besideTerm.code.build()
+      this.besideTerm = undefined
+      this.definitionX0 = undefined
+      outdented = false
+    }
+    if (this.paragraph !== undefined && !breaks && !outdented) {
       this.paragraph.rich = joinRich(this.paragraph.rich, richLine(line), besidePrevious, this.rules.hyphenation)
       this.paragraph.maxX1 = Math.max(this.paragraph.maxX1, line.x1)
       this.paragraph.lines++
@@ -235,8 +268,12 @@ export const pageBlocks = (
   rules: PageRules,
   missing: ReadonlyArray<OutlineEntry>
 ): Array<Document.Block> => {
-  const builder = new PageBlocks(rules, missing)
-  for (const item of page.items) {
+  const items = listingComments(page.items)
+  const textStarts = items.flatMap((item) =>
+    item._tag === "Line" && item.line.charWidth === undefined ? [item.line.x0] : []
+  )
+  const builder = new PageBlocks(rules, missing, textStarts)
+  for (const item of items) {
     if (item._tag === "Table") {
       builder.block(
         { _tag: "Table", rows: item.rows, ...(item.marks !== undefined ? { marks: item.marks } : {}) },
@@ -252,6 +289,12 @@ const paragraphRich = (block: Document.Paragraph): Rich => ({ text: block.text, 
 
 const paragraphOf = (rich: Rich): Document.Paragraph => ({
   _tag: "Paragraph",
+  text: rich.text,
+  ...(rich.marks.length > 0 ? { marks: rich.marks } : {})
+})
+
+const termOf = (rich: Rich): Document.Term => ({
+  _tag: "Term",
   text: rich.text,
   ...(rich.marks.length > 0 ? { marks: rich.marks } : {})
 })

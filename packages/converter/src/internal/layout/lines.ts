@@ -58,7 +58,7 @@ const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
 export const isMono = (item: TextItem): boolean => (item.style & Style.code) !== 0
 
 /** A comment's start in a listing: what a roman comment follows in the code face. */
-const commentStart = /(?:#|\/\/|\/\*|--|;|%)$/
+export const commentStart = /(?:#|\/\/|\/\*|--|;|%)$/
 
 /** Whether a line is code whose comment is set in the text face (texinfo's `@r{}`, DocBook's `<lineannotation>`). */
 const commentedCode = (items: ReadonlyArray<TextItem>): boolean => {

@@ -34,6 +34,7 @@ const referenced = (block: Document.Block): Document.Block => {
   switch (block._tag) {
     case "Paragraph":
     case "Heading":
+    case "Term":
       return { ...block, ...marked(block.text, block.marks) }
     case "List":
       return { ...block, items: block.items.map(item) }
