@@ -135,6 +135,23 @@ describe("section numbers set apart by a tab", () => {
     assert.deepStrictEqual(found, [[1, "2 Gallery"], [2, "2.1 Data frame"]])
   })
 
+  it("a bold chapter number and title at the text size over a paragraph is a heading at the number's depth", () => {
+    const found = headings([
+      bold("1 Overview", 50, 100),
+      item("Body text of the overview, long enough to be the body size of the page.", 60, 116),
+      item("Its second line, which goes on with the body text of the overview.", 50, 128),
+      bold("2. Basics of Text Processing", 50, 160),
+      item("Body text of the basics, long enough to be the body size of the page.", 60, 176),
+      item("Its second line, which goes on with the body text of the basics.", 50, 188),
+      bold("2.1 Filling", 50, 220),
+      item("Body text of the filling, long enough to be the body size of the page.", 60, 236),
+      item("Its second line, which goes on with the body text of the filling.", 50, 248),
+      bold("3 Apples, pears and plums were bought and eaten by all of the children there", 50, 280),
+      item("Body text after a bold sentence, long enough to be the body size.", 50, 292)
+    ], [])
+    assert.deepStrictEqual(found, [[1, "1 Overview"], [1, "2. Basics of Text Processing"], [2, "2.1 Filling"]])
+  })
+
   it("a number in a table's first column stays apart from the cell beside it", () => {
     const found = headings([
       item("Body text of the page, long enough to be the body size of it.", 50, 100),

@@ -25,7 +25,7 @@ import { noteBlocks, placeNotes } from "./layout/noteBlocks.js"
 import { orderPage } from "./layout/order.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
 import { joinSectionNumbers } from "./layout/sectionNumbers.js"
-import { paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
+import { numberedHeadings, paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
 import { linesPage, taggedBlocks } from "./tagged/assemble.js"
 import { appendTagged } from "./tagged/merge.js"
 import type { TaggedPage } from "./tagged/page.js"
@@ -115,6 +115,7 @@ export const layout = (input: LayoutInput): Layout => {
     // An outlined document's headings are its outline's (and larger sizes): bold lines stay text.
     spaced: outline.length === 0 ? spacedHeadings(pages, body, paragraphGap(pages, body, ratio)) : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
+    numbered: outline.length === 0 ? numberedHeadings(pages, body) : new Set(),
     numberOffset: numberingOffset(matched.lines),
     hyphenation: collectWords(lineTexts(pages))
   }

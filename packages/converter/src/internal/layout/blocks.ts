@@ -3,7 +3,14 @@ import type * as Document from "../../Document.js"
 import { CodeBuilder } from "./code.js"
 import { listingComments } from "./commentLines.js"
 import type { OutlinedLine } from "./headings.js"
-import { boldNumberedLevel, headingMaxChars, headingTitle, isHeadingCandidate, sectionDepth } from "./headings.js"
+import {
+  boldNumberedLevel,
+  headingMaxChars,
+  headingTitle,
+  isHeadingCandidate,
+  numberDepth,
+  sectionDepth
+} from "./headings.js"
 import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
@@ -48,16 +55,17 @@ export interface PageRules {
   /** Bold body-size lines with a heading's space around them (`spacedHeadings`), and their level. */
   readonly spaced: ReadonlySet<Line>
   readonly spacedLevel: number
+  /** Bold chapter numbers and titles over their text (`numberedHeadings`), at their number's level. */
+  readonly numbered: ReadonlySet<Line>
   /** Added to a section number's depth to give its level (`numberingOffset`). */
   readonly numberOffset: number
   readonly hyphenation?: Hyphenation | undefined
 }
 
 /** A heading's level by its section number's depth, in the document's levels. */
-const numberedLevel = (text: string, rules: PageRules): number | undefined => {
-  const depth = sectionDepth(text)
-  return depth === undefined ? undefined : Math.min(6, depth + rules.numberOffset)
-}
+const levelOf = (depth: number | undefined, rules: PageRules): number | undefined =>
+  depth === undefined ? undefined : Math.min(6, depth + rules.numberOffset)
+const numberedLevel = (text: string, rules: PageRules): number | undefined => levelOf(sectionDepth(text), rules)
 
 const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
   _tag: "Heading",
@@ -158,7 +166,8 @@ class PageBlocks {
       (this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body)
         ? this.rules.levels.get(line.size)
         : undefined) ??
-      (this.rules.spaced.has(line) ? numberedLevel(line.text, this.rules) ?? this.rules.spacedLevel : undefined)
+      (this.rules.spaced.has(line) ? numberedLevel(line.text, this.rules) ?? this.rules.spacedLevel : undefined) ??
+      (this.rules.numbered.has(line) ? levelOf(numberDepth(line.text), this.rules) : undefined)
     if (level !== undefined) return this.headingLine(line, level, outlined)
     if (this.heading !== undefined) {
       this.flush()

@@ -123,6 +123,12 @@ export const sectionDepth = (text: string): number | undefined => {
 /** A section number of any depth starting a title: "2 Gallery", "2.13 Details", "Chapter 3 Files". */
 const anySectionNumber = /^(?:Chapter\s+)?(\d+(?:\.\d+)*)\.?\s+\S/
 
+/** The depth of any section number starting a title ("2 Gallery": 1, "2.13 Details": 2), capped at 6. */
+export const numberDepth = (text: string): number | undefined => {
+  const number = anySectionNumber.exec(text)?.[1]
+  return number === undefined ? undefined : Math.min(6, number.split(".").length)
+}
+
 /** What turns a section number's depth into a level: most outlined headings' level minus their number's depth. */
 export const numberingOffset = (outlined: ReadonlyMap<Line, OutlinedLine>): number => {
   const counts = new Map<number, number>()

@@ -5,6 +5,7 @@
 import { allBold } from "./headings.js"
 import { heaviest } from "./lines.js"
 import type { Line, OrderedPage } from "./model.js"
+import { Style } from "./model.js"
 import { letterCount } from "./text.js"
 
 /** How much farther than paragraphs, in font sizes, a spaced heading stands from its neighbours. */
@@ -70,6 +71,31 @@ export const spacedHeadings = (
       const below = next.y - line.y
       if (below < gap + minExtra * body || below > gap + maxExtra * body) return
       if (previous !== undefined && line.y - previous.y < gap + minExtra * body) return
+      found.add(line)
+    })
+  }
+  return found
+}
+
+/** "1 Overview", "2. Basics of Text Processing": a chapter's number and a short capitalised title. */
+const numberedTitle = /^\d{1,2}\.?\s+\p{Lu}/u
+
+/**
+ * Bold body-size lines of a chapter number and its title, alone on their line above a line that is
+ * not bold (a plain TeX or groff section title, set in the text size over its first paragraph).
+ */
+export const numberedHeadings = (pages: ReadonlyArray<OrderedPage>, body: number): Set<Line> => {
+  const found = new Set<Line>()
+  for (const page of pages) {
+    const lines = page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
+    lines.forEach((line, i) => {
+      const next = lines[i + 1]
+      if (next === undefined || !boldTitleLine(line, body) || !numberedTitle.test(line.text)) return
+      if (
+        line.text.length > 80 ||
+        (next.marks ?? []).some((mark) => mark.start === 0 && (mark.style & Style.strong) !== 0)
+      ) return
+      if (next.y <= line.y || next.y - line.y > body * 3 || next.x1 <= line.x1) return
       found.add(line)
     })
   }
