@@ -63,8 +63,10 @@ const rtlLanguages = new Set(["ar", "he", "fa", "ur"])
  */
 const splitChapters = (document: Document.Document): Array<Chapter> => {
   const headings = document.blocks.filter((block): block is Document.Heading => block._tag === "Heading")
-  const top = Math.min(...headings.map((heading) => heading.level))
-  const splitAt = headings.filter((heading) => heading.level === top).length >= 2 ? top : undefined
+  // The shallowest level used twice: a lone title over its sections still gives one chapter a section.
+  const counts = new Map<number, number>()
+  for (const heading of headings) counts.set(heading.level, (counts.get(heading.level) ?? 0) + 1)
+  const splitAt = [...counts.keys()].sort((a, b) => a - b).find((level) => counts.get(level)! >= 2)
   const groups: Array<Array<Document.Block>> = [[]]
   for (const block of document.blocks) {
     if (block._tag === "Heading" && block.level === splitAt && groups[groups.length - 1]!.some(hasContent)) {

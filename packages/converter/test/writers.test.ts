@@ -199,6 +199,29 @@ describe("EPUB", () => {
       assert.include(text("OEBPS/toc.ncx"), "<content src=\"chapter-002.xhtml#h1\"/>")
     }))
 
+  it.effect("a lone title over its sections: the book is split at the sections, the title opens the first", () =>
+    Effect.sync(() => {
+      const files = Fflate.unzipSync(Epub.build(document([
+        { _tag: "Heading", level: 1, text: "The Title" },
+        { _tag: "Paragraph", text: "Front matter." },
+        { _tag: "Heading", level: 2, text: "First" },
+        { _tag: "Paragraph", text: "One." },
+        { _tag: "Heading", level: 3, text: "Inner" },
+        { _tag: "Heading", level: 2, text: "Second" },
+        { _tag: "Paragraph", text: "Two." }
+      ])))
+      const text = (name: string) => new TextDecoder().decode(files[name])
+      const chapters = Object.keys(files).filter((name) => /chapter-\d+\.xhtml$/.test(name)).sort()
+      assert.deepStrictEqual(chapters, [
+        "OEBPS/chapter-001.xhtml",
+        "OEBPS/chapter-002.xhtml",
+        "OEBPS/chapter-003.xhtml"
+      ])
+      assert.include(text("OEBPS/chapter-001.xhtml"), "Front matter.")
+      assert.include(text("OEBPS/chapter-002.xhtml"), "Inner")
+      assert.include(text("OEBPS/chapter-003.xhtml"), "Two.")
+    }))
+
   it.effect("a figure shown again (the same bytes, in this chapter or another) is one file in the book", () =>
     Effect.sync(() => {
       const other = encodePng(new Uint8Array(64 * 64).fill(32), 64, 64, 1)
