@@ -184,25 +184,30 @@ describe("awaitCompletion", () => {
       assert.lengthOf(yield* polls, count)
     }).pipe(Effect.provide(makeLayer())))
 
-  it.effect("a delay landing a hair before the deadline ends the wait there instead of polling again and again", () =>
-    Effect.gen(function*() {
-      // Clock times add up with rounding: 10,000 ms plus 410 steps of 7.3 ms is
-      // 12,999.99999999995, a remainder to the deadline below a nanosecond, which a Duration
-      // rounds to a zero sleep. The client then once polled at the same instant in a loop that
-      // never let the clock move. The server answers "completed" after 450 polls, so such a loop
-      // shows as a success here, not as a hang.
-      yield* TestClock.setTime(10_000)
-      const task = yield* submitWith([{ after: 0, status: { state: "processing", progress: 10 } }])
-      const processing: FakeServer.StatusStep = { state: "processing", progress: 10 }
-      yield* enqueueResult(task.sessionId, ...Array.from({ length: 450 }, () => processing), { state: "completed" })
-      const result = yield* awaitForked(task, {
-        schedule: Schedule.spaced(Duration.millis(7.3)),
-        progressAware: false,
-        deadline: "3 seconds"
-      }, 4)
-      assert.strictEqual(Either.isLeft(result) ? result.left._tag : "completed", "PollTimeout")
-      assert.isBelow((yield* polls).length, 450)
-    }).pipe(Effect.provide(makeLayer())))
+  it.effect(
+    "a delay landing a hair before the deadline ends the wait there instead of polling again and again",
+    () =>
+      Effect.gen(function*() {
+        // Clock times add up with rounding: 10,000 ms plus 410 steps of 7.3 ms is
+        // 12,999.99999999995, a remainder to the deadline below a nanosecond, which a Duration
+        // rounds to a zero sleep. The client then once polled at the same instant in a loop that
+        // never let the clock move. The server answers "completed" after 450 polls, so such a loop
+        // shows as a success here, not as a hang.
+        yield* TestClock.setTime(10_000)
+        const task = yield* submitWith([{ after: 0, status: { state: "processing", progress: 10 } }])
+        const processing: FakeServer.StatusStep = { state: "processing", progress: 10 }
+        yield* enqueueResult(task.sessionId, ...Array.from({ length: 450 }, () => processing), { state: "completed" })
+        const result = yield* awaitForked(task, {
+          schedule: Schedule.spaced(Duration.millis(7.3)),
+          progressAware: false,
+          deadline: "3 seconds"
+        }, 4)
+        assert.strictEqual(Either.isLeft(result) ? result.left._tag : "completed", "PollTimeout")
+        assert.isBelow((yield* polls).length, 450)
+      }).pipe(Effect.provide(makeLayer())),
+    // 450 in-memory polls take seconds on a loaded machine.
+    60_000
+  )
 
   const completedWithoutUrl: FakeServer.StatusStep = {
     state: "raw",
