@@ -1,17 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
-
-/** A run whose width follows its length (half an em a character). */
-const item = (text: string, x: number, y: number, size = 10): TextItem => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-  style: 0
-})
+import { item } from "./support/textItems.js"
 
 /** A column of `count` lines of `chars` characters named `name 1`, `name 2`, ... at `x` from `y`. */
 const column = (name: string, x: number, y: number, count: number, chars: number): Array<TextItem> =>

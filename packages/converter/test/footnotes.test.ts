@@ -5,17 +5,7 @@ import { Markdown } from "../src/index.js"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import type { Rule } from "../src/internal/layout/model.js"
-
-/** A text item whose width follows its length, as with a font half an em wide. */
-const item = (text: string, x: number, y: number, size = 10): TextItem => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-  style: 0
-})
+import { item } from "./support/textItems.js"
 
 /** A line of body text with a raised label after `before` and `after` going on beside it. */
 const referring = (before: string, label: string, after: string, x: number, y: number): Array<TextItem> => {

@@ -1,16 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
-
-const item = (text: string, x: number, y: number, size = 10): TextItem => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-  style: 0
-})
+import { item } from "./support/textItems.js"
 
 const headings = (items: ReadonlyArray<TextItem>, outline: ReadonlyArray<Layout.OutlineEntry>) => {
   const page: PageText = { page: 1, width: 600, height: 800, items, figures: [] }

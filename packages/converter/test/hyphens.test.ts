@@ -2,23 +2,14 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import * as Engine from "../src/internal/engine.js"
-import type { PageText, TextItem } from "../src/internal/layout.js"
+import type { PageText } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import { collectWords, keepsHyphen } from "../src/internal/layout/hyphens.js"
 import * as Markdown from "../src/Markdown.js"
 import { engineOptions } from "./support/engineOptions.js"
+import { item } from "./support/textItems.js"
 
 const options = engineOptions()
-
-const item = (text: string, x: number, y: number, size = 10): TextItem => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-  style: 0
-})
 
 const paragraphs = (texts: ReadonlyArray<string>): Array<string> => {
   const page: PageText = {

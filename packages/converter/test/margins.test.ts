@@ -1,21 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { PageText, TextItem } from "../src/internal/layout.js"
-import * as Layout from "../src/internal/layout.js"
-
-const item = (text: string, x: number, y: number, size = 10, width = text.length * size * 0.5): TextItem => ({
-  text,
-  x,
-  y,
-  width,
-  size,
-  rtl: false,
-  style: 0
-})
-
-const texts = (items: ReadonlyArray<TextItem>): Array<string> =>
-  Layout.orderPage({ page: 1, width: 600, height: 800, items, figures: [] } satisfies PageText).items.flatMap((
-    placed
-  ) => placed._tag === "Line" ? [placed.line.text] : [])
+import type { TextItem } from "../src/internal/layout.js"
+import { item, orderedTexts } from "./support/textItems.js"
 
 /** Justified lines from x 100 to 460, the last one of the paragraph shorter. */
 const paragraph = (words: ReadonlyArray<string>, y: number): Array<TextItem> =>
@@ -23,7 +8,7 @@ const paragraph = (words: ReadonlyArray<string>, y: number): Array<TextItem> =>
 
 describe("margin notes", () => {
   it("a note in the right margin is read after the paragraph it stands beside, not inside its lines", () => {
-    const lines = texts([
+    const lines = orderedTexts([
       ...paragraph(["first line of the paragraph", "second line of it", "third line", "the end."], 100),
       ...paragraph(["another paragraph here", "and its second line", "its third", "its fourth", "its end."], 160),
       // Past the justified edge, a note's first word on the second line's baseline, nine points apart.
@@ -48,7 +33,7 @@ describe("margin notes", () => {
   it("a second column of running text is no margin note", () => {
     const left = paragraph(["l1", "l2", "l3", "l4", "l5", "l6"], 100).map((it) => ({ ...it, width: 200 }))
     const right = [0, 1, 2, 3, 4, 5].map((i) => item(`r${i}`, 320, 100 + i * 12, 10, 150 + i * 5))
-    const lines = texts([...left, ...right])
+    const lines = orderedTexts([...left, ...right])
     assert.deepStrictEqual(lines, ["l1", "l2", "l3", "l4", "l5", "l6", "r0", "r1", "r2", "r3", "r4", "r5"])
   })
 })

@@ -6,6 +6,7 @@ import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import * as Markdown from "../src/Markdown.js"
 import { engineOptions } from "./support/engineOptions.js"
+import { item } from "./support/textItems.js"
 
 const options = engineOptions()
 
@@ -18,16 +19,6 @@ const convert = (name: string) =>
     ),
     (read) => Markdown.render(read.document)
   )
-
-const item = (text: string, x: number, y: number, size = 10): TextItem => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-  style: 0
-})
 
 /** A page of body text with furniture lines at the top (y 30) and the foot (y 780) of an 800-point page. */
 const page = (number: number, top: ReadonlyArray<TextItem>, bottom: ReadonlyArray<TextItem>): PageText => ({

@@ -1,0 +1,19 @@
+import type { PageText, TextItem } from "../../src/internal/layout.js"
+import * as Layout from "../../src/internal/layout.js"
+
+/** A run of text in the body face whose width follows its length (half an em a character). */
+export const item = (text: string, x: number, y: number, size = 10, width = text.length * size * 0.5): TextItem => ({
+  text,
+  x,
+  y,
+  width,
+  size,
+  rtl: false,
+  style: 0
+})
+
+/** The text of each line of a 600 x 800 page of `items`, in the order the layout reads them. */
+export const orderedTexts = (items: ReadonlyArray<TextItem>): Array<string> =>
+  Layout.orderPage({ page: 1, width: 600, height: 800, items, figures: [] } satisfies PageText).items.flatMap((
+    placed
+  ) => placed._tag === "Line" ? [placed.line.text] : [])
