@@ -85,6 +85,36 @@ describe("page furniture", () => {
     assert.notInclude(out, "Trovato")
   })
 
+  it("a running head's two halves, swapped on facing pages, go though the article has two pages of them", () => {
+    const halves = [item("CONTROL EQUALS CHAOS", 54, 54, 9), item("Chang, Connors", 480, 54, 10)]
+    const pages = [1, 2, 3].map((n) =>
+      page(
+        n,
+        n === 1
+          ? []
+          : n === 2
+          ? halves
+          : [item("Chang, Connors", 54, 54, 10), item("CONTROL EQUALS CHAOS", 446, 54, 9)],
+        []
+      )
+    )
+    const out = text(pages)
+    assert.notInclude(out, "Chang, Connors")
+    assert.notInclude(out, "CONTROL EQUALS CHAOS")
+    assert.include(out, "Body text of page 3")
+    // Halves that are the body's (close above the text) stay.
+    const close = [1, 2, 3, 4].map((n) =>
+      page(
+        n,
+        n < 3
+          ? []
+          : [item("Left cell", 54, 60), item("Right cell", 400, 60), item("The first row of the table", 54, 72)],
+        []
+      )
+    )
+    assert.include(text(close), "Left cell")
+  })
+
   it("a browser's print header and footer go: date, title, URL and page counter", () => {
     const pages = [1, 2].map((n) =>
       page(

@@ -63,16 +63,38 @@ const placedKeys = (line: Line, height: number): Array<string> => {
   return keys.flatMap((key) => [`${at}:${key}`, `${at + 1}:${key}`])
 }
 
+/** A head or foot stands this many of its sizes from the page's nearest other baseline, at least. */
+const apartGap = 2.5
+
+/** A page's first (top band) or last (bottom band) baseline of two runs or more, set apart: a head's halves. */
+const apartPairs = (page: OrderedPage): Array<Line> => {
+  const lines = page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
+  if (lines.length < 3) return []
+  const ys = page.items.flatMap((item) =>
+    item._tag === "Line" ? [item.line.y] : item._tag === "Table" ? [item.y] : [item.placed.y0, item.placed.y1]
+  )
+  const apart = (y: number, where: "top" | "bottom"): Array<Line> => {
+    const on = lines.filter((line) => Math.abs(line.y - y) < samePlace)
+    if (on.length < 2 || position(on[0]!, page.height) !== where) return []
+    const size = Math.max(...on.map((line) => line.size))
+    const gaps = ys.map((other) => Math.abs(other - y)).filter((gap) => gap >= samePlace)
+    return gaps.length > 0 && Math.min(...gaps) >= apartGap * size ? on : []
+  }
+  return [...apart(Math.min(...ys), "top"), ...apart(Math.max(...ys), "bottom")]
+}
+
+const spotKeys = (line: Line): Array<string> => {
+  const at = Math.round(line.y / samePlace)
+  return [`${at}:${textKey(line.text)}`, `${at + 1}:${textKey(line.text)}`]
+}
+
 /** Whether a line shares its baseline with a line found to be furniture. */
 const besideFurniture = (line: Line, furniture: ReadonlySet<Line>): boolean => {
   for (const other of furniture) if (Math.abs(other.y - line.y) < samePlace) return true
   return false
 }
 
-/**
- * Drops the furniture of the top and bottom bands (lines repeated across pages, numbers ignored; folios,
- * URLs and dates) and returns it, so a measurement can tell it from body text lost.
- */
+/** Drops the bands' furniture (lines repeated across pages, numbers ignored; folios, URLs, dates) and returns it. */
 export const removeRunningHeads = (
   pages: ReadonlyArray<OrderedPage>
 ): { readonly pages: Array<OrderedPage>; readonly removed: Array<Line> } => {
@@ -82,6 +104,11 @@ export const removeRunningHeads = (
   const threshold = Math.max(3, textPages * 0.3)
   const repeats = textPages <= 3 ? Math.max(2, textPages) : minPlacedRepeats
   const folios = sequenceFolios(pages)
+  const pairs = pages.map(apartPairs)
+  const paired = new Map<string, number>()
+  for (const lines of pairs) {
+    for (const key of new Set(lines.flatMap(spotKeys))) paired.set(key, (paired.get(key) ?? 0) + 1)
+  }
   const isFurniture = (line: Line, height: number, printed: boolean): boolean => {
     if (folios.has(line) || continuation.test(line.text.trim())) return true
     const where = position(line, height)
@@ -95,12 +122,15 @@ export const removeRunningHeads = (
     return keys.some((key) => (placed.get(key) ?? 0) >= (key.includes(":lead:") ? threshold : repeats))
   }
   const removed: Array<Line> = []
-  const kept = pages.map((page) => {
+  const kept = pages.map((page, p) => {
     const printed = page.items.some((item) =>
       item._tag === "Line" && position(item.line, page.height) !== undefined && counter.test(item.line.text) &&
       pageNumber.test(item.line.text.trim())
     )
     const furniture = new Set<Line>()
+    // A pair of halves seen on another page too: the whole baseline is furniture.
+    const repeated = pairs[p]!.filter((line) => spotKeys(line).some((key) => (paired.get(key) ?? 0) >= 2))
+    if (repeated.length >= 2) { for (const line of pairs[p]!) furniture.add(line) }
     for (const item of page.items) {
       if (item._tag === "Line" && isFurniture(item.line, page.height, printed)) furniture.add(item.line)
     }
