@@ -137,6 +137,24 @@ describe("code blocks", () => {
     })
   })
 
+  it("a listing's apostrophe in an italic comment and Sphinx's wrap mark, in the text face, stay in the listing", () => {
+    const found = blocks([
+      item("Running text before the example, long enough to set the body size here.", 50, 100),
+      item("eprintf \"not configured, using version %s\u2423", 70, 124, Style.code),
+      item("\u02D3\u2192", 62, 136, Style.emphasis, 5),
+      item("instead@.\"", 70, 136, Style.code),
+      item("alt_ergo", 70, 148, Style.code),
+      item("(* we don", 115, 148, Style.code | Style.emphasis),
+      item("'", 160, 148, Style.emphasis),
+      item("t want to fail *)", 165, 148, Style.code | Style.emphasis),
+      item("end else", 70, 160, Style.code),
+      item("Running text after the example goes on here with more words in it.", 50, 184)
+    ])
+    assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Code", "Paragraph"])
+    const code = found[1]
+    assert.isTrue(code?._tag === "Code" && code.text.includes("alt_ergo (* we don't want to fail *)"), JSON.stringify(code))
+  })
+
   it("a code span with prose punctuation or a bullet in the text face is no listing", () => {
     const found = blocks([
       item("Running text before, long enough to set the body size of this page.", 50, 100),
