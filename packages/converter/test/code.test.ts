@@ -152,7 +152,10 @@ describe("code blocks", () => {
     ])
     assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Code", "Paragraph"])
     const code = found[1]
-    assert.isTrue(code?._tag === "Code" && code.text.includes("alt_ergo (* we don't want to fail *)"), JSON.stringify(code))
+    assert.isTrue(
+      code?._tag === "Code" && code.text.includes("alt_ergo (* we don't want to fail *)"),
+      JSON.stringify(code)
+    )
   })
 
   it("a code span with prose punctuation or a bullet in the text face is no listing", () => {
