@@ -173,6 +173,21 @@ describe("page furniture", () => {
     assert.include(out, "Body text of page 10")
   })
 
+  it("folios in Persian digits go, with the running head beside them a little below the band", () => {
+    const digits = "۰۱۲۳۴۵۶۷۸۹"
+    const persian = (n: number) => [...String(n)].map((d) => digits[Number(d)]).join("")
+    const titles = ["Things to know", "Typesetting text", "Mathematics", "Specialities", "Graphics"]
+    // The heads stand at 12% of the page's height, outside the 10% band of a page's furniture.
+    const pages = Array.from(
+      { length: 10 },
+      (_, i) => page(i + 1, [item(titles[Math.floor(i / 2)]!, 140, 96), item(persian(i + 5), 520, 96)], [])
+    )
+    const out = text(pages)
+    for (const title of titles) assert.notInclude(out, title)
+    for (let n = 5; n < 15; n++) assert.notInclude(out, persian(n))
+    assert.include(out, "Body text of page 10")
+  })
+
   it("a listing's note at a page break (\"(continues on next page)\") is not text", () => {
     const pages = [1, 2].map((n) =>
       page(n, [item(n === 2 ? "(continued from previous page)" : "Top", 400, 100)], [

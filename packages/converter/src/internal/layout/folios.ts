@@ -1,7 +1,4 @@
-/**
- * Folios found by their sequence (folio minus page index one offset on many pages), where LaTeX and
- * Sphinx set them beyond `runningHeads.ts`'s bands or beside a chapter's title.
- */
+/** Folios found by their sequence (one offset of folio minus page index on many pages), in or beyond the bands. */
 import type { Line, OrderedPage } from "./model.js"
 
 /** A folio alone: "12", "- 12 -", "Page 12", "12 of 40", "12/40". */
@@ -10,8 +7,21 @@ const bareFolio = /^(?:page\s+)?[-–—([]?\s*(\d{1,4})\s*[-–—)\]]?(?:\s*(?
 const leadingNumber = /^(\d{1,4})\s+\S/
 const trailingNumber = /\S\s+(\d{1,4})$/
 
+const zeros = [0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xe50, 0xed0, 0xf20]
+  .concat([0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0xff10])
+
+/** The text with other scripts' digits (Arabic, Persian, Indic, Thai, ...) as ASCII ones: "۱۲" -> "12". */
+export const asciiDigits = (text: string): string =>
+  text.replace(/\p{Nd}/gu, (char) => {
+    const code = char.codePointAt(0)!
+    const zero = zeros.find((z) => code >= z && code < z + 10)
+    return zero === undefined ? char : String(code - zero)
+  })
+
 /** The top and bottom bands of a page, where a folio shares its line with a running head. */
 const band = 0.1
+/** A running head beside a folio found alone may stand a little lower (an A4 page's wider margin). */
+const besideBand = 0.15
 /** Baselines this close (points) are one. */
 const sameBaseline = 1.5
 /** A sequence holds on this many pages, and this share of those with text, at least. */
@@ -23,7 +33,8 @@ interface Candidate {
   readonly value: number
 }
 
-const inBand = (line: Line, height: number): boolean => line.y < height * band || line.y > height * (1 - band)
+const inBand = (line: Line, height: number, share = band): boolean =>
+  line.y < height * share || line.y > height * (1 - share)
 
 /** The lines of a page on its first and its last baseline. */
 const extremeLines = (lines: ReadonlyArray<Line>): Array<Line> => {
@@ -40,7 +51,7 @@ const extremeLines = (lines: ReadonlyArray<Line>): Array<Line> => {
 /** The folio numbers a page's extreme lines may hold. */
 const candidates = (lines: ReadonlyArray<Line>, height: number): Array<Candidate> =>
   extremeLines(lines).flatMap((line): Array<Candidate> => {
-    const text = line.text.trim()
+    const text = asciiDigits(line.text.trim())
     const bare = bareFolio.exec(text)?.[1]
     if (bare !== undefined) return [{ line, value: Number(bare) }]
     if (!inBand(line, height)) return []
@@ -52,11 +63,7 @@ const candidates = (lines: ReadonlyArray<Line>, height: number): Array<Candidate
 const pageLinesOf = (page: OrderedPage): Array<Line> =>
   page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
 
-/**
- * The lines that are folios of the document's page sequence, with the running heads sharing their
- * line or their baseline in a band: the offset (folio minus page index) most pages agree on, when
- * at least `minPages` and `minShare` of the pages with text do.
- */
+/** The folios of the page sequence most pages agree on (`minPages`, `minShare`), and the heads beside them. */
 export const sequenceFolios = (pages: ReadonlyArray<OrderedPage>): Set<Line> => {
   const found = new Set<Line>()
   const perPage = pages.map((page) => candidates(pageLinesOf(page), page.height))
@@ -82,7 +89,7 @@ export const sequenceFolios = (pages: ReadonlyArray<OrderedPage>): Set<Line> => 
     for (const folio of folios) found.add(folio.line)
     // The running head beside the folio on its baseline (a title at the other margin).
     for (const line of pageLinesOf(page)) {
-      if (!inBand(line, page.height)) continue
+      if (!inBand(line, page.height, besideBand)) continue
       if (folios.some((folio) => Math.abs(folio.line.y - line.y) < sameBaseline)) found.add(line)
     }
   })

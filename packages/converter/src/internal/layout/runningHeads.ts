@@ -1,5 +1,5 @@
 /** Page furniture (running heads and feet, folios, print headers and footers) in the top and bottom bands. */
-import { sequenceFolios } from "./folios.js"
+import { asciiDigits, sequenceFolios } from "./folios.js"
 import type { Line, OrderedPage } from "./model.js"
 
 /** A folio: "3", "iv", "- 3 -", "Page 3", "3 of 7", "3/7", "2 sur 7", "Seite 2 von 7". */
@@ -20,7 +20,7 @@ const minPlacedRepeats = 3
 
 /** A line's text with numbers (arabic and roman) as one placeholder: "Chapter 3 - 45" matches "Chapter 3 - 46". */
 const textKey = (text: string): string =>
-  text.toLowerCase().replace(/\d+/g, "#").replace(/\b[ivxlcdm]{1,7}\b/g, "#").replace(/\s+/g, " ").trim()
+  asciiDigits(text).toLowerCase().replace(/\d+/g, "#").replace(/\b[ivxlcdm]{1,7}\b/g, "#").replace(/\s+/g, " ").trim()
 
 const position = (line: Line, height: number): "top" | "bottom" | undefined =>
   line.y < height * band ? "top" : line.y > height * (1 - band) ? "bottom" : undefined
@@ -30,7 +30,7 @@ const counter = /\d\s*(?:of|\/|sur|von|de|di|van|из)\s*\d/i
 
 /** Furniture by form alone: a folio, or a URL or date on a page with a counter (a browser's header and footer). */
 export const isFurnitureText = (text: string, printed: boolean): boolean => {
-  const trimmed = text.trim()
+  const trimmed = asciiDigits(text.trim())
   return pageNumber.test(trimmed) || (printed && (url.test(trimmed) || dateTime.test(trimmed)))
 }
 
@@ -124,8 +124,9 @@ export const removeRunningHeads = (
   const removed: Array<Line> = []
   const kept = pages.map((page, p) => {
     const printed = page.items.some((item) =>
-      item._tag === "Line" && position(item.line, page.height) !== undefined && counter.test(item.line.text) &&
-      pageNumber.test(item.line.text.trim())
+      item._tag === "Line" && position(item.line, page.height) !== undefined &&
+      counter.test(asciiDigits(item.line.text)) &&
+      pageNumber.test(asciiDigits(item.line.text.trim()))
     )
     const furniture = new Set<Line>()
     // A pair of halves seen on another page too: the whole baseline is furniture.
