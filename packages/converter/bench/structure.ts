@@ -4,7 +4,7 @@
  * Prints per document (with the toolchain that made its PDF), then totals for the documents tuned
  * on ("dev"), for the held-out ones and for all: code-line and inline-code recall and precision,
  * emphasis and list-item recall, heading recall, depth agreement and numbers kept, table rows
- * against the reference, and word recall; then the held-out totals against issue 28's targets.
+ * against the reference (how many, and how many are the reference's rows, either way), and word recall; then the held-out totals against issue 28's targets.
  *
  * `tsx bench/structure.ts [--out DIR] [--set dev|heldout] [--no-structure] [names...]`; `--out` keeps our
  * Markdown; `--no-structure` reads tagged documents by their layout alone, as if they had no
@@ -78,6 +78,8 @@ const sum = (rows: ReadonlyArray<Row>): Comparison => {
       ours: a.tableRows.ours + b.tableRows.ours,
       reference: a.tableRows.reference + b.tableRows.reference
     },
+    tableRowsFound: add(a.tableRowsFound, b.tableRowsFound),
+    tableRowPrecision: add(a.tableRowPrecision, b.tableRowPrecision),
     words: add(a.words, b.words)
   }), {
     codeLines: zero,
@@ -91,6 +93,8 @@ const sum = (rows: ReadonlyArray<Row>): Comparison => {
     headingDepth: zero,
     numbered: zero,
     tableRows: { ours: 0, reference: 0 },
+    tableRowsFound: zero,
+    tableRowPrecision: zero,
     words: zero
   })
 }
@@ -114,6 +118,8 @@ const header = [
   "heading depth",
   "numbers kept",
   "table rows (ours/ref)",
+  "table rows found",
+  "table row precision",
   "word recall"
 ]
 
@@ -133,6 +139,8 @@ const cells = (name: string, set: string, producer: string, pages: string, c: Co
   percent(c.headingDepth),
   percent(c.numbered),
   `${c.tableRows.ours}/${c.tableRows.reference}`,
+  percent(c.tableRowsFound),
+  percent(c.tableRowPrecision),
   c.words.total === 0 ? "-" : `${(c.words.hits / c.words.total * 100).toFixed(2)}%`
 ]
 

@@ -26,7 +26,8 @@ export interface ListItem {
 }
 
 export interface Structure {
-  tableRows: number
+  /** Each table row's cells read as one text (`key`): a row is the same row however its cells were cut. */
+  readonly tableRows: Array<string>
   /** Each code block's lines, trailing spaces cut, the block's common indentation removed. */
   readonly codeLines: Array<string>
   readonly inlineCode: Array<string>
@@ -95,7 +96,7 @@ export const structure = (markdown: string): Structure => {
     emphasis: [],
     listItems: [],
     headings: [],
-    tableRows: 0,
+    tableRows: [],
     words: []
   }
   const text: Array<string> = []
@@ -137,7 +138,9 @@ export const structure = (markdown: string): Structure => {
           break
         case "table": {
           const table = token as Tokens.Table
-          out.tableRows += 1 + table.rows.length
+          for (const row of [table.header, ...table.rows]) {
+            out.tableRows.push(key(row.map((cell) => unescape(plain(cell.tokens, cell.text))).join(" ")))
+          }
           for (const cell of [...table.header, ...table.rows.flat()]) {
             inline(cell.tokens)
             text.push(unescape(plain(cell.tokens, cell.text)))
@@ -203,7 +206,12 @@ export interface Comparison {
   readonly headingDepth: Score
   /** Reference headings that start with a section number, found with it. */
   readonly numbered: Score
+  /** Rows of the candidate's tables against the reference's: how many each has (a count says nothing of false tables). */
   readonly tableRows: { readonly ours: number; readonly reference: number }
+  /** Reference table rows found as rows of the candidate's tables. */
+  readonly tableRowsFound: Score
+  /** Of the candidate's table rows, those the reference's tables have (a heading or a paragraph read as a table is not). */
+  readonly tableRowPrecision: Score
   readonly words: Score
 }
 
@@ -259,7 +267,9 @@ export const compare = (reference: Structure, candidate: Structure): Comparison 
       total: pairs.length
     },
     numbered: { hits: found(numbered.map((heading) => key(heading.text)), candidateKeys), total: numbered.length },
-    tableRows: { ours: candidate.tableRows, reference: reference.tableRows },
+    tableRows: { ours: candidate.tableRows.length, reference: reference.tableRows.length },
+    tableRowsFound: score(reference.tableRows, candidate.tableRows),
+    tableRowPrecision: score(candidate.tableRows, reference.tableRows),
     words: score(reference.words, candidate.words)
   }
 }

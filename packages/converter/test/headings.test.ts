@@ -143,6 +143,37 @@ describe("section numbers set apart by a tab", () => {
     assert.deepStrictEqual(found, [[1, "1 Overview"], [1, "2. Basics of Text Processing"], [2, "2.1 Filling"]])
   })
 
+  it("a bold section heading over a table gives the table its own columns, not the heading's", () => {
+    const row = (y: number, cells: ReadonlyArray<string>, style: 0 | 2) =>
+      cells.map((text, i) => ({ ...item(text, [50, 150, 300][i]!, y), style }))
+    const blocks = Layout.layoutDocument({
+      pages: [{
+        page: 1,
+        width: 600,
+        height: 800,
+        items: [
+          bold("9.3", 50, 100, 12),
+          bold("Tools for building programs", 80, 100, 12),
+          ...row(125, ["package", "popcon", "size"], 2),
+          ...row(140, ["make", "V:147", "1592"], 0),
+          ...row(155, ["cmake", "V:16", "28897"], 0),
+          ...row(170, ["meson", "V:2", "3451"], 0)
+        ],
+        figures: []
+      }],
+      outline: [],
+      title: undefined,
+      filename: "t"
+    }).blocks
+    const tables = blocks.flatMap((block) => block._tag === "Table" ? [block.rows] : [])
+    assert.deepStrictEqual(tables, [[
+      ["package", "popcon", "size"],
+      ["make", "V:147", "1592"],
+      ["cmake", "V:16", "28897"],
+      ["meson", "V:2", "3451"]
+    ]])
+  })
+
   it("a number in a table's first column stays apart from the cell beside it", () => {
     const found = headings([
       item("Body text of the page, long enough to be the body size of it.", 50, 100),

@@ -158,8 +158,11 @@ export const findGrids = (rows: ReadonlyArray<Row>, pageWidth: number): Array<Gr
     // Runs grow from bold rows of two pieces only: growing from every baseline is quadratic.
     if (pieces[i]!.length < 2 || !rows[i]!.items.every(isBold)) continue
     const run = growRun(rows, pieces, i, floor)
+    const first = run.start
     while (run.start < run.end && numberedHeading(rows[run.start]!, pieces[run.start]!)) run.start++
     if (run.end - run.start < 2) continue
+    // The headings' pieces are not the table's: its columns are its own rows' alone.
+    if (run.start > first) run.bands = pieces.slice(run.start, run.end).reduce(addToBands, [])
     if (!rows[run.start]!.items.every(isBold)) continue
     const runPieces = pieces.slice(run.start, run.end)
     if (!isTable(runPieces, run.bands, pageWidth)) continue
