@@ -158,6 +158,28 @@ describe("code blocks", () => {
     )
   })
 
+  it("a listing's line numbers and callout marks in the text face are dropped, its numbered blank lines kept blank", () => {
+    const number = (n: number, y: number) => item(String(n), n < 10 ? 44 : 41, y, 0, 5)
+    const found = blocks([
+      item("Running text before the example, long enough to set the body size here.", 50, 100),
+      number(8, 124),
+      item("\\documentclass{article}", 57, 124, Style.code, 9),
+      number(9, 135),
+      number(10, 146),
+      item("\\usepackage{amc}", 57, 146, Style.code, 9),
+      item("\u2461", 160, 141, 0, 10),
+      item("1", 163, 143, Style.strong, 5),
+      number(11, 157),
+      item("\\begin{document}", 57, 157, Style.code, 9),
+      item("Running text after the example goes on here with more words in it.", 50, 192)
+    ])
+    assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Code", "Paragraph"])
+    assert.deepStrictEqual(found[1], {
+      _tag: "Code",
+      text: "\\documentclass{article}\n\n\\usepackage{amc}\n\\begin{document}"
+    })
+  })
+
   it("a code span with prose punctuation or a bullet in the text face is no listing", () => {
     const found = blocks([
       item("Running text before, long enough to set the body size of this page.", 50, 100),

@@ -6,6 +6,7 @@ import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
 import { gutterCuts } from "./gutters.js"
 import { groupRows, segmentGap, segmentRow } from "./lines.js"
+import { dropListingMarks } from "./listingMarks.js"
 import { findMargin, placeMarginNotes } from "./margins.js"
 import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
 import { takeRuledTables } from "./ruledTables.js"
@@ -105,7 +106,7 @@ const placeRows = (
 
 /** Rebuilds the reading order of one page (see the module's header); figures go before the first text below them. */
 export const orderPage = (page: PageText): OrderedPage => {
-  const grouped = joinStrays(groupRows(page.items))
+  const grouped = joinStrays(groupRows(dropListingMarks(page.items)))
   const grids = findGrids(grouped, page.width)
   // Tables found by their columns keep their form; rules find the others.
   const inGrid = (y0: number, y1: number) =>
