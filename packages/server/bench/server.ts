@@ -60,6 +60,8 @@ const server = Server.layer({
   metrics: withMetrics,
   // The load generator drives the limits, not the limiter: it would only measure 429s.
   limits: { rate: false, quota: false, concurrency: false },
+  // A live conversion outlasts any drain: the bench stops the server without waiting for it.
+  drainTimeout: "1 second",
   // Short retention so the task store reaches a steady state within a round (memory is measured).
   conversions: {
     retention: Duration.decode((process.env["BENCH_RETENTION"] ?? "20 seconds") as Duration.DurationInput),
