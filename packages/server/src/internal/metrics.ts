@@ -13,7 +13,8 @@ import type { TaskState } from "./store.js"
 export type Engine = "text" | "ocr"
 
 export interface Recorder {
-  readonly request: (route: string, method: string, status: number, seconds: number) => Effect.Effect<void>
+  /** A request answered: synchronous, as it is called on every request. */
+  readonly request: (route: string, method: string, status: number, seconds: number) => void
   readonly submitted: (format: Format) => Effect.Effect<void>
   readonly rateLimited: (reason: RateLimitReason) => Effect.Effect<void>
   /** A conversion ended here: with its output (its engine and pages), or failed. */
@@ -32,7 +33,7 @@ export interface Recorder {
 }
 
 export const noRecorder: Recorder = {
-  request: () => Effect.void,
+  request: () => {},
   submitted: () => Effect.void,
   rateLimited: () => Effect.void,
   converted: () => Effect.void,
@@ -67,15 +68,24 @@ const latencyBoundaries = MetricBoundaries.fromIterable([
 /** Conversion times from a tenth of a second to the default time limit. */
 const conversionBoundaries = MetricBoundaries.fromIterable([0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 300])
 
-/** One tagged metric per set of tags, made once: requests come by the thousand. */
+/** One tagged metric per set of tags, made once and found without building a key: requests come by the thousand. */
 const cached = <M>(make: (...tags: ReadonlyArray<string>) => M) => {
-  const made = new Map<string, M>()
+  const root = new Map<string, unknown>()
   return (...tags: ReadonlyArray<string>): M => {
-    const key = tags.join("\u0000")
-    let metric = made.get(key)
+    let level = root
+    for (let i = 0; i < tags.length - 1; i++) {
+      let next = level.get(tags[i]!) as Map<string, unknown> | undefined
+      if (next === undefined) {
+        next = new Map()
+        level.set(tags[i]!, next)
+      }
+      level = next
+    }
+    const last = tags[tags.length - 1]!
+    let metric = level.get(last) as M | undefined
     if (metric === undefined) {
       metric = make(...tags)
-      made.set(key, metric)
+      level.set(last, metric)
     }
     return metric
   }
@@ -146,11 +156,10 @@ export const makeRecorder = (): Recorder => {
   })
   return {
     // Every request: one step, without the fiber's metric labels (the server sets none).
-    request: (route, method, status, seconds) =>
-      Effect.sync(() => {
-        requests(route, method, String(status)).unsafeUpdate(1, noLabels)
-        latency(route, method).unsafeUpdate(seconds, noLabels)
-      }),
+    request: (route, method, status, seconds) => {
+      requests(route, method, String(status)).unsafeUpdate(1, noLabels)
+      latency(route, method).unsafeUpdate(seconds, noLabels)
+    },
     submitted: (format) => Metric.increment(submits(format)),
     rateLimited: (reason) => Metric.increment(refusals(reason)),
     converted: (format, seconds, outcome) =>

@@ -5,7 +5,6 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import type { Recorder } from "./metrics.js"
 
 /** What a request is about, filled in while it is answered. */
@@ -21,7 +20,11 @@ export class RequestNotes extends Context.Tag("@pdf-transform/server/RequestNote
 
 /** Notes `fields` on the current request, if it is being observed. */
 export const note = (fields: Partial<Notes>): Effect.Effect<void> =>
-  Effect.map(Effect.serviceOption(RequestNotes), Option.map((notes) => Object.assign(notes, fields)))
+  Effect.withFiberRuntime((fiber) => {
+    const notes = Context.getOption(fiber.currentContext, RequestNotes)
+    if (notes._tag === "Some") Object.assign(notes.value, fields)
+    return Effect.void
+  })
 
 /** A router middleware: each route notes its pattern, and the task its `:taskId` names. */
 export const noteRoute = <E, R>(
@@ -43,23 +46,27 @@ export const observed = (
   app: HttpApp.Default<never, never>,
   { log, recorder }: { readonly recorder: Recorder | undefined; readonly log: boolean }
 ): HttpApp.Default<never, never> =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
+  // Plain steps on the fiber, one continuation: this runs on every request, and the metrics' own cost is watched.
+  Effect.withFiberRuntime((fiber) => {
+    const { method } = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
     const notes: Notes = { route: undefined, key: undefined, task: undefined }
-    const started = yield* Clock.currentTimeNanos
-    const response = yield* Effect.provideService(app, RequestNotes, notes)
-    const seconds = Number((yield* Clock.currentTimeNanos) - started) / 1e9
-    const route = notes.route ?? "unmatched"
-    if (recorder !== undefined) yield* recorder.request(route, request.method, response.status, seconds)
-    if (log) {
-      yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
-        method: request.method,
-        route,
-        status: response.status,
-        durationMs: Math.round(seconds * 1e4) / 10,
-        ...(notes.key === undefined ? {} : { key: notes.key }),
-        ...(notes.task === undefined ? {} : { taskId: notes.task })
-      }))
-    }
-    return response
+    const started = clock.unsafeCurrentTimeNanos()
+    return Effect.flatMap(Effect.provideService(app, RequestNotes, notes), (response) => {
+      const seconds = Number(clock.unsafeCurrentTimeNanos() - started) / 1e9
+      const route = notes.route ?? "unmatched"
+      recorder?.request(route, method, response.status, seconds)
+      if (!log) return Effect.succeed(response)
+      return Effect.as(
+        Effect.logInfo("request").pipe(Effect.annotateLogs({
+          method,
+          route,
+          status: response.status,
+          durationMs: Math.round(seconds * 1e4) / 10,
+          ...(notes.key === undefined ? {} : { key: notes.key }),
+          ...(notes.task === undefined ? {} : { taskId: notes.task })
+        })),
+        response
+      )
+    })
   })
