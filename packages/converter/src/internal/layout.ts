@@ -22,6 +22,7 @@ import { detectLanguage, languageSample } from "./layout/language.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
 import { pageLines } from "./layout/model.js"
 import { noteBlocks, placeNotes } from "./layout/noteBlocks.js"
+import { takeNotice } from "./layout/notices.js"
 import { orderPage } from "./layout/order.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
 import { joinSectionNumbers } from "./layout/sectionNumbers.js"
@@ -88,12 +89,17 @@ export const layout = (input: LayoutInput): Layout => {
   const body = bodySize(pages)
   const notes = new Map<number, ReadonlyArray<Note>>()
   const references: OpenReferences = new Map()
+  const notices: Array<OrderedPage> = []
   for (let i = 0; i < pages.length; i++) {
     // A tagged page's notes are its structure tree's.
     if (isTaggedPage(all[i]!)) continue
     const foot = footNotes(pages[i]!, body, notes.has(pages[i - 1]?.page ?? -1))
     const end = endNotes(foot.page, body, references, foot.notes)
-    pages[i] = joinSectionNumbers(end.page, body)
+    const notice = takeNotice(joinSectionNumbers(end.page, body), body)
+    pages[i] = notice.page
+    if (notice.lines.length > 0) {
+      notices.push({ ...notice.page, items: notice.lines.map((line) => ({ _tag: "Line", line })) })
+    }
     if (foot.notes.length + end.notes.length > 0) notes.set(end.page.page, [...end.notes, ...foot.notes])
   }
   const outline = useOutline(input.outline) ? input.outline : []
@@ -147,7 +153,11 @@ export const layout = (input: LayoutInput): Layout => {
       ? { index: lastNote.index, note: made.replaced }
       : undefined
   }
-  const merged = placeNotes(mergeSplitParagraphs(blocks, rules.hyphenation))
+  // A page's foot notice is read after the text, where it interrupts no sentence.
+  const merged = placeNotes([
+    ...mergeSplitParagraphs(blocks, rules.hyphenation),
+    ...notices.flatMap((page) => pageBlocks(page, rules, []))
+  ])
   const firstHeading = merged.find((block): block is Document.Heading => block._tag === "Heading")
   const title = [input.title, input.filename, firstHeading?.text].map((t) => t?.trim() ?? "").find((t) => t !== "")
   return {
