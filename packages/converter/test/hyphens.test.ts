@@ -52,6 +52,29 @@ describe("hyphens at line ends", () => {
     )
   })
 
+  it("a compound's parts are words of the document; a hyphenated word or an acronym before the hyphen is no cut", () => {
+    const words = collectWords(["the hyperref-aware and Unicode functions, a hyphen-", "ation and a processing step"])
+    // "aware" is written whole only inside a compound.
+    assert.isTrue(keepsHyphen(words, "Unicode", "aware"))
+    assert.isTrue(keepsHyphen(words, "close-to", "optimal"))
+    assert.isTrue(keepsHyphen(words, "MIT", "style"))
+    assert.isFalse(keepsHyphen(words, "Mit", "style"))
+    assert.isFalse(keepsHyphen(words, "process", "ing"))
+    assert.deepStrictEqual(
+      paragraphs([
+        "Unicode functions are hyperref-aware and use the Unicode-",
+        "aware case changing: a close-to-",
+        "optimal search under MIT-",
+        "style licences, pre-",
+        "or post-Euro, with docu-",
+        "ment words."
+      ]),
+      [
+        "Unicode functions are hyperref-aware and use the Unicode-aware case changing: a close-to-optimal search under MIT-style licences, pre- or post-Euro, with document words."
+      ]
+    )
+  })
+
   it("a soft hyphen ending a line joins the word, before a capital too; elsewhere it is dropped", () => {
     assert.strictEqual(Layout.joinLines("a docu\u00AD", "ment"), "a document")
     assert.strictEqual(Layout.joinLines("Ver\u00AD", "Änderung"), "VerÄnderung")

@@ -12,7 +12,7 @@ export const softHyphen = "\u00AD"
 const wordPattern = /\p{L}+(?:[-\u2010]\p{L}+)*[-\u2010\u00AD]?/gu
 const endsInHyphen = /[-\u2010\u00AD]$/
 
-/** The whole words of lines in reading order: a word cut at a line end, and its rest on the next line, are left out. */
+/** The whole words of lines in reading order (a compound's parts too); a word cut at a line end, and its rest, left out. */
 export const collectWords = (lines: Iterable<string>): Hyphenation => {
   const words = new Set<string>()
   const compounds = new Set<string>()
@@ -25,17 +25,22 @@ export const collectWords = (lines: Iterable<string>): Hyphenation => {
       first = false
       if (tail || endsInHyphen.test(word)) continue
       const lower = word.toLowerCase()
-      if (lower.includes("-") || lower.includes("\u2010")) compounds.add(lower.replace(/\u2010/g, "-"))
-      else words.add(lower)
+      if (lower.includes("-") || lower.includes("\u2010")) {
+        const compound = lower.replace(/\u2010/g, "-")
+        compounds.add(compound)
+        for (const part of compound.split("-")) words.add(part)
+      } else words.add(lower)
     }
     cut = endsInHyphen.test(text.trimEnd())
   }
   return { words, compounds }
 }
 
+const acronym = /^\p{Lu}{2,}$/u
+
 /**
- * Whether a line-end hyphen between `before` and `after` is part of a compound: the document writes the
- * compound or both halves whole, and never the joined word. Without words, a hyphen before lower case is a cut.
+ * Whether a line-end hyphen between `before` and `after` is part of a compound: the document writes the compound or
+ * both halves whole, and never the joined word; nor do typesetters cut a hyphenated word or an acronym ("MIT-style").
  */
 export const keepsHyphen = (hyphenation: Hyphenation | undefined, before: string, after: string): boolean => {
   if (hyphenation === undefined) return false
@@ -43,6 +48,9 @@ export const keepsHyphen = (hyphenation: Hyphenation | undefined, before: string
   const rest = after.toLowerCase()
   if (hyphenation.words.has(head + rest)) return false
   if (hyphenation.compounds.has(`${head}-${rest}`)) return true
-  const last = head.slice(head.lastIndexOf("-") + 1)
-  return last.length >= 2 && rest.length >= 2 && hyphenation.words.has(last) && hyphenation.words.has(rest)
+  if (rest.length < 2) return false
+  const start = before.lastIndexOf("-") + 1
+  if (start > 0 || acronym.test(before.slice(start))) return true
+  const last = head.slice(start)
+  return last.length >= 2 && hyphenation.words.has(last) && hyphenation.words.has(rest)
 }

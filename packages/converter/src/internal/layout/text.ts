@@ -57,11 +57,12 @@ export interface JoinedParts {
 
 const lineEndHyphen = /(\p{L}+(?:-\p{L}+)*)[-\u2010]$/u
 const leadingLetters = /^\p{L}+/u
+const suspended = /^(?:or|and)\s/u
 
 /**
  * Two lines as running text. A hyphen between letters at the end of the left one is a cut when the
- * right goes on in lower case, unless `hyphenation` says it is a compound; before a capital or a digit
- * it is kept ("Trace-Monkey"). `literal` (code, pieces of one baseline) joins with a space.
+ * right goes on in lower case, unless `hyphenation` says it is a compound; before a capital, a digit or
+ * "or" ("pre- or post-") it is kept. `literal` (code, pieces of one baseline) joins with a space.
  */
 export const joinParts = (
   left: string,
@@ -82,6 +83,7 @@ export const joinParts = (
   const hyphen = literal || !(a.endsWith("-") || a.endsWith("\u2010")) ? null : lineEndHyphen.exec(a.slice(-64))
   if (hyphen !== null) {
     const after = leadingLetters.exec(b)?.[0]
+    if (suspended.test(b)) return { text: `${a} ${b}`, kept: a.length, offset: a.length + 1, lead }
     const cut = lowerStart.test(b) && !keepsHyphen(hyphenation, hyphen[1]!, after ?? "")
     if (cut) return { text: a.slice(0, -1) + b, kept: a.length - 1, offset: a.length - 1, lead }
     if (/^[\p{L}\p{N}]/u.test(b)) return { text: a + b, kept: a.length, offset: a.length, lead }
