@@ -180,6 +180,26 @@ describe("code blocks", () => {
     })
   })
 
+  it("code that a justified list line's wide spaces cut from its sentence stays in the item, and so does the line under it", () => {
+    const found = blocks([
+      item("Running text before the list, long enough to set the body size here.", 57, 100),
+      item("\u2022", 71, 124),
+      item("The test calls", 80, 124),
+      item("/tmp/autopkgtest-reboot", 182, 124, Style.code),
+      item("my_mark", 339, 124, Style.code),
+      item("with a mark identifier.", 400, 124),
+      item("autopkgtest-reboot", 80, 136, Style.code),
+      item("will cause the test to terminate.", 172, 136),
+      item("Running text after the list goes on here with more words in it.", 57, 160)
+    ])
+    assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "List", "Paragraph"])
+    const list = found[1]
+    assert.strictEqual(
+      list?._tag === "List" ? list.items[0]?.text : undefined,
+      "The test calls /tmp/autopkgtest-reboot my_mark with a mark identifier. autopkgtest-reboot will cause the test to terminate."
+    )
+  })
+
   it("a code span with prose punctuation or a bullet in the text face is no listing", () => {
     const found = blocks([
       item("Running text before, long enough to set the body size of this page.", 50, 100),

@@ -177,10 +177,14 @@ class PageBlocks {
     const breaks = previous === undefined ||
       breaksBefore(previous, line, this.paragraph?.maxX1, this.rules.lineRatio)
     this.previous = line
+    const sameBaseline = previous !== undefined && beside(previous, line)
     // A fixed-pitch line indented past the line above starts a listing even without a gap.
-    const indented = previous !== undefined && line.x0 > previous.x0 + line.size
+    const indented = previous !== undefined && !sameBaseline && line.x0 > previous.x0 + line.size
+    // Code that a justified line's wide spaces cut from the sentence it is set in goes on with the sentence.
+    const inSentence = sameBaseline && !breaks && (this.paragraph !== undefined || this.list !== undefined)
     if (
-      line.charWidth !== undefined && (breaks || indented || this.code !== undefined || this.paragraph === undefined)
+      line.charWidth !== undefined && !inSentence &&
+      (breaks || indented || this.code !== undefined || this.paragraph === undefined)
     ) {
       return this.codeLine(line)
     }
@@ -205,9 +209,10 @@ class PageBlocks {
     const startsItem = marker !== undefined &&
       (!marker.ordered || this.list !== undefined || this.paragraph === undefined || breaks ||
         endsSentence(previous!.text))
-    const sameBaseline = previous !== undefined && beside(previous, line)
     if (startsItem) this.listItem(line, marker, breaks && previous !== undefined && line.y - previous.y > line.size * 3)
-    else if (!this.listContinuation(line, previous)) this.paragraphLine(line, previous, breaks, sameBaseline)
+    else if (!this.listContinuation(line, previous, sameBaseline)) {
+      this.paragraphLine(line, previous, breaks, sameBaseline)
+    }
   }
 
   private codeLine(line: Line): void {
@@ -242,8 +247,13 @@ class PageBlocks {
   }
 
   /** A hanging-indented line, or one close below an unfinished item, goes on with the item. */
-  private listContinuation(line: Line, previous: Line | undefined): boolean {
+  private listContinuation(line: Line, previous: Line | undefined, sameBaseline: boolean): boolean {
     if (this.list === undefined) return false
+    if (sameBaseline) {
+      // A piece of the line before, not where the item's wrapped lines start.
+      this.list.beside(line)
+      return true
+    }
     const closeBelow = previous !== undefined && line.y > previous.y && line.y - previous.y < line.size * 1.6
     if (this.list.continuation(line, closeBelow)) return true
     this.flush()

@@ -147,6 +147,13 @@ export class ListBuilder {
     return true
   }
 
+  /** Joins a piece of the last line (cut from it by a wide space) to the innermost open item. */
+  beside(line: Line): void {
+    const list = this.stack[this.stack.length - 1]!
+    const item = list.items[list.items.length - 1]!
+    item.rich = joinRich(item.rich, richLine(line), true, this.hyphenation)
+  }
+
   build(): Document.List {
     return toList(this.root)
   }
