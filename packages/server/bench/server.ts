@@ -24,9 +24,11 @@ if (process.env["BENCH_SERVER_STATS"] === "1") {
     const now = PerfHooks.performance.eventLoopUtilization(elu)
     elu = PerfHooks.performance.eventLoopUtilization()
     console.error(
-      `server loop: delay p50 ${lagOf(delay.percentile(50))} p99 ${lagOf(delay.percentile(99))} max ${
-        lagOf(delay.max)
-      } ms, utilisation ${(now.utilization * 100).toFixed(0)}%`
+      `server (metrics ${process.env["BENCH_METRICS"] === "1" ? "on" : "off"}) loop: delay p50 ${
+        lagOf(delay.percentile(50))
+      } p99 ${lagOf(delay.percentile(99))} max ${lagOf(delay.max)} ms, utilisation ${
+        (now.utilization * 100).toFixed(0)
+      }%`
     )
     delay.reset()
   }, 10_000).unref()

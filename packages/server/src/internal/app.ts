@@ -155,7 +155,7 @@ export const makeApp = (
 
     const refreshMetrics = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      const { states } = yield* Overview.read(now).pipe(Effect.provideService(SqlClient.SqlClient, sql))
+      const states = yield* Overview.states(now).pipe(Effect.provideService(SqlClient.SqlClient, sql))
       const byState = { processing: 0, completed: 0, failed: 0 }
       let claimed = 0
       for (const row of states) {

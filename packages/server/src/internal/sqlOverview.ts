@@ -24,15 +24,27 @@ export interface StoredOverview {
   readonly totals: Totals
 }
 
+const liveClaim = (sql: SqlClient.SqlClient, now: number) =>
+  sql`claimed_by IS NOT NULL AND (claim_until IS NULL OR claim_until > ${now})`
+
+const statesOf = (sql: SqlClient.SqlClient, now: number) =>
+  readStates(
+    sql`SELECT owner, state, COUNT(*) AS n,
+        SUM(CASE WHEN state = 'processing' AND ${liveClaim(sql, now)} THEN 1 ELSE 0 END) AS running
+      FROM pdt_tasks WHERE expires_at IS NULL OR expires_at > ${now} GROUP BY owner, state`
+  )
+
+/** The tasks by owner and state alone: what each metrics scrape needs, and no more. */
+export const states = (now: number): Effect.Effect<StoredOverview["states"], StorageError, SqlClient.SqlClient> =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => statesOf(sql, now)).pipe(
+    Effect.mapError((cause) => new StorageError({ operation: "read the task counts", cause }))
+  )
+
 export const read = (now: number): Effect.Effect<StoredOverview, StorageError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const live = sql`claimed_by IS NOT NULL AND (claim_until IS NULL OR claim_until > ${now})`
-    const states = yield* readStates(
-      sql`SELECT owner, state, COUNT(*) AS n,
-          SUM(CASE WHEN state = 'processing' AND ${live} THEN 1 ELSE 0 END) AS running
-        FROM pdt_tasks WHERE expires_at IS NULL OR expires_at > ${now} GROUP BY owner, state`
-    )
+    const live = liveClaim(sql, now)
+    const states = yield* statesOf(sql, now)
     const running = yield* readNodes(
       sql`SELECT claimed_by AS node, COUNT(*) AS n FROM pdt_tasks
         WHERE state = 'processing' AND ${live} GROUP BY claimed_by ORDER BY claimed_by`
