@@ -322,6 +322,26 @@ describe("layout rules", () => {
     }))
 })
 
+describe("paragraphs set with a looser leading than the document's", () => {
+  it("a sentence going on in lower case at the same margin stays one paragraph; a finished one ends it", () => {
+    const body = bodyLines(Array.from({ length: 8 }, (_, i) => `Body line ${i + 1} of the tighter text.`), 50, 100)
+    const loose = [
+      "The bold paragraph has a few rules for the con-",
+      "text of some characters and its cross word",
+      "alternates.",
+      "At this point in the devel-",
+      "opment of the font, marks may break them."
+    ].map((text, i) => item(text, 50, 250 + i * 16))
+    const texts = contentBlocks(layout([page([...body, ...loose])])).flatMap((block) =>
+      block._tag === "Paragraph" ? [block.text] : []
+    )
+    assert.deepStrictEqual(texts.slice(-2), [
+      "The bold paragraph has a few rules for the context of some characters and its cross word alternates.",
+      "At this point in the development of the font, marks may break them."
+    ])
+  })
+})
+
 describe("paragraphs across page ends", () => {
   const paragraph = (text: string): Document.Block => ({ _tag: "Paragraph", text })
   const pageBreak = (page: number): Document.Block => ({ _tag: "PageBreak", page })

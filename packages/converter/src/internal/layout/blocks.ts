@@ -32,8 +32,10 @@ const breaksBefore = (previous: Line, line: Line, paragraphRight: number | undef
     // The next column (or a line beside the previous one): the paragraph goes on unless a sentence ended.
     return endsSentence(previous.text)
   }
-  // Wider than the document's own leading by a fifth: a paragraph gap.
-  if (dy > size * Math.max(1.45, lineRatio * 1.2) + 0.5) return true
+  // Wider than the document's own leading by a fifth: a paragraph gap, unless a sentence goes on at the same margin.
+  const goesOn = dy < size * 2 && Math.abs(line.x0 - previous.x0) < size && !endsSentence(previous.text) &&
+    lowerStart.test(line.text) && line.charWidth === undefined && previous.charWidth === undefined
+  if (!goesOn && dy > size * Math.max(1.45, lineRatio * 1.2) + 0.5) return true
   if (!endsSentence(previous.text)) return false
   if (line.x0 > previous.x0 + size * 0.7) return true
   return paragraphRight !== undefined && previous.x1 < paragraphRight - size * 3
