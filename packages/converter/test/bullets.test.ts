@@ -26,6 +26,12 @@ describe("bullets drawn as shapes", () => {
     assert.deepStrictEqual(bullets.map((b) => [b.text, b.x, b.y]), [["•", 39, 120]])
   })
 
+  it("of two runs a shape could mark, the bullet goes to the first the page sets, not the nearest", () => {
+    const items = [item("second line", 52, 121), item("first line", 52, 120), item("far below", 52, 400)]
+    const bullets = shapeBullets([box(39, 113, 6.6)], items)
+    assert.deepStrictEqual(bullets.map((b) => [b.text, b.x, b.y]), [["•", 39, 121]])
+  })
+
   it("a number set on a shape (beamer's numbered ball) gets its item's full stop", () => {
     const items = [item("1", 37, 78.7), item("create slides", 52, 78.7)]
     const bullets = shapeBullets([box(34, 69, 11.6)], items)

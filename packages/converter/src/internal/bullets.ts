@@ -61,11 +61,50 @@ export const pagePaths = (m: Pdfium, page: number, height: number): PagePaths =>
     return { shapes, rules: rules.length > maxRules ? [] : rules }
   })
 
+/** A page's runs ordered by baseline, so each shape looks only at the runs of its own height. */
+interface ByBaseline {
+  readonly items: ReadonlyArray<TextItem>
+  /** Indices into `items`, by `y`. */
+  readonly order: Int32Array
+  readonly maxSize: number
+}
+
+const byBaseline = (items: ReadonlyArray<TextItem>): ByBaseline => ({
+  items,
+  order: Int32Array.from(items.keys()).sort((a, b) => items[a]!.y - items[b]!.y),
+  maxSize: items.reduce((max, item) => Math.max(max, item.size), 0)
+})
+
+/** The first run in the page's order with `above < y <= below` that `fits`. */
+const firstBetween = (
+  runs: ByBaseline,
+  above: number,
+  below: number,
+  fits: (item: TextItem) => boolean
+): TextItem | undefined => {
+  const { items, order } = runs
+  let low = 0
+  let high = order.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (items[order[middle]!]!.y <= above) low = middle + 1
+    else high = middle
+  }
+  let first = -1
+  for (let i = low; i < order.length && items[order[i]!]!.y <= below; i++) {
+    const index = order[i]!
+    if ((first < 0 || index < first) && fits(items[index]!)) first = index
+  }
+  return first < 0 ? undefined : items[first]
+}
+
 /** A number set on a shape (beamer's numbered balls) is an item's number: "1" becomes "1.". */
-const numberOn = (shape: Box, items: ReadonlyArray<TextItem>): TextItem | undefined => {
-  const number = items.find((item) =>
-    /^\d{1,2}$/.test(item.text) && item.x >= shape.x0 - 0.5 && item.x + item.width <= shape.x1 + 0.5 &&
-    item.y > shape.y0 && item.y <= shape.y1 + 0.5
+const numberOn = (shape: Box, runs: ByBaseline): TextItem | undefined => {
+  const number = firstBetween(
+    runs,
+    shape.y0,
+    shape.y1 + 0.5,
+    (item) => item.x >= shape.x0 - 0.5 && item.x + item.width <= shape.x1 + 0.5 && /^\d{1,2}$/.test(item.text)
   )
   return number === undefined ? undefined : { ...number, text: ".", x: number.x + number.width, width: 0 }
 }
@@ -76,18 +115,24 @@ const numberOn = (shape: Box, items: ReadonlyArray<TextItem>): TextItem | undefi
  */
 export const shapeBullets = (shapes: ReadonlyArray<Box>, items: ReadonlyArray<TextItem>): Array<TextItem> => {
   if (shapes.length === 0 || shapes.length > maxCandidates) return []
+  const runs = byBaseline(items)
   const bullets: Array<TextItem> = []
   for (const shape of shapes) {
-    const numbered = numberOn(shape, items)
+    const numbered = numberOn(shape, runs)
     if (numbered !== undefined) {
       bullets.push(numbered)
       continue
     }
     if (shape.x1 - shape.x0 > maxSide) continue
     const middle = (shape.y0 + shape.y1) / 2
-    const item = items.find((item) =>
-      item.x >= shape.x1 && item.x - shape.x1 <= 1.5 * item.size &&
-      middle < item.y && middle > item.y - 0.8 * item.size && shape.x1 - shape.x0 < 0.6 * item.size
+    // A run whose baseline is below the shape's middle by less than 0.8 of its size.
+    const item = firstBetween(
+      runs,
+      middle,
+      middle + 0.8 * runs.maxSize,
+      (item) =>
+        item.x >= shape.x1 && item.x - shape.x1 <= 1.5 * item.size &&
+        middle > item.y - 0.8 * item.size && shape.x1 - shape.x0 < 0.6 * item.size
     )
     if (item === undefined) continue
     bullets.push({
