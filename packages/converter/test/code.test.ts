@@ -200,6 +200,36 @@ describe("code blocks", () => {
     )
   })
 
+  it("code over a table's header indented under it is a listing, a term only over an indented sentence", () => {
+    const found = blocks([
+      item("Running text before the example, long enough to set the body size here.", 50, 100),
+      item("fm1 <- aov(tlimth ~ sex, data = tli)", 56, 124, Style.code),
+      item("xtable(fm1)", 56, 136, Style.code),
+      item("Df Sum Sq Mean Sq F value Pr(>F)", 115, 156),
+      item("sex 1 75.37 75.37 0.38 0.5417", 62, 168),
+      item("Residuals 93 18682.87 200.89", 62, 180),
+      item("x <- xtable(dat)", 56, 204, Style.code),
+      item("Makes a table of the data frame and keeps it.", 128, 216),
+      item("Running text after the example goes on here with more words in it.", 50, 240)
+    ])
+    assert.deepStrictEqual(found.slice(1, 4).map((block) => block._tag), ["Code", "Paragraph", "Term"], JSON.stringify(found))
+    assert.deepStrictEqual(found[1], { _tag: "Code", text: "fm1 <- aov(tlimth ~ sex, data = tli)\nxtable(fm1)" })
+  })
+
+  it("a listing's line that wraps with dblatex's mark in a slanted text face stays in the listing", () => {
+    const found = blocks([
+      item("Running text before the example, long enough to set the body size here.", 50, 100),
+      item("\\begin{question}{prez}", 56, 124, Style.code),
+      item("Among the following persons, which one", 66, 136, Style.code),
+      item("\u2190", 266, 136, Style.emphasis),
+      item("-", 271, 136, Style.emphasis),
+      item("?", 76, 148, Style.code),
+      item("\\end{question}", 56, 160, Style.code),
+      item("Running text after the example goes on here with more words in it.", 50, 184)
+    ])
+    assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Code", "Paragraph"])
+  })
+
   it("a code span with prose punctuation or a bullet in the text face is no listing", () => {
     const found = blocks([
       item("Running text before, long enough to set the body size of this page.", 50, 100),

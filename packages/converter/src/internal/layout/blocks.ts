@@ -41,6 +41,9 @@ const breaksBefore = (previous: Line, line: Line, paragraphRight: number | undef
   return paragraphRight !== undefined && previous.x1 < paragraphRight - size * 3
 }
 
+/** A sentence's end: a full stop, perhaps inside a closing quote or bracket. */
+const fullStop = /[.!?]["')\]]?\s*$/
+
 /** A line on the previous one's baseline (a cell or column beside it) does not continue a word cut by a hyphen. */
 const beside = (previous: Line, line: Line): boolean =>
   Math.abs(line.y - previous.y) <= 0.5 * Math.max(previous.size, line.size)
@@ -195,10 +198,10 @@ class PageBlocks {
       const code = this.code
       const found = code.termsBefore(line)
       const isBeside = found !== undefined && beside(found[found.length - 1]!, line)
-      // A definition beside its term starts where other lines of the page start: the list's indent.
-      const terms = isBeside && this.textStarts.filter((x) => Math.abs(x - line.x0) <= 0.5 * line.size).length < 2
-        ? undefined
-        : found
+      // A definition starts where other lines of the page start (the list's indent), or under its term
+      // is a sentence: a table's header or a note set right under a listing is neither.
+      const shared = this.textStarts.filter((x) => Math.abs(x - line.x0) <= 0.5 * line.size).length >= 2
+      const terms = shared || (!isBeside && fullStop.test(line.text)) ? found : undefined
       if (terms !== undefined) this.code = undefined
       this.flush()
       for (const term of terms ?? []) this.blocks.push(termOf(trimRich(richLine(term))))

@@ -72,12 +72,12 @@ const commentedCode = (items: ReadonlyArray<TextItem>): boolean => {
 /**
  * A run of a line otherwise in the code face that a fallback font set: letters of another script,
  * or in a slanted face a brace or a backslash (TeX's math symbols: Sweave's listings), a quote
- * (an apostrophe in a listing's italic comment) or Sphinx's mark of a wrapped line.
+ * (an apostrophe in a listing's italic comment) or the mark of a wrapped line (Sphinx's, dblatex's).
  */
 const fallbackRun = (item: TextItem): boolean =>
   !/[A-Za-z0-9]/.test(item.text) &&
   (/[^\p{Script=Latin}\p{Script=Common}]/u.test(item.text) ||
-    ((item.style & Style.emphasis) !== 0 && /^(?:[{}\\'"]|\u02D3|\u2192){1,3}$/u.test(item.text.trim())))
+    ((item.style & Style.emphasis) !== 0 && /^(?:[{}\\'"-]|\u02D3|\u2190|\u2192){1,3}$/u.test(item.text.trim())))
 
 /**
  * Whether a line is code some of whose characters the code face lacked and a fallback font set
