@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { Document } from "../src/index.js"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
+import { makeLine } from "../src/internal/layout/lines.js"
 
 /** A text item whose width follows its length, as with a fixed-pitch font half an em wide. */
 const item = (text: string, x: number, y: number, size = 10, rtl = false, style = 0): TextItem => ({
@@ -339,6 +340,17 @@ describe("paragraphs set with a looser leading than the document's", () => {
       "The bold paragraph has a few rules for the context of some characters and its cross word alternates.",
       "At this point in the development of the font, marks may break them."
     ])
+  })
+})
+
+describe("a table cell's wrapped lines read as one line", () => {
+  it("the next baseline's run, back at the left, starts a new word", () => {
+    const line = makeLine([
+      item("Note: Used for Khamti, Aiton and", 60, 216.5, 6),
+      item("Phake dotted characters.", 60, 223.4, 6),
+      item("1", 132, 221.5, 4)
+    ])
+    assert.strictEqual(line.text, "Note: Used for Khamti, Aiton and Phake dotted characters.1")
   })
 })
 

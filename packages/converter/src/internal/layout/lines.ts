@@ -154,7 +154,9 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
     if (previous !== undefined) {
       const gap = rtl ? previous.x - (item.x + item.width) : item.x - (previous.x + previous.width)
       const size = Math.max(previous.size, item.size)
-      if (gap > spaceGap * size) {
+      // A cell's lines read as one: the next baseline's start, back at the left, is a word's start.
+      const wrapped = Math.abs(item.y - previous.y) > 0.5 * size && gap < -size
+      if (gap > spaceGap * size || wrapped) {
         // Between two fixed-pitch runs, the gap is a number of spaces (alignment in code).
         const spaces = isMono(previous) && isMono(item) ? Math.max(1, Math.round(gap / charWidthOf(previous))) : 1
         text += " ".repeat(spaces)
