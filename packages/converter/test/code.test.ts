@@ -240,4 +240,18 @@ describe("code blocks", () => {
     ])
     assert.isFalse(found.some((block) => block._tag === "Code"), JSON.stringify(found))
   })
+  it("a listing whose runs have no advances (a printer driver's font without widths) is read, not failed", () => {
+    const zeroWide = (text: string, x: number, y: number): TextItem => ({ ...item(text, x, y, Style.code), width: 0 })
+    const found = blocks([
+      item("Running text before the example, long enough to set the body size here.", 50, 100),
+      zeroWide("@font-face", 70, 124),
+      zeroWide("{", 136, 124),
+      zeroWide("font-family:", 82, 136),
+      zeroWide("Harmattan;", 160, 136),
+      item("Running text after the example goes on here with more words in it.", 50, 160)
+    ])
+    const code = found.find((block) => block._tag === "Code")
+    assert.isDefined(code)
+    assert.include(code?._tag === "Code" ? code.text : "", "  font-family:")
+  })
 })

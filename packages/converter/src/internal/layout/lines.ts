@@ -45,8 +45,12 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
   return heaviest(weights)
 }
 
-/** A run's own character width when its font is fixed-pitch (its advance over its characters). */
-const charWidthOf = (item: TextItem): number => item.width / Math.max(1, [...item.text].length)
+/**
+ * A run's own character width when its font is fixed-pitch (its advance over its characters); a run a
+ * printer driver left without advances (zero wide) gets Courier's.
+ */
+const charWidthOf = (item: TextItem): number =>
+  item.width > 0 ? item.width / Math.max(1, [...item.text].length) : 0.6 * item.size
 
 /** A footnote's label as a page sets it at the reference: a number (in any script's digits) or a note symbol. */
 export const noteLabel = /^(?:\p{Nd}{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})$/u
