@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Zlib from "node:zlib"
-import { PDFDocument, rgb, StandardFonts } from "pdf-lib"
+import { degrees, PDFDocument, rgb, StandardFonts } from "pdf-lib"
 import * as Engine from "../src/internal/engine.js"
 import * as Pdf from "../src/internal/pdf.js"
 import { pngSize } from "./support/scans.js"
@@ -110,4 +110,32 @@ describe("PDFium access", () => {
         }
       })
   )
+  it.effect("a page turned a quarter (/Rotate 90) is read as it is shown: runs as wide as their text, rules across", () =>
+    Effect.gen(function*() {
+      const first = "optional features th"
+      const pdf = yield* Effect.promise(async () => {
+        const document = await PDFDocument.create()
+        const font = await document.embedFont(StandardFonts.Helvetica)
+        const page = document.addPage([612, 792])
+        page.setRotation(degrees(90))
+        // Shown turned, the PDF's y axis runs across the page and its x axis down it.
+        const along = { size: 11, font, rotate: degrees(90) }
+        page.drawText(first, { x: 100, y: 100, ...along })
+        page.drawText("at provide", { x: 100, y: 100 + font.widthOfTextAtSize(first, 11), ...along })
+        page.drawLine({ start: { x: 130, y: 100 }, end: { x: 130, y: 300 }, thickness: 0.5 })
+        return document.save()
+      })
+      const page = yield* Effect.scoped(
+        Effect.flatMap(Pdf.open(pdf, undefined), (open) => Pdf.readPage(open, 1, { figures: false }))
+      )
+      assert.strictEqual(page.width, 792)
+      // Two runs of one word, abutting as shown, are one run: no space inside "that".
+      assert.deepStrictEqual(page.items.map((item) => item.text), ["optional features that provide"])
+      assert.approximately(page.items[0]!.x, 100, 1)
+      assert.approximately(page.items[0]!.width, 150, 30)
+      const rules = page.rules.filter((rule) => rule.horizontal)
+      assert.strictEqual(rules.length, 1)
+      assert.approximately(rules[0]!.x1 - rules[0]!.x0, 200, 2)
+      assert.approximately(rules[0]!.y0, 130, 2)
+    }))
 })

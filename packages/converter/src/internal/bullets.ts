@@ -33,11 +33,25 @@ export interface PagePaths {
 const isMarkerBox = (w: number, h: number, max = maxSide): boolean =>
   w >= minSide && h >= minSide && w <= max && h <= max && Math.abs(w - h) <= 0.3 * Math.max(w, h)
 
+/** The box between two opposite corners. */
+const turned = (a: readonly [number, number], b: readonly [number, number]): Box => ({
+  x0: Math.min(a[0], b[0]),
+  x1: Math.max(a[0], b[0]),
+  y0: Math.min(a[1], b[1]),
+  y1: Math.max(a[1], b[1])
+})
+
 /** The small shapes and the rules of a page, one type and one bounds call per path object. */
-export const pagePaths = (m: Pdfium, page: number, height: number): PagePaths =>
-  P.withBuffer(m, 16, (out) => {
+export const pagePaths = (m: Pdfium, page: number, width: number, height: number): PagePaths =>
+  P.withBuffer(m, 24, (out) => {
     const shapes: Array<Box> = []
     const rules: Array<Rule> = []
+    const toPage = (x: number, y: number): readonly [number, number] => {
+      m.direct.FPDF_PageToDevice(page, 0, 0, Math.ceil(width * 16), Math.ceil(height * 16), 0, x, y, out + 16, out + 20)
+      return [P.int(m, out + 16) / 16, P.int(m, out + 20) / 16]
+    }
+    // A page whose /Rotate turns it a quarter: its paths' bounds are turned onto the page as shown.
+    const rotated = toPage(0, 0)[1] !== toPage(100, 0)[1]
     const count = m.direct.FPDFPage_CountObjects(page)
     for (let i = 0; i < count && (shapes.length <= maxCandidates || rules.length <= maxRules); i++) {
       const object = m.direct.FPDFPage_GetObject(page, i)
@@ -45,9 +59,11 @@ export const pagePaths = (m: Pdfium, page: number, height: number): PagePaths =>
       if (type !== pathObject && !pictureObjects.has(type)) continue
       if (!m.direct.FPDFPageObj_GetBounds(object, out, out + 4, out + 8, out + 12)) continue
       const [left, bottom, right, top] = P.floats(m, out, 4)
-      const w = right! - left!
-      const h = top! - bottom!
-      const box = { x0: left!, x1: right!, y0: height - top!, y1: height - bottom! }
+      const box = rotated ?
+        turned(toPage(left!, bottom!), toPage(right!, top!)) :
+        { x0: left!, x1: right!, y0: height - top!, y1: height - bottom! }
+      const w = box.x1 - box.x0
+      const h = box.y1 - box.y0
       if (type !== pathObject) {
         if (shapes.length <= maxCandidates && isMarkerBox(w, h, maxPictureSide)) shapes.push(box)
       } else if (h <= maxThickness && w >= minLength) {

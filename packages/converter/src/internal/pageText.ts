@@ -136,6 +136,8 @@ export const pageText = (
         c.FPDF_PageToDevice(page, 0, 0, deviceWidth, deviceHeight, 0, x, y, out + 48, out + 52)
         return [P.int(m, out + 48) / precision, P.int(m, out + 52) / precision]
       }
+      // A page whose /Rotate turns it a quarter: the PDF's x axis runs down the page.
+      const rotated = toPage(0, 0)[1] !== toPage(100, 0)[1]
       // Fonts are shared by many runs: each one's style is asked once per page.
       const styles = new Map<number, number>()
       const styleOf = (font: number): number => {
@@ -170,23 +172,35 @@ export const pageText = (
         const text = chars.slice(start, end)
         if (text.trim() === "") return
         c.FPDFText_GetCharOrigin(textPage, start, out, out + 8)
+        const originX = P.double(m, out)
         const baseline = P.double(m, out + 8)
         // Loose boxes span each glyph's advance, not its ink: the gap between two runs is then the
         // space the PDF left, not the side bearings of narrow glyphs ("l", "i" in a monospace font).
         c.FPDFText_GetLooseCharBox(textPage, start, out)
         const firstLeft = P.float(m, out)
         const firstRight = P.float(m, out + 8)
+        const firstTop = P.float(m, out + 4)
+        const firstBottom = P.float(m, out + 12)
         c.FPDFText_GetLooseCharBox(textPage, end - 1, out)
         const lastLeft = P.float(m, out)
         const lastRight = P.float(m, out + 8)
+        const lastTop = P.float(m, out + 4)
+        const lastBottom = P.float(m, out + 12)
         // The font size is the Tf operand; the text matrix scales it (TeX sets 1 and scales).
         c.FPDFText_GetMatrix(textPage, start, out + 32)
         const size = c.FPDFText_GetFontSize(textPage, start) *
           (Math.hypot(P.float(m, out + 40), P.float(m, out + 44)) || 1)
         const left = Math.min(firstLeft, lastLeft)
         const right = Math.max(firstRight, lastRight)
-        const [x0, y] = toPage(left, baseline)
-        const [x1] = toPage(right, baseline)
+        let [x0, y] = toPage(left, baseline)
+        let [x1] = toPage(right, baseline)
+        if (rotated) {
+          // A page turned a quarter sets its lines along the PDF's y axis: the run spans its boxes' corners.
+          y = toPage(originX, baseline)[1]
+          const ends = [firstTop, firstBottom, lastTop, lastBottom].map((v) => toPage(originX, v)[0])
+          x0 = Math.min(...ends)
+          x1 = Math.max(...ends)
+        }
         const item: TextItem = {
           text,
           x: Math.min(x0, x1),

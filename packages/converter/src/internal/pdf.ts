@@ -232,7 +232,7 @@ export const readPage = (
     const marked = tree.length > 0 ? StructTree.markedContent(m) : undefined
     const text = pageText(m, page, width, height, marked)
     const tagged = text.mcids === undefined ? undefined : { tree, items: text.items.slice(), mcids: text.mcids }
-    const paths = pagePaths(m, page, height)
+    const paths = pagePaths(m, page, width, height)
     text.items.push(...shapeBullets(paths.shapes, text.items))
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
     const images = options.figures || empty
