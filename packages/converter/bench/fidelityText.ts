@@ -104,8 +104,14 @@ const blocksOf = (tokens: ReadonlyArray<Token>, out: Array<Block>): void => {
         break
       case "table": {
         const table = token as Tokens.Table
-        const rows = [table.header, ...table.rows].map((row) => row.map((cell) => normalize(inlineText(cell.tokens))))
-        out.push({ kind: "table", text: normalize(rows.map((row) => row.join(" ")).join(" ")), rows })
+        const raw = [table.header, ...table.rows].map((row) => row.map((cell) => inlineText(cell.tokens)))
+        const rows = raw.map((row) => row.map((cell) => normalize(cell.replace(footnoteReference, ""))))
+        out.push({
+          kind: "table",
+          text: normalize(rows.map((row) => row.join(" ")).join(" ")),
+          rows,
+          withReferences: normalize(raw.map((row) => row.join(" ")).join(" "))
+        })
         break
       }
       case "list":

@@ -151,6 +151,13 @@ describe("fidelity judgements", () => {
     assert.isTrue(holds("footnote-at: There. | Second note.", other))
   })
 
+  it("a reference in a table's cell is no cell text, and footnote-at finds it there", () => {
+    const md = "| Name | Notes[^1] |\n| --- | --- |\n| alpha | G,O |\n\n[^1]: G=Graphite; O=OpenType\n"
+    assert.isTrue(holds("footnote-at: Notes | G=Graphite", md))
+    assert.isTrue(holds("row: Name | Notes", md))
+    assert.isFalse(holds("present: Notes[^1]", md))
+  })
+
   it("code needs a fenced or indented code block", () => {
     assert.isTrue(holds("code: ls -l /tmp", "Run:\n\n```\n$ ls -l /tmp\n```\n"))
     assert.isTrue(holds("code: ls -l /tmp", "Run:\n\n    $ ls -l /tmp\n"))
