@@ -324,4 +324,27 @@ describe("references set on the line", () => {
       ])
       assert.include(Markdown.render(document), "A first term[^note] and a second one[^note-2] in the text.")
     }))
+  it.effect("a note below a table, answering a raised label in a cell of it, is a footnote without a rule above it", () =>
+    Effect.sync(() => {
+      const horizontal = (y: number): Rule => ({ x0: 40, x1: 560, y0: y, y1: y + 0.5, horizontal: true })
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        item("Feature", 50, 215),
+        item("Implementation", 300, 212),
+        item("Notes", 300, 224),
+        item("1", 325, 220.5, 6),
+        item("Dal", 50, 250),
+        item("G,O,T", 300, 250),
+        item("Meem", 50, 280),
+        item("G,O,T", 300, 280),
+        item("1", 50, 711, 8),
+        item("G=Implemented in Graphite; O=Implemented in OpenType.", 57, 711, 8)
+      ], [horizontal(200), horizontal(232), horizontal(262), horizontal(292)])])
+      assert.deepStrictEqual(footnotes(document), [{
+        _tag: "Footnote",
+        label: "1",
+        text: "G=Implemented in Graphite; O=Implemented in OpenType."
+      }])
+      assert.include(Markdown.render(document), "Implementation Notes[^1]")
+    }))
 })

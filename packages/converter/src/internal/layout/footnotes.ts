@@ -75,6 +75,16 @@ const referenceLabels = (line: Line): Array<string> =>
     mark.style === Style.footnote && mark.start > 0 ? [line.text.slice(mark.start, mark.end).trim()] : []
   )
 
+/** The labels of a table's references (a raised label in a cell, a header's "Notes¹"). */
+const tableReferences = (table: Extract<PageItem, { _tag: "Table" }>): Array<string> =>
+  (table.marks ?? []).flatMap((row, r) =>
+    row.flatMap((cell, c) =>
+      cell.flatMap((mark) =>
+        mark.style === Style.footnote ? [(table.rows[r]?.[c] ?? "").slice(mark.start, mark.end).trim()] : []
+      )
+    )
+  )
+
 /** Where a line starts, mirrored on a right-to-left line (its right end, negated), so that larger is further in. */
 const lead = (line: Line): number => line.rtl ? -line.x1 : line.x0
 const ruleStart = (rule: Rule, rtl: boolean): number => rtl ? -rule.x1 : rule.x0
@@ -135,17 +145,22 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
   const taken = new Set<number>()
   const notes: Array<Note> = []
   let above: Line | undefined
+  let blockAbove = false
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!
     if (item._tag !== "Line") {
+      if (item._tag === "Table") { for (const label of tableReferences(item)) referred.add(label) }
       above = undefined
+      blockAbove = true
       continue
     }
     const line = item.line
     const previous = above !== undefined && above.y < line.y ? above : undefined
+    const afterBlock = blockAbove
     above = line
+    blockAbove = false
     const start = line.size <= body + 0.5 && line.y >= page.height * lowerPart && line.charWidth === undefined
-      ? footStart(line, previous, rules, body, referred, continuing && notes.length === 0)
+      ? footStart(line, previous, afterBlock, rules, body, referred, continuing && notes.length === 0)
       : undefined
     const block = start === undefined ? undefined : footBlock(items, i, start, referred, rules, body, page.height)
     if (block === undefined) {
@@ -168,6 +183,7 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
 const footStart = (
   line: Line,
   previous: Line | undefined,
+  afterBlock: boolean,
   rules: ReadonlyArray<Rule>,
   body: number,
   referred: ReadonlySet<string>,
@@ -178,7 +194,8 @@ const footStart = (
   const marker = noteMarker(line)
   if (marker === undefined) return ruled && smaller && continuing ? { label: undefined, cut: 0 } : undefined
   if (ruled) return marker.raised || smaller || referred.has(marker.label) ? marker : undefined
-  const spaced = previous !== undefined && line.y - previous.y >= minGap * body
+  // A table or a figure just above ends the body as a gap does.
+  const spaced = afterBlock || (previous !== undefined && line.y - previous.y >= minGap * body)
   return smaller && spaced && referred.has(marker.label) ? marker : undefined
 }
 

@@ -113,7 +113,11 @@ const cellText = (items: ReadonlyArray<TextItem>): Rich => {
     if (line !== undefined && Math.abs(item.y - line[0]!.y) <= 0.5 * item.size) line.push(item)
     else lines.push([item])
   }
-  return lines.map((line) => richLine(makeLine(line))).reduce((a, b) => a.text === "" ? b : joinRich(a, b), empty)
+  // A raised note label sorts above its line's words: each line is read in visual order.
+  return lines.map((line) => richLine(makeLine(line.sort((a, b) => a.x - b.x)))).reduce(
+    (a, b) => a.text === "" ? b : joinRich(a, b),
+    empty
+  )
 }
 
 /** The ruled tables of a page, their items taken out of `rows`; not a table: one column or row, or mostly code. */
