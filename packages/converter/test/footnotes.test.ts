@@ -114,6 +114,34 @@ describe("footnotes at a page's foot", () => {
       ])
     }))
 
+  it.effect("a note going on below a rule across the column (Word's and LaTeX's continuation rule) is one footnote", () =>
+    Effect.sync(() => {
+      const across: Rule = { x0: 50, x1: 550, y0: 690, y1: 690.4, horizontal: true }
+      const document = layout([
+        page([
+          ...bodyLines(filler, 50, 100),
+          ...referring("A reference to a long note", "1", " in the body.", 50, 160),
+          item("1", 50, 711, 6),
+          item("A long note that does not end on its", 54, 715, 8)
+        ], [separator(50, 700)]),
+        page(
+          [
+            ...bodyLines(filler, 50, 100),
+            ...referring("Another reference", "2", " on this page.", 50, 160),
+            item("page but goes on at the foot of the next.", 50, 702, 8),
+            item("2", 50, 711, 6),
+            item("The page's own note.", 54, 715, 8)
+          ],
+          [across],
+          2
+        )
+      ])
+      assert.deepStrictEqual(footnotes(document).map((note) => [note.label, note.text]), [
+        ["1", "A long note that does not end on its page but goes on at the foot of the next."],
+        ["2", "The page's own note."]
+      ])
+    }))
+
   it.effect("lines at a page's foot that are not notes stay in the body", () =>
     Effect.sync(() => {
       const document = layout([page([

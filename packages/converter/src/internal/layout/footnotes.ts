@@ -4,7 +4,7 @@
  */
 import { gluedReferences, markGlued } from "./gluedNotes.js"
 import { listMarker } from "./lists.js"
-import type { Line, Mark, OrderedPage, PageItem, Rule } from "./model.js"
+import type { Line, Mark, OrderedPage, PageItem, Rule, Separator } from "./model.js"
 import { Style } from "./model.js"
 
 /** A separator is at least this long (points) and at most this share of the page wide. */
@@ -40,10 +40,12 @@ export interface PageNotes {
   readonly notes: ReadonlyArray<Note>
 }
 
-/** The horizontal rules short enough to be a footnote separator. */
-export const shortRules = (rules: ReadonlyArray<Rule>, width: number): Array<Rule> =>
-  rules.filter((rule) =>
-    rule.horizontal && rule.x1 - rule.x0 >= minRuleLength && rule.x1 - rule.x0 <= width * maxRuleShare
+/** The horizontal rules a footnote separator may be: short ones, and long ones over a note going on. */
+export const separatorRules = (rules: ReadonlyArray<Rule>, width: number): Array<Separator> =>
+  rules.flatMap((rule) =>
+    rule.horizontal && rule.x1 - rule.x0 >= minRuleLength
+      ? [{ ...rule, long: rule.x1 - rule.x0 > width * maxRuleShare }]
+      : []
   )
 
 /** A line's leading label: where its text starts, and whether the label is raised (a reference mark). */
@@ -140,7 +142,8 @@ const digitZeros = [
  */
 export const footNotes = (page: OrderedPage, body: number, continuing: boolean): PageNotes => {
   const items = page.items
-  const rules = page.shortRules ?? []
+  const all = page.separators ?? []
+  const rules = all.filter((rule) => !rule.long)
   const referred = new Set<string>()
   const taken = new Set<number>()
   const notes: Array<Note> = []
@@ -160,7 +163,7 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
     above = line
     blockAbove = false
     const start = line.size <= body + 0.5 && line.y >= page.height * lowerPart && line.charWidth === undefined
-      ? footStart(line, previous, afterBlock, rules, body, referred, continuing && notes.length === 0)
+      ? footStart(line, previous, afterBlock, all, body, referred, continuing && notes.length === 0)
       : undefined
     const block = start === undefined ? undefined : footBlock(items, i, start, referred, rules, body, page.height)
     if (block === undefined) {
@@ -184,15 +187,20 @@ const footStart = (
   line: Line,
   previous: Line | undefined,
   afterBlock: boolean,
-  rules: ReadonlyArray<Rule>,
+  rules: ReadonlyArray<Separator>,
   body: number,
   referred: ReadonlySet<string>,
   continuing: boolean
 ): { readonly label: string | undefined; readonly cut: number } | undefined => {
-  const ruled = separatorAbove(rules, line, previous, body)
   const smaller = line.size <= body - 0.75
   const marker = noteMarker(line)
-  if (marker === undefined) return ruled && smaller && continuing ? { label: undefined, cut: 0 } : undefined
+  // Word and LaTeX set a note going on from the page before under a rule across the column.
+  if (marker === undefined) {
+    return smaller && continuing && separatorAbove(rules, line, previous, body)
+      ? { label: undefined, cut: 0 }
+      : undefined
+  }
+  const ruled = separatorAbove(rules.filter((rule) => !rule.long), line, previous, body)
   if (ruled) return marker.raised || smaller || referred.has(marker.label) ? marker : undefined
   // A table or a figure just above ends the body as a gap does.
   const spaced = afterBlock || (previous !== undefined && line.y - previous.y >= minGap * body)

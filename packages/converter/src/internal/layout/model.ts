@@ -81,12 +81,17 @@ export type PageItem =
   }
   | { readonly _tag: "Figure"; readonly placed: PlacedFigure }
 
+/** A rule a footnote separator may be: `long` across the column, as the rule over a note going on from the page before. */
+export interface Separator extends Rule {
+  readonly long: boolean
+}
+
 export interface OrderedPage {
   readonly page: number
   readonly height: number
   readonly items: ReadonlyArray<PageItem>
-  /** Its short horizontal rules: where a footnote separator may be (`footnotes`). */
-  readonly shortRules?: ReadonlyArray<Rule> | undefined
+  /** Its horizontal rules where a footnote separator may be (`footnotes`). */
+  readonly separators?: ReadonlyArray<Separator> | undefined
 }
 
 /** The lines of a page, in reading order, without its tables and figures. */

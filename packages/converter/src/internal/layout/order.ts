@@ -1,7 +1,7 @@
 /** Reading order of one page: tables kept whole, columns read one after the other (`columns`), figures placed. */
 import type { Placed } from "./columns.js"
 import { orderRegion } from "./columns.js"
-import { noteMarks, shortRules } from "./footnotes.js"
+import { noteMarks, separatorRules } from "./footnotes.js"
 import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
 import { gutterCuts } from "./gutters.js"
@@ -136,5 +136,5 @@ export const orderPage = (page: PageText): OrderedPage => {
     if (index < 0) items.push(item)
     else items.splice(items.indexOf(ordered[index]!.item), 0, item)
   }
-  return { page: page.page, height: page.height, items, shortRules: shortRules(page.rules ?? [], page.width) }
+  return { page: page.page, height: page.height, items, separators: separatorRules(page.rules ?? [], page.width) }
 }
