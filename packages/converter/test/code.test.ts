@@ -212,7 +212,11 @@ describe("code blocks", () => {
       item("Makes a table of the data frame and keeps it.", 128, 216),
       item("Running text after the example goes on here with more words in it.", 50, 240)
     ])
-    assert.deepStrictEqual(found.slice(1, 4).map((block) => block._tag), ["Code", "Paragraph", "Term"], JSON.stringify(found))
+    assert.deepStrictEqual(
+      found.slice(1, 4).map((block) => block._tag),
+      ["Code", "Paragraph", "Term"],
+      JSON.stringify(found)
+    )
     assert.deepStrictEqual(found[1], { _tag: "Code", text: "fm1 <- aov(tlimth ~ sex, data = tli)\nxtable(fm1)" })
   })
 
