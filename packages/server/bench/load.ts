@@ -12,7 +12,8 @@
  * what a request costs each. BENCH_TOGETHER=0 measures them in turn (off on, on off, ...). Prints
  * per round requests/s, p50/p99 of result GETs, submits/s, RSS and the main thread's CPU a request;
  * then per server the rounds pooled and their spread; the last lines compare the two ("off" or
- * "on" alone: one server, as the absolute figures are judged).
+ * "on" alone: one server, as the absolute figures are judged; "off,off": two equal servers, the
+ * bench's own noise).
  *
  * Simulated tasks take 3 s +- BENCH_JITTER (default 0.5, i.e. 1.5-4.5 s); BENCH_JITTER=0 makes them
  * all equal, so the 200 tasks submitted together end together every ~3 s (a thundering herd).
@@ -236,8 +237,8 @@ const round = async (target: Target, duration: number): Promise<RoundResult> => 
   }
 }
 
-const launch = async (entry: ReadonlyArray<string>, mode: string): Promise<Target> => {
-  const metrics = mode === "on"
+const launch = async (entry: ReadonlyArray<string>, metricsMode: string, mode: string): Promise<Target> => {
+  const metrics = metricsMode === "on"
   const server = await Child.start(entry, {
     BENCH_KEY: key,
     BENCH_LIVE: live ? "1" : "0",
@@ -366,7 +367,10 @@ const main = async () => {
   const modes = (process.env["BENCH_METRICS"] ?? "off,on").split(",").map((mode) => mode.trim())
   const entry = await serverEntry()
   const targets: Array<Target> = []
-  for (const mode of modes) targets.push(await launch(entry, mode))
+  // A mode named twice ("off,off") is an A/A run: what separates two equal servers is the bench's own noise.
+  for (const [i, mode] of modes.entries()) {
+    targets.push(await launch(entry, mode, modes.indexOf(mode) === i ? mode : `${mode} (2)`))
+  }
   console.log(
     `${pollers} pollers per server, one poll per ${pollIntervalMs} ms each (fixed rate), ${
       together
@@ -397,12 +401,12 @@ const main = async () => {
     // Let each server drain and exit (writing its profile, with BENCH_PROFILE=1) before leaving.
     await Promise.all(targets.map((target) => target.server.stop(20_000)))
   }
-  const summaries = new Map(targets.map((target) => [target.mode, report(target)]))
-  const off = summaries.get("off")
-  const on = summaries.get("on")
-  const offRounds = targets.find((target) => target.mode === "off")?.rounds
-  const onRounds = targets.find((target) => target.mode === "on")?.rounds
-  if (off === undefined || on === undefined || offRounds === undefined || onRounds === undefined) return
+  const summaries = targets.map(report)
+  if (targets.length !== 2) return
+  const [first, second] = targets as [Target, Target]
+  const [off, on] = summaries as [Summary, Summary]
+  const [offRounds, onRounds] = [first.rounds, second.rounds]
+  const versus = `${second.mode} against ${first.mode}`
   const pairRatios = (of: (round: Measured) => number) =>
     offRounds.map((round, i) => (of(onRounds[i]!) / of(round) - 1) * 100)
   const spread = (values: ReadonlyArray<number>) =>
@@ -410,7 +414,7 @@ const main = async () => {
       median(values).toFixed(1)
     }%)`
   console.log(
-    `${together ? "round by round" : "pair by pair"}, on against off: result GET p99 ${
+    `${together ? "round by round" : "pair by pair"}, ${versus}: result GET p99 ${
       spread(pairRatios(({ result }) => percentile(result.resultLatencies, 99)))
     }; requests/s ${spread(pairRatios(({ result }) => result.requests))}; submits/s ${
       spread(pairRatios(({ result }) => result.submits))
@@ -421,7 +425,7 @@ const main = async () => {
   const within = (a: number, b: number) => Math.abs(b / a - 1) <= 0.05
   const met = within(off.p99, on.p99) && within(off.submitsPerSecond, on.submitsPerSecond)
   console.log(
-    `metrics on against off, rounds pooled: result GET p99 ${off.p99.toFixed(2)} -> ${on.p99.toFixed(2)} ms (${
+    `metrics ${versus}, rounds pooled: result GET p99 ${off.p99.toFixed(2)} -> ${on.p99.toFixed(2)} ms (${
       change(off.p99, on.p99)
     }), submits/s ${off.submitsPerSecond.toFixed(1)} -> ${on.submitsPerSecond.toFixed(1)} (${
       change(off.submitsPerSecond, on.submitsPerSecond)
