@@ -152,6 +152,18 @@ export const madeDocuments: ReadonlyArray<Made> = [
       )
   },
   {
+    id: "harmattan-features-tagged",
+    set: "dev",
+    package: "fonts-sil-harmattan",
+    version: "2.000-1",
+    make: (root, pdf) =>
+      officeTaggedPdf(
+        Path.join(root, "usr/share/doc/fonts-sil-harmattan/documentation/Harmattan-features.odt"),
+        "writer_pdf_Export",
+        pdf
+      )
+  },
+  {
     id: "mapsforge-sotm-slides",
     set: "dev",
     package: "libmapsforge-java-doc",
