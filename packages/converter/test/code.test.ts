@@ -258,4 +258,13 @@ describe("code blocks", () => {
     assert.isDefined(code)
     assert.include(code?._tag === "Code" ? code.text : "", "  font-family:")
   })
+
+  it("a line in the code face under a line ending in a colon is a listing, though no gap or indent sets it apart", () => {
+    const found = blocks([
+      item("The version returned by the custom field is expressed as:", 50, 100),
+      item("iLo_Firmware: <major rev>.<minor rev>", 50, 112, Style.code),
+      item("The next paragraph starts here and is text again.", 50, 136)
+    ])
+    assert.deepStrictEqual(found[1], { _tag: "Code", text: "iLo_Firmware: <major rev>.<minor rev>" })
+  })
 })

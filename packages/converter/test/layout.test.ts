@@ -321,6 +321,23 @@ describe("layout rules", () => {
       assert.strictEqual(Layout.detectLanguage("انواع الخطوط العربية"), "ar")
       assert.strictEqual(Layout.detectLanguage(""), "en")
     }))
+
+  it("text at the margin, left of a list's markers, ends the list after a sub-list, however close below", () => {
+    const found = contentBlocks(layout([page([
+      item("This will:", 50, 100),
+      item("\u2022 Invoke autoreconf that will create the following files:", 62, 112),
+      item("\u2013 INSTALL (a symlink)", 76, 124),
+      item("\u2013 src/include/config.hin", 76, 136),
+      item("Note that aclocal.m4 is generated and the groff m4 macros are", 50, 150),
+      item("included via the acinclude.m4 file.", 50, 162)
+    ])]))
+    const list = found.find((block) => block._tag === "List")
+    assert.notInclude(JSON.stringify(list), "Note that")
+    assert.deepInclude(found, {
+      _tag: "Paragraph",
+      text: "Note that aclocal.m4 is generated and the groff m4 macros are included via the acinclude.m4 file."
+    })
+  })
 })
 
 describe("paragraphs set with a looser leading than the document's", () => {

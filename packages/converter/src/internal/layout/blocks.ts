@@ -185,11 +185,13 @@ class PageBlocks {
     const sameBaseline = previous !== undefined && beside(previous, line)
     // A fixed-pitch line indented past the line above starts a listing even without a gap.
     const indented = previous !== undefined && !sameBaseline && line.x0 > previous.x0 + line.size
+    // So does one under a line that ends in a colon: it is what the colon announces.
+    const announced = previous !== undefined && !sameBaseline && previous.text.trimEnd().endsWith(":")
     // Code that a justified line's wide spaces cut from the sentence it is set in goes on with the sentence.
     const inSentence = sameBaseline && !breaks && (this.paragraph !== undefined || this.list !== undefined)
     if (
       line.charWidth !== undefined && !inSentence &&
-      (breaks || indented || this.code !== undefined || this.paragraph === undefined)
+      (breaks || indented || announced || this.code !== undefined || this.paragraph === undefined)
     ) {
       return this.codeLine(line)
     }

@@ -136,7 +136,9 @@ export class ListBuilder {
     let depth = this.stack.length - 1
     while (depth >= 0 && !hangsUnder(this.stack[depth]!, line)) depth--
     if (depth < 0) {
-      if (!closeBelow || this.lastEndsSentence()) return false
+      // A line left of the outermost marker is the text after the list, however close below.
+      const outside = line.x0 < this.root.markerX - sameDepth * line.size
+      if (!closeBelow || this.lastEndsSentence() || outside) return false
       depth = this.stack.length - 1
     }
     this.stack.splice(depth + 1)
