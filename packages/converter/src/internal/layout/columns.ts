@@ -58,12 +58,22 @@ const crossersStandAlone = (items: ReadonlyArray<Placed>, x: number): boolean =>
   )
 
 /** An index entry: a term, then the pages or sections it is found on ("printf: 4, 5, 6, 7."). */
-const indexEntry = /\p{L}.*\d[.,;]?$/u
+const entryEnd = /\d[.,;]?$/u
+/**
+ * `/\p{L}.*\d[.,;]?$/u` without its backtracking (quadratic on a long line of letters, as CJK
+ * lines are): a letter on the line of the final number, before it.
+ */
+const isIndexEntry = (text: string): boolean => {
+  const end = entryEnd.exec(text)?.index
+  if (end === undefined) return false
+  const before = text.slice(0, end)
+  return /\p{L}/u.test(before.slice(before.search(/[\n\r\u2028\u2029][^\n\r\u2028\u2029]*$/u) + 1))
+}
 const minIndexShare = 0.8
 
 const isIndexColumn = (side: ReadonlyArray<Placed>, minSide: number): boolean =>
   side.length >= minSide && side.every((p) => p.item._tag === "Line") &&
-  side.filter((p) => p.item._tag === "Line" && indexEntry.test(p.item.line.text)).length >= minIndexShare * side.length
+  side.filter((p) => p.item._tag === "Line" && isIndexEntry(p.item.line.text)).length >= minIndexShare * side.length
 
 /** A gutter of a region: an x no more than a few of its items cross, with a column on either side. */
 export const findGutter = (items: ReadonlyArray<Placed>, pageWidth: number): number | undefined => {
@@ -221,7 +231,7 @@ const readIndex = (
   pageWidth: number,
   depth: number
 ): Array<Placed> | undefined => {
-  const entries = items.filter((p) => p.item._tag === "Line" && indexEntry.test(p.item.line.text)).length
+  const entries = items.filter((p) => p.item._tag === "Line" && isIndexEntry(p.item.line.text)).length
   if (entries < 2 * minSideLines) return undefined
   const starts = [...new Set(items.map((p) => p.x0))].sort((a, b) => a - b)
   for (const start of starts) {
