@@ -188,6 +188,16 @@ describe("page furniture", () => {
     assert.include(out, "Body text of page 10")
   })
 
+  it("the first page's foot that runs with the other pages' heads goes, though it stands above the bottom band", () => {
+    const pages = Array.from({ length: 6 }, (_, i) =>
+      i === 0
+        ? page(1, [], [item("USING GROFF AND -ME 1", 50, 716)])
+        : page(i + 1, [item(`USING GROFF AND -ME ${i + 1}`, 50, 30)], []))
+    const out = text(pages)
+    assert.notInclude(out, "USING GROFF")
+    assert.include(out, "Body text of page 1")
+  })
+
   it("a listing's note at a page break (\"(continues on next page)\") is not text", () => {
     const pages = [1, 2].map((n) =>
       page(n, [item(n === 2 ? "(continued from previous page)" : "Top", 400, 100)], [

@@ -54,7 +54,8 @@ const candidates = (lines: ReadonlyArray<Line>, height: number): Array<Candidate
     const text = asciiDigits(line.text.trim())
     const bare = bareFolio.exec(text)?.[1]
     if (bare !== undefined) return [{ line, value: Number(bare) }]
-    if (!inBand(line, height)) return []
+    // A foot (a first page's "TITLE 1") may stand higher than a head may stand low: under a section's "1 Title".
+    if (!inBand(line, height) && line.y < height * (1 - besideBand)) return []
     return [leadingNumber.exec(text)?.[1], trailingNumber.exec(text)?.[1]].flatMap((value) =>
       value === undefined ? [] : [{ line, value: Number(value) }]
     )
