@@ -4,7 +4,9 @@ import type { Document } from "../src/index.js"
 import { Markdown } from "../src/index.js"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
-import type { Rule } from "../src/internal/layout/model.js"
+import { footNotes } from "../src/internal/layout/footnotes.js"
+import { makeLine } from "../src/internal/layout/lines.js"
+import type { OrderedPage, PageItem, Rule } from "../src/internal/layout/model.js"
 import { item } from "./support/textItems.js"
 
 /** A line of body text with a raised label after `before` and `after` going on beside it. */
@@ -375,4 +377,27 @@ describe("references set on the line", () => {
       }])
       assert.include(Markdown.render(document), "Implementation Notes[^1]")
     }))
+  it("a label raised alone on its own line over its note's first line starts that note (LaTeX's two columns)", () => {
+    const line = (text: string, x: number, y: number, size: number): PageItem => ({
+      _tag: "Line",
+      line: makeLine([item(text, x, y, size)])
+    })
+    const ordered: OrderedPage = {
+      page: 1,
+      height: 800,
+      items: [
+        ...filler.map((text, i) => line(text, 44, 600 + i * 12, 10)),
+        line("1", 54.8, 701.3, 6),
+        line("Note that in the previous release we offered", 58.9, 704.1, 8),
+        line("a means to achieve this effect.", 44, 713.6, 8)
+      ],
+      separators: [{ x0: 43.3, x1: 142.1, y0: 694.3, y1: 695.1, horizontal: true, long: false }]
+    }
+    const found = footNotes(ordered, 10, false)
+    assert.deepStrictEqual(
+      found.notes.map((note) => [note.label, note.lines.map((l) => l.text).join(" ").slice(note.cut)]),
+      [["1", "Note that in the previous release we offered a means to achieve this effect."]]
+    )
+    assert.strictEqual(found.page.items.length, filler.length)
+  })
 })

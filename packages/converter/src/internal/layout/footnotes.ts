@@ -3,6 +3,7 @@
  * a reference in the body shows) leave the body, so that a sentence going on past them reads whole.
  */
 import { gluedReferences, markGlued } from "./gluedNotes.js"
+import { noteLabel } from "./lines.js"
 import { listMarker } from "./lists.js"
 import type { Line, Mark, OrderedPage, PageItem, Rule, Separator } from "./model.js"
 import { Style } from "./model.js"
@@ -141,7 +142,7 @@ const digitZeros = [
  * runs to its column's end; unlabelled below a rule, it is the page before's last note going on.
  */
 export const footNotes = (page: OrderedPage, body: number, continuing: boolean): PageNotes => {
-  const items = page.items
+  const items = withLabelsJoined(page, body)
   const all = page.separators ?? []
   const rules = all.filter((rule) => !rule.long)
   const referred = new Set<string>()
@@ -180,6 +181,32 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
   const labels = new Map<string, number>()
   for (const note of notes) if (note.label !== undefined) labels.set(note.label, (labels.get(note.label) ?? 0) + 1)
   return { page: withReferences(page, markGlued(items.filter((_, i) => !taken.has(i)), labels), labels), notes }
+}
+
+/**
+ * The page's items with a small label raised alone on its line low on the page (LaTeX's "1" over
+ * its note's first line) joined to the text beside it, as the label a note starts with.
+ */
+const withLabelsJoined = (page: OrderedPage, body: number): ReadonlyArray<PageItem> => {
+  let out: Array<PageItem> | undefined
+  for (let i = 0; i + 1 < page.items.length; i++) {
+    const item = page.items[i]!
+    const next = page.items[i + 1]!
+    if (item._tag !== "Line" || next._tag !== "Line" || item.line.marks !== undefined) continue
+    const label = item.line
+    const text = next.line
+    const alone = noteLabel.test(label.text.trim()) && label.y >= page.height * lowerPart &&
+      label.size < text.size && text.size <= body - 0.75 && text.y > label.y && text.y - label.y <= 0.6 * text.size &&
+      text.x0 >= label.x1 - 0.5 && text.x0 - label.x1 <= text.size && text.marks?.[0]?.start !== 0
+    if (!alone) continue
+    const cut = label.text.trim().length + 1
+    const marks: Array<Mark> = [{ start: 0, end: cut - 1, style: Style.footnote }]
+    for (const mark of text.marks ?? []) marks.push({ ...mark, start: mark.start + cut, end: mark.end + cut })
+    out ??= [...page.items]
+    out[i] = { _tag: "Line", line: { ...text, text: `${label.text.trim()} ${text.text}`, x0: label.x0, marks } }
+    out[i + 1] = { _tag: "Line", line: { ...text, text: "" } }
+  }
+  return out === undefined ? page.items : out.filter((item) => item._tag !== "Line" || item.line.text !== "")
 }
 
 /** How a foot block starts at `line`: a note's label, or none (a note going on from the page before). */
