@@ -34,15 +34,42 @@ export const textQuality = (items: ReadonlyArray<TextItem>): TextQuality => {
   return tally
 }
 
+/** A character's kind: a space, not text, a letter or digit, or other text. */
+const blank = 1
+const suspicious = 2
+const word = 3
+const other = 4
+
+/** Each BMP character's kind once its property tests ran (0: not yet): a CJK page repeats few characters many times. */
+const kinds = new Uint8Array(0x10000)
+
+const kindOf = (char: string): number => {
+  const code = char.charCodeAt(0)
+  // ASCII, most of any page, without the Unicode property tests.
+  if (code < 0x80) {
+    if (!(code > 0x20 || code < 0x09 || (code > 0x0D && code < 0x20))) return blank
+    return code < 0x20 || code === 0x7F ? suspicious : asciiWord(code) ? word : other
+  }
+  const known = char.length === 1 ? kinds[code]! : 0
+  if (known !== 0) return known
+  const kind = space.test(char)
+    ? blank
+    : suspiciousCharacter.test(char)
+    ? suspicious
+    : wordCharacter.test(char)
+    ? word
+    : other
+  if (char.length === 1) kinds[code] = kind
+  return kind
+}
+
 const count = (text: string, tally: { -readonly [K in keyof TextQuality]: number }): void => {
   let run = 0
   for (const char of text) {
-    const code = char.charCodeAt(0)
-    // ASCII, most of any page, without the Unicode property tests.
-    const counted = code < 0x80 ? code > 0x20 || (code < 0x09 || (code > 0x0D && code < 0x20)) : !space.test(char)
-    const isSuspicious = counted && (code < 0x80 ? code < 0x20 || code === 0x7F : suspiciousCharacter.test(char))
-    const isWord = counted && !isSuspicious &&
-      (code < 0x80 ? asciiWord(code) : wordCharacter.test(char))
+    const kind = kindOf(char)
+    const counted = kind !== blank
+    const isSuspicious = kind === suspicious
+    const isWord = kind === word
     if (counted) tally.characters++
     if (isSuspicious) tally.suspicious++
     if (isWord) {
