@@ -396,6 +396,38 @@ describe("paragraphs across page ends", () => {
     assert.deepStrictEqual(merged[0], paragraph("a long sentence goes on"))
   })
 
+  it("joins the text going on after a page end to the list item it cuts, a nested one included", () => {
+    const list = (text: string, inner?: string): Document.Block => ({
+      _tag: "List",
+      ordered: true,
+      start: 1,
+      items: [{ text: "First step." }, {
+        text,
+        ...(inner !== undefined
+          ? { lists: [{ _tag: "List", ordered: false, start: 0, items: [{ text: inner }] }] }
+          : {})
+      }]
+    })
+    assert.deepStrictEqual(
+      Layout.mergeSplitParagraphs([
+        list("The primary system waits up to"),
+        pageBreak(2),
+        paragraph("fifteen seconds.")
+      ])[0],
+      list("The primary system waits up to fifteen seconds.")
+    )
+    assert.deepStrictEqual(
+      Layout.mergeSplitParagraphs([
+        list("It then:", "creates the flag file in its"),
+        pageBreak(2),
+        paragraph("local filesystem")
+      ])[0],
+      list("It then:", "creates the flag file in its local filesystem")
+    )
+    const finished = [list("All systems reboot."), pageBreak(2), paragraph("then the next paragraph")]
+    assert.deepStrictEqual(Layout.mergeSplitParagraphs(finished), finished)
+  })
+
   it("keeps paragraphs apart after a finished sentence, a capital, or a heading in between", () => {
     const blocks: ReadonlyArray<Document.Block> = [
       paragraph("The end."),

@@ -15,7 +15,7 @@ import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
 import type { ListMarker } from "./lists.js"
-import { ListBuilder, listMarker } from "./lists.js"
+import { extendLastItem, lastItem, ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
 import { Style } from "./model.js"
 import { continuesTable, mergeTables } from "./tables.js"
@@ -325,10 +325,13 @@ const termOf = (rich: Rich): Document.Term => ({
   ...(rich.marks.length > 0 ? { marks: rich.marks } : {})
 })
 
-/** Whether `next` goes on with `open` after a page end: a paragraph going on, a listing, a list. */
+/** Whether `next` goes on with `open` after a page end: a paragraph going on, a listing, a list or its last item. */
 const continues = (open: Document.Block, next: Document.Block): boolean => {
   if (open._tag === "Paragraph" && next._tag === "Paragraph") {
     return !endsSentence(open.text) && lowerStart.test(next.text)
+  }
+  if (open._tag === "List" && next._tag === "Paragraph") {
+    return !endsSentence(lastItem(open).text) && lowerStart.test(next.text)
   }
   if (open._tag === "Code" && next._tag === "Code") return true
   if (open._tag === "Table" && next._tag === "Table") return continuesTable(open, next)
@@ -345,6 +348,7 @@ const merge = (open: Document.Block, next: Document.Block, hyphenation: Hyphenat
   if (open._tag === "Code" && next._tag === "Code") return { _tag: "Code", text: `${open.text}\n${next.text}` }
   if (open._tag === "Table" && next._tag === "Table") return mergeTables(open, next)
   if (open._tag === "List" && next._tag === "List") return { ...open, items: [...open.items, ...next.items] }
+  if (open._tag === "List" && next._tag === "Paragraph") return extendLastItem(open, paragraphRich(next), hyphenation)
   return open
 }
 

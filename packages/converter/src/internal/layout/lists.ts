@@ -160,3 +160,24 @@ export class ListBuilder {
     return toList(this.root)
   }
 }
+
+/** The innermost last item of a list: where its text last went. */
+export const lastItem = (list: Document.List): Document.ListItem => {
+  const item = list.items[list.items.length - 1]!
+  const inner = item.lists?.[item.lists.length - 1]
+  return inner === undefined ? item : lastItem(inner)
+}
+
+/** `list` with `rich` joined to the text of its innermost last item (an item going on after a page end). */
+export const extendLastItem = (list: Document.List, rich: Rich, hyphenation?: Hyphenation): Document.List => {
+  const item = list.items[list.items.length - 1]!
+  const inner = item.lists?.[item.lists.length - 1]
+  let extended: Document.ListItem
+  if (inner !== undefined) {
+    extended = { ...item, lists: [...item.lists!.slice(0, -1), extendLastItem(inner, rich, hyphenation)] }
+  } else {
+    const joined = joinRich({ text: item.text, marks: item.marks ?? [] }, rich, false, hyphenation)
+    extended = { text: joined.text, ...(joined.marks.length > 0 ? { marks: joined.marks } : {}) }
+  }
+  return { ...list, items: [...list.items.slice(0, -1), extended] }
+}
