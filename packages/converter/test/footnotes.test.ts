@@ -7,6 +7,7 @@ import * as Layout from "../src/internal/layout.js"
 import { footNotes } from "../src/internal/layout/footnotes.js"
 import { makeLine } from "../src/internal/layout/lines.js"
 import type { OrderedPage, PageItem, Rule } from "../src/internal/layout/model.js"
+import { Style } from "../src/internal/layout/model.js"
 import { item } from "./support/textItems.js"
 
 /** A line of body text with a raised label after `before` and `after` going on beside it. */
@@ -399,5 +400,30 @@ describe("references set on the line", () => {
       [["1", "Note that in the previous release we offered a means to achieve this effect."]]
     )
     assert.strictEqual(found.page.items.length, filler.length)
+  })
+  it("a reference read as a line of its own above the line it ends goes back to that line's end", () => {
+    const line = (text: string, x: number, y: number, size: number): PageItem => ({
+      _tag: "Line",
+      line: makeLine([item(text, x, y, size, size === 10 ? text.length * 4.3 : 4)])
+    })
+    const ordered: OrderedPage = {
+      page: 1,
+      height: 800,
+      items: [
+        line("commands can be used anywhere in the document, i.e.,", 43.6, 549.4, 10),
+        line("2", 217.2, 557.8, 7),
+        line("they are not restricted to the preamble.", 45.2, 561.4, 10),
+        line("2 This is now also true for the corresponding commands.", 44, 724, 8)
+      ],
+      separators: [{ x0: 43.3, x1: 142.1, y0: 713.2, y1: 714, horizontal: true, long: false }]
+    }
+    const found = footNotes(ordered, 10, false)
+    assert.deepStrictEqual(found.notes.map((note) => note.label), ["2"])
+    const lines = found.page.items.flatMap((placed) => placed._tag === "Line" ? [placed.line] : [])
+    assert.deepStrictEqual(lines.map((l) => l.text), [
+      "commands can be used anywhere in the document, i.e.,",
+      "they are not restricted to the preamble.2"
+    ])
+    assert.deepStrictEqual(lines[1]!.marks, [{ start: 40, end: 41, style: Style.footnote }])
   })
 })

@@ -195,8 +195,19 @@ const withLabelsJoined = (page: OrderedPage, body: number): ReadonlyArray<PageIt
     if (item._tag !== "Line" || next._tag !== "Line" || item.line.marks !== undefined) continue
     const label = item.line
     const text = next.line
-    const alone = noteLabel.test(label.text.trim()) && label.y >= page.height * lowerPart &&
-      label.size < text.size && text.size <= body - 0.75 && text.y > label.y && text.y - label.y <= 0.6 * text.size &&
+    if (!noteLabel.test(label.text.trim()) || label.size >= text.size) continue
+    // A reference the line under it ends at, read as a line of its own: it goes back to that line's end.
+    const raised = text.y - label.y >= 0.15 * text.size && text.y - label.y <= 0.6 * text.size
+    if (raised && !text.rtl && Math.abs(label.x0 - text.x1) <= 0.5) {
+      const end = text.text.length
+      const marks = [...(text.marks ?? []), { start: end, end: end + label.text.trim().length, style: Style.footnote }]
+      out ??= [...page.items]
+      out[i] = { _tag: "Line", line: { ...text, text: "" } }
+      out[i + 1] = { _tag: "Line", line: { ...text, text: text.text + label.text.trim(), x1: label.x1, marks } }
+      continue
+    }
+    const alone = label.y >= page.height * lowerPart && text.size <= body - 0.75 && text.y > label.y &&
+      text.y - label.y <= 0.6 * text.size &&
       text.x0 >= label.x1 - 0.5 && text.x0 - label.x1 <= text.size && text.marks?.[0]?.start !== 0
     if (!alone) continue
     const cut = label.text.trim().length + 1
