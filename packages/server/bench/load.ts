@@ -6,7 +6,7 @@
  * (BENCH_LIVE=0 turns that off).
  *
  * BENCH_METRICS (default "off,on"): one server without metrics and one that records them and is
- * scraped every 5 s, loaded together (each its own pollers, at the same time) for BENCH_ROUNDS
+ * scraped every BENCH_SCRAPE_MS (default 5000; a large value records without scraping), loaded together (each its own pollers, at the same time) for BENCH_ROUNDS
  * (default 4) rounds of BENCH_SECONDS (default 20) after a BENCH_WARMUP_SECONDS warm-up (default
  * 10): both saturate, so what falls on the machine falls on both alike, and what separates them is
  * what a request costs each. BENCH_TOGETHER=0 measures them in turn (off on, on off, ...). Prints
@@ -42,7 +42,7 @@ const live = process.env["BENCH_LIVE"] !== "0"
 const simulatedJitter = Number(process.env["BENCH_JITTER"] ?? 0.5)
 const key = Crypto.randomBytes(16).toString("hex")
 const corpus = new URL("../../../corpus/text/", import.meta.url)
-const scrapeEveryMs = 5000
+const scrapeEveryMs = Number(process.env["BENCH_SCRAPE_MS"] ?? 5000)
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
