@@ -68,6 +68,25 @@ describe("footnotes at a page's foot", () => {
       assert.notInclude(markdown.split("[^1]:")[0]!, "A note at the foot")
     }))
 
+  it.effect("a note in the body's size, its label raised, after a gap without a rule (LibreOffice's) answers its reference", () =>
+    Effect.sync(() => {
+      const notes = (label: ReadonlyArray<TextItem>) =>
+        footnotes(layout([page([
+          ...bodyLines(filler, 50, 100),
+          ...referring("As an example, in LibreOffice 3.4+", "1", " the features can be turned on.", 50, 160),
+          ...bodyLines(["A last line of the body ends the page here."], 50, 172),
+          ...label,
+          item("The download for LibreOffice can be found at its site.", 58, 715)
+        ], [])]))
+      assert.deepStrictEqual(notes([item("1", 50, 711, 6)]), [{
+        _tag: "Footnote",
+        label: "1",
+        text: "The download for LibreOffice can be found at its site."
+      }])
+      // Set on the line in the body's size, the same words are a paragraph of the body.
+      assert.deepStrictEqual(notes([item("1", 50, 715)]), [])
+    }))
+
   it.effect("a note set on the line (\"2 Text\"), smaller after a gap, answers a raised reference; the sentence goes on across the page", () =>
     Effect.sync(() => {
       const document = layout([

@@ -242,7 +242,8 @@ const footStart = (
   if (ruled) return marker.raised || smaller || referred.has(marker.label) ? marker : undefined
   // A table or a figure just above ends the body as a gap does.
   const spaced = afterBlock || (previous !== undefined && line.y - previous.y >= minGap * body)
-  return smaller && spaced && referred.has(marker.label) ? marker : undefined
+  // A label raised as its reference is marks a note however large its text (LibreOffice sets notes in about the body's size).
+  return (smaller || marker.raised) && spaced && referred.has(marker.label) ? marker : undefined
 }
 
 /**
