@@ -77,4 +77,22 @@ describe("ruled tables", () => {
     )
     assert.deepStrictEqual(tables([item("Chapter 2", 90, 40), item("Page 7", 450, 40)], [horizontal(45)]), [])
   })
+
+  it("an example set large in one cell of a ruled row is a cell; a large title alone between rules parts no table", () => {
+    const rows = [
+      item("Feature", 90, 115),
+      item("Example", 300, 115),
+      item("Comma", 90, 140),
+      item("A", 300, 145, 0, 24),
+      item("Heh", 90, 175),
+      item("B", 300, 180, 0, 24),
+      item("Meem", 90, 210),
+      item("C", 300, 215, 0, 24)
+    ]
+    const rules = [horizontal(100), horizontal(122), horizontal(155), horizontal(190), horizontal(225)]
+    assert.deepStrictEqual(tables(rows, rules), [[["Feature", "Example"], ["Comma", "A"], ["Heh", "B"], ["Meem", "C"]]])
+    // The same rules with a heading alone in the middle band: two tables' rules, not one table.
+    const titled = rows.filter((r) => r.text !== "Heh" && r.text !== "B").concat([item("Table 2", 90, 178, 0, 16)])
+    assert.deepStrictEqual(tables(titled, rules), [])
+  })
 })

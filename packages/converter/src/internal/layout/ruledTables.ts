@@ -139,9 +139,6 @@ export const takeRuledTables = (
       item.y > y0 && item.y - 0.7 * item.size < y1 && item.x >= x0 && item.x + item.width <= x1
     const within = rows.flatMap((row) => row.items.filter(inside))
     if (within.length < 2 || within.filter(isMono).length * 2 > within.length) continue
-    // A title set larger than the cells stands between two tables, not in one.
-    const sizes = within.map((item) => item.size).sort((a, b) => a - b)
-    if (sizes[sizes.length - 1]! > 1.15 * sizes[Math.floor(sizes.length / 2)]!) continue
     const verticals = rules.filter((rule) =>
       !rule.horizontal && rule.x0 >= x0 && rule.x1 <= x1 && rule.y1 > y0 && rule.y0 < y1
     )
@@ -157,6 +154,12 @@ export const takeRuledTables = (
         ? stack.filter((rule) => rule.y0 < item.y - 0.3 * item.size).length - 1
         : baselines.indexOf(Math.round(item.y))
     for (const item of within) (bands[bandOf(item)] ??= []).push(item)
+    // A title set larger than the cells stands between two tables, not in one: a band of large type
+    // alone (between rules), or any large type where rows are told by baselines. Examples set large in
+    // one cell of a ruled row are cells.
+    const sizes = within.map((item) => item.size).sort((a, b) => a - b)
+    const large = (item: TextItem) => item.size > 1.15 * sizes[Math.floor(sizes.length / 2)]!
+    if (ruled ? bands.some((band) => band !== undefined && band.every(large)) : within.some(large)) continue
     const cells: Array<Array<Rich>> = []
     for (const band of bands) {
       if (band === undefined) continue
