@@ -1,7 +1,8 @@
 /**
  * How EPUB figures are made: an image painted again is made once, plain Flate samples are inflated
  * (never when something remaps them), what zlib cannot read is decoded by PDFium, at most a few
- * figures are made off the conversion's thread at once, and PDFium's bitmaps become PNG pixels.
+ * figures are made off the conversion's thread at once, PDFium's bitmaps become PNG pixels, and
+ * inflated samples become PNG rows in their own buffer.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
@@ -19,6 +20,7 @@ import {
 import type { Document } from "../src/index.js"
 import { pixelsOf } from "../src/internal/bitmaps.js"
 import * as Pdf from "../src/internal/pdf.js"
+import { rowsInPlace, rowsOf } from "../src/internal/png.js"
 
 const side = 64
 
@@ -185,6 +187,29 @@ describe("EPUB figures from Flate samples", () => {
       assert.deepStrictEqual(greyOf(figure!).subarray(0, side * 8), grey.subarray(0, side * 8))
     }))
 
+  it.effect("a plain Flate image up to 2,800 px a side is kept at its size; a larger one is scaled to 1,400 px", () =>
+    Effect.gen(function*() {
+      const long = (width: number) => new Uint8Array(width * 60).map((_, i) => (i % width) & 0xFF)
+      const pdf = yield* pdfOf(async (document) => {
+        const page = document.addPage([400, 400])
+        await text(document, page)
+        for (const [i, width] of [2800, 2801].entries()) {
+          drawImage(
+            page,
+            `Wide${i}`,
+            { ColorSpace: "DeviceGray", Filter: "FlateDecode", Width: width, Height: 60 },
+            Fflate.zlibSync(long(width)),
+            100 + i * 100
+          )
+        }
+      })
+      const { pages } = yield* readAll(pdf)
+      const [kept, scaled] = pages[0]!.figures.map((placed) => placed.figure)
+      assert.deepStrictEqual([kept!.width, kept!.height], [2800, 60])
+      assert.deepStrictEqual(greyOf(kept!), long(2800))
+      assert.deepStrictEqual([scaled!.width, scaled!.height], [1400, 30])
+    }))
+
   it.effect("at most four figures are made off the thread at once; the next ones are made on it", () =>
     Effect.gen(function*() {
       const pdf = yield* pdfOf(async (document) => {
@@ -264,5 +289,29 @@ describe("PDFium's bitmaps as PNG pixels", () => {
       }
     }
     assert.deepStrictEqual(scaled, expected)
+  })
+})
+
+describe("PNG rows made where the pixels lie", () => {
+  const width = 5
+  const height = 4
+  const pixels = () => new Uint8Array(width * height * 3).map((_, i) => 1 + ((i * 29) & 0x7F))
+
+  it("moves each row up by its filter byte in a buffer of exactly the rows' size: rowsOf's bytes, no new buffer", () => {
+    const expected = rowsOf(pixels(), width, height, 3)
+    const room = new Uint8Array(height * (width * 3 + 1))
+    room.set(pixels())
+    const rows = rowsInPlace(room.subarray(0, width * height * 3), width, height, 3)
+    assert.strictEqual(rows?.buffer, room.buffer)
+    assert.deepStrictEqual(rows, expected)
+  })
+
+  it("leaves a buffer it does not own alone: larger (a pool), or the pixels further in", () => {
+    const pool = new Uint8Array(4096)
+    pool.set(pixels())
+    assert.isUndefined(rowsInPlace(pool.subarray(0, width * height * 3), width, height, 3))
+    const further = new Uint8Array(8 + height * (width * 3 + 1))
+    assert.isUndefined(rowsInPlace(further.subarray(8, 8 + width * height * 3), width, height, 3))
+    assert.deepStrictEqual(pool.subarray(0, width * height * 3), pixels())
   })
 })

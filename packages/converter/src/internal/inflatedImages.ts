@@ -8,13 +8,18 @@ import type * as Document from "../Document.js"
 import type { ImageObject } from "./imageObject.js"
 import { copiableColourSpaces } from "./imageObject.js"
 import type { Channels } from "./png.js"
-import { encodePng, encodePngOffThread } from "./png.js"
+import * as Png from "./png.js"
+import { pngOfRows, pngOfRowsOffThread } from "./png.js"
 import { rowsIn } from "./streamDictionaries.js"
 
 const inflate = promisify(Zlib.inflate)
 
-/** One output buffer of the samples' size, so zlib's chunks are not joined by a copy. */
-const wholeChunk = (bytes: number): number => Math.max(Zlib.constants.Z_MIN_CHUNK, bytes)
+/**
+ * One output buffer of the samples' size, so zlib's chunks are not joined by a copy, with room
+ * for a PNG's filter bytes (a byte a row) so the rows are made in it (`rowsInPlace`).
+ */
+const wholeChunk = (image: ImageObject): number =>
+  Math.max(Zlib.constants.Z_MIN_CHUNK, image.height * (1 + image.width * image.bitsPerPixel / 8))
 
 /** A `/Decode` array (not `/DecodeParms`) remaps samples: PDFium applies it. */
 const decodeArray = /\/Decode(?![A-Za-z])/
@@ -26,6 +31,11 @@ export const inflatable = (image: ImageObject, dictionary: string | undefined, m
     copiableColourSpaces.has(image.colourSpace) && Math.max(image.width, image.height) <= maxSize &&
     rowsIn(dictionary)?._tag === "Plain" && !decodeArray.test(dictionary)
 }
+
+/** The samples as PNG rows: in their own buffer where zlib left room, else copied. */
+const rowsOf = (samples: Uint8Array, image: ImageObject, channels: Channels): Uint8Array =>
+  Png.rowsInPlace(samples, image.width, image.height, channels) ??
+    Png.rowsOf(samples, image.width, image.height, channels)
 
 const figure = (image: ImageObject, data: Uint8Array): Document.Figure => ({
   _tag: "Figure",
@@ -39,11 +49,11 @@ const figure = (image: ImageObject, data: Uint8Array): Document.Figure => ({
 export const inflatedOffThread = async (image: ImageObject, data: Uint8Array): Promise<Document.Figure | undefined> => {
   const channels = image.bitsPerPixel / 8 as Channels
   const expected = image.width * image.height * channels
-  const samples = await inflate(data, { maxOutputLength: expected + 1, chunkSize: wholeChunk(expected + 1) }).catch(
+  const samples = await inflate(data, { maxOutputLength: expected + 1, chunkSize: wholeChunk(image) }).catch(
     () => undefined
   )
   if (samples?.length !== expected) return undefined
-  return figure(image, await encodePngOffThread(samples, image.width, image.height, channels))
+  return figure(image, await pngOfRowsOffThread(rowsOf(samples, image, channels), image.width, image.height, channels))
 }
 
 /** `inflatedOffThread` on this thread. */
@@ -52,11 +62,11 @@ export const inflated = (image: ImageObject, data: Uint8Array): Document.Figure 
   const expected = image.width * image.height * channels
   let samples: Buffer
   try {
-    samples = Zlib.inflateSync(data, { maxOutputLength: expected + 1, chunkSize: wholeChunk(expected + 1) })
+    samples = Zlib.inflateSync(data, { maxOutputLength: expected + 1, chunkSize: wholeChunk(image) })
   } catch {
     return undefined
   }
   return samples.length === expected
-    ? figure(image, encodePng(samples, image.width, image.height, channels))
+    ? figure(image, pngOfRows(rowsOf(samples, image, channels), image.width, image.height, channels))
     : undefined
 }

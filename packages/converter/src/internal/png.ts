@@ -29,7 +29,7 @@ export type Channels = 1 | 3 | 4
 const colourType = { 1: 0, 3: 2, 4: 6 } as const
 
 /** Pixels of `channels` 8-bit channels (rows without padding) as PNG rows, each led by filter byte 0. */
-const rowsOf = (pixels: Uint8Array, width: number, height: number, channels: Channels): Uint8Array => {
+export const rowsOf = (pixels: Uint8Array, width: number, height: number, channels: Channels): Uint8Array => {
   const row = width * channels
   const rows = new Uint8Array(height * (row + 1))
   for (let y = 0; y < height; y++) rows.set(pixels.subarray(y * row, (y + 1) * row), y * (row + 1) + 1)
@@ -37,12 +37,47 @@ const rowsOf = (pixels: Uint8Array, width: number, height: number, channels: Cha
 }
 
 /**
+ * `rowsOf` made where the pixels lie, when their buffer has room after them for the filter bytes
+ * (`undefined` when not): each row moved up by the bytes before it, last row first. A large image
+ * then costs no second buffer of its size (zeroed, then filled) on the conversion's thread.
+ */
+export const rowsInPlace = (
+  pixels: Uint8Array,
+  width: number,
+  height: number,
+  channels: Channels
+): Uint8Array | undefined => {
+  const row = width * channels
+  const size = height * (row + 1)
+  // Exactly the rows' size: the pixels' own buffer, not a pool others share (a pool is larger).
+  if (pixels.byteOffset !== 0 || pixels.length !== height * row || pixels.buffer.byteLength !== size) return undefined
+  const rows = new Uint8Array(pixels.buffer, 0, size)
+  for (let y = height - 1; y >= 0; y--) {
+    rows.copyWithin(y * (row + 1) + 1, y * row, (y + 1) * row)
+    rows[y * (row + 1)] = 0
+  }
+  return rows
+}
+
+/** PNG rows (each led by its filter byte) as a PNG file, compressed on libuv's threads while this thread goes on. */
+export const pngOfRowsOffThread = async (
+  rows: Uint8Array,
+  width: number,
+  height: number,
+  channels: Channels
+): Promise<Uint8Array> =>
+  pngAround(await deflate(rows, { level, chunkSize: chunkSize(rows.length) }), width, height, channels)
+
+/** `pngOfRowsOffThread` on this thread. */
+export const pngOfRows = (rows: Uint8Array, width: number, height: number, channels: Channels): Uint8Array =>
+  pngAround(Zlib.deflateSync(rows, { level, chunkSize: chunkSize(rows.length) }), width, height, channels)
+
+/**
  * Pixels of `channels` 8-bit channels (grey, RGB or RGBA; rows without padding) as a PNG file. Fewer
  * channels are fewer bytes to compress: an opaque image is not given an alpha channel to deflate.
  */
 export const encodePng = (pixels: Uint8Array, width: number, height: number, channels: Channels = 4): Uint8Array => {
-  const rows = rowsOf(pixels, width, height, channels)
-  return pngAround(Zlib.deflateSync(rows, { level, chunkSize: chunkSize(rows.length) }), width, height, channels)
+  return pngOfRows(rowsOf(pixels, width, height, channels), width, height, channels)
 }
 
 /** `encodePng` with the compression on libuv's threads, while this thread goes on. */
@@ -52,8 +87,7 @@ export const encodePngOffThread = async (
   height: number,
   channels: Channels
 ): Promise<Uint8Array> => {
-  const rows = rowsOf(pixels, width, height, channels)
-  return pngAround(await deflate(rows, { level, chunkSize: chunkSize(rows.length) }), width, height, channels)
+  return pngOfRowsOffThread(rowsOf(pixels, width, height, channels), width, height, channels)
 }
 
 /**
