@@ -10,11 +10,25 @@ const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
  * one ending a run after a letter: the producer's mark of a word cut at the line end.
  */
 export const normalizeText = (text: string): string =>
-  composeAccents(text).normalize("NFKC").replace(xmlInvalid, "").replace(/\u00AD(?!\s*$)|(?<!\p{L})\u00AD/gu, "")
+  composeAccents(misreadLigatures(text)).normalize("NFKC").replace(xmlInvalid, "").replace(
+    /\u00AD(?!\s*$)|(?<!\p{L})\u00AD/gu,
+    ""
+  )
     .replace(
       /[\t\n\r\f\v\u00A0]/g,
       " "
     )
+
+/**
+ * Word's ToUnicode for Calibri's ligatures names rare Latin letters ("HarmaƩan", "aŌer"); after a
+ * lower-case letter, inside a word, such a letter is that ligature, never itself.
+ */
+const ligatureLetters: Record<string, string> = { "Ʃ": "tt", "Ɵ": "ti", "ƫ": "tti", "Ō": "ft" }
+const misreadLigature = /(?<=[a-z])[ƩƟƫŌ]/g
+
+/** The letters of the ligatures Word's ToUnicode gives as other Latin letters (see `ligatureLetters`). */
+export const misreadLigatures = (text: string): string =>
+  text.replace(misreadLigature, (letter) => ligatureLetters[letter] ?? letter)
 
 /** Spacing accents as TeX sets them (a glyph of its own over the letter) and their combining marks. */
 const spacingAccents: Record<string, string> = {
