@@ -102,6 +102,23 @@ describe("tagged reading: tree to blocks", () => {
       ])
     }))
 
+  it.effect("a paragraph of C source in the body's face is a listing, a lone directive after it the same listing", () =>
+    Effect.sync(() => {
+      const tree = [node("Document", [node("P", [0]), node("P", [1, 2]), node("P", [3])])]
+      const { blocks } = read(page(1, tree, [
+        [run("The header file contains these lines:", 60, 100), 0],
+        [run("/* Power control */", 60, 120), 1],
+        [run("#define PWR_CNTRL (CtrlNumT) 0x001", 60, 134), 2],
+        [run("#endif //__HEADER_H", 60, 148), 3]
+      ]))
+      assert.deepStrictEqual(texts(blocks), ["The header file contains these lines:", "Code"])
+      const code = blocks[1]
+      assert.strictEqual(
+        code?._tag === "Code" ? code.text : "",
+        "/* Power control */\n#define PWR_CNTRL (CtrlNumT) 0x001\n#endif //__HEADER_H"
+      )
+    }))
+
   it.effect("a broken tree that names one marked content twice gives its text once", () =>
     Effect.sync(() => {
       const tree = [node("Document", [node("P", [0, 1]), node("P", [1, 2])])]

@@ -5,6 +5,7 @@ import { pageBlocks } from "../layout/blocks.js"
 import { CodeBuilder } from "../layout/code.js"
 import type { Line, OrderedPage } from "../layout/model.js"
 import { withReferences } from "./content.js"
+import { isCSource } from "./cSource.js"
 import type { Placed } from "./merge.js"
 import type { TaggedPage } from "./page.js"
 
@@ -65,7 +66,7 @@ export const taggedBlocks = (
     }
     const lines = unit.lines.filter((line) => kept.has(line))
     if (lines.length === 0) continue
-    if (lines.every((line) => line.charWidth !== undefined)) {
+    if (lines.every((line) => line.charWidth !== undefined) || isCSource(lines)) {
       for (const [i, line] of lines.entries()) {
         if (code?.builder.add(line) !== true) {
           if (code !== undefined) placed[code.index] = { ...placed[code.index]!, continues: false }
