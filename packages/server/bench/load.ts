@@ -6,10 +6,12 @@
  * (BENCH_LIVE=0 turns that off).
  *
  * BENCH_METRICS (default "off,on"): one server without metrics and one that records them and is
- * scraped every BENCH_SCRAPE_MS (default 5000; a large value records without scraping), loaded together (each its own pollers, at the same time) for BENCH_ROUNDS
- * (default 4) rounds of BENCH_SECONDS (default 20) after a BENCH_WARMUP_SECONDS warm-up (default
- * 10): both saturate, so what falls on the machine falls on both alike, and what separates them is
- * what a request costs each. BENCH_TOGETHER=0 measures them in turn (off on, on off, ...). Prints
+ * scraped every BENCH_SCRAPE_MS (default 5000; a large value records without scraping; the task
+ * counts a scrape serves are read every BENCH_METRICS_REFRESH, the server's default 15 s), loaded
+ * together (each its own pollers, at the same time) for BENCH_ROUNDS (default 4) rounds of
+ * BENCH_SECONDS (default 20) after a BENCH_WARMUP_SECONDS warm-up (default 10): both saturate, so
+ * what falls on the machine falls on both alike, and what separates them is what a request costs
+ * each. BENCH_TOGETHER=0 measures them in turn (off on, on off, ...). Prints
  * per round requests/s, p50/p99 of result GETs, submits/s, RSS and the main thread's CPU a request;
  * then per server the rounds pooled and their spread; the last lines compare the two ("off" or
  * "on" alone: one server, as the absolute figures are judged; "off,off": two equal servers, the
@@ -258,7 +260,11 @@ const launch = async (entry: ReadonlyArray<string>, metricsMode: string, mode: s
   setup.close()
   console.log(
     `metrics ${mode}${
-      metrics ? " (recorded, scraped every 5 s)" : ""
+      metrics
+        ? ` (recorded, scraped every ${scrapeEveryMs / 1000} s, task counts read every ${
+          process.env["BENCH_METRICS_REFRESH"] ?? "15 s"
+        })`
+        : ""
     }: server ${server.announced.baseUrl} (pid ${server.pid})`
   )
   const slots: Array<LiveSlot> = [0, 1].map((next) => ({ connection: connect(), next, task: undefined }))

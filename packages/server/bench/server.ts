@@ -2,7 +2,8 @@
  * The server under load, in its own process (so the load generator does not share its event
  * loop): simulated conversions, except documents named `live-*`, which go to the live converter's
  * worker pool. Prints one JSON line `{ baseUrl }` once listening. Started by bench/load.ts.
- * BENCH_METRICS=1: metrics recorded and served in the Prometheus format (`metricsUrl` in that line).
+ * BENCH_METRICS=1: metrics recorded and served in the Prometheus format (`metricsUrl` in that line);
+ * BENCH_METRICS_REFRESH (e.g. "5 seconds"): how often the cluster's task counts are read into them.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as PgClient from "@effect/sql-pg/PgClient"
@@ -60,6 +61,9 @@ const server = Server.layer({
   keys: [Redacted.make(key)],
   port: 0,
   metrics: withMetrics,
+  ...(process.env["BENCH_METRICS_REFRESH"] === undefined
+    ? {}
+    : { metricsRefresh: process.env["BENCH_METRICS_REFRESH"] as Duration.DurationInput }),
   // The load generator drives the limits, not the limiter: it would only measure 429s.
   limits: { rate: false, quota: false, concurrency: false },
   // A live conversion outlasts any drain: the bench stops the server without waiting for it.

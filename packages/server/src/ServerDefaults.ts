@@ -52,5 +52,7 @@ export const defaults = {
   requestTimeout: Duration.minutes(2),
   /** A node that dies has its conversions taken by another node about this long after. */
   claimLease: Duration.seconds(10),
-  claimPoll: Duration.millis(500)
+  claimPoll: Duration.millis(500),
+  /** Prometheus's usual scrape interval; a scrape between two reads serves the last figures. */
+  metricsRefresh: Duration.seconds(15)
 } as const

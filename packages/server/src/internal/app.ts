@@ -23,6 +23,7 @@ import * as Dispatcher from "./dispatcher.js"
 import { fetchFile, upload } from "./fileRoutes.js"
 import * as Health from "./health.js"
 import { fail, failureResponse, jsonResponse, pathOf } from "./http.js"
+import * as MetricsRefresh from "./metricsRefresh.js"
 import * as Observe from "./observe.js"
 import { openApiDocument } from "./openapi.js"
 import type { ResolvedOptions } from "./options.js"
@@ -36,7 +37,7 @@ import * as Web from "./web.js"
 /** Everything the application holds; exposed to tests through `makeApp`'s second result. */
 export interface AppState {
   readonly store: Store
-  /** Reads the cluster's figures the storage keeps into the metrics. */
+  /** The cluster's figures the storage keeps, in the metrics: read again if older than `metricsRefreshMs`. */
   readonly refreshMetrics: Effect.Effect<void>
   /** Takes the node out of service and waits for its conversions (`Server.Service.drain`); once. */
   readonly drain: Effect.Effect<void>
@@ -168,10 +169,13 @@ export const makeApp = (
         Effect.zipRight(context.metrics.storageFailed(error.operation), Effect.logWarning("metrics not read", error))
       )
     )
+    const refresher = options.metrics
+      ? yield* MetricsRefresh.start(refreshMetrics, options.metricsRefreshMs)
+      : undefined
     return {
       app: options.metrics || options.requestLog ?
         Observe.observed(app, { recorder: options.metrics ? context.metrics : undefined, log: options.requestLog }) :
         app,
-      state: { store, refreshMetrics: options.metrics ? refreshMetrics : Effect.void, drain }
+      state: { store, refreshMetrics: refresher?.fresh ?? Effect.void, drain }
     }
   })

@@ -41,6 +41,8 @@ export interface ResolvedOptions {
   readonly drainTimeoutMs: number
   /** Record metrics (`metrics.ts`). */
   readonly metrics: boolean
+  /** How often the cluster's task counts are read into the metrics (`metricsRefresh.ts`). */
+  readonly metricsRefreshMs: number
   readonly requestLog: boolean
   readonly uploads: {
     readonly maxBytes: number
@@ -173,6 +175,7 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
     downloadUrlTtlMs: millis(options.downloadUrlTtl ?? defaults.downloadUrlTtl),
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? defaults.maxJsonBodyBytes,
     metrics: options.metrics ?? false,
+    metricsRefreshMs: positive("metricsRefresh", millis(options.metricsRefresh ?? defaults.metricsRefresh)),
     requestLog: options.requestLog ?? false,
     requestTimeoutMs: positive("requestTimeout", millis(options.requestTimeout ?? defaults.requestTimeout)),
     drainTimeoutMs: millis(options.drainTimeout ?? defaults.drainTimeout),
