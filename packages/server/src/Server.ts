@@ -78,7 +78,7 @@ export interface AppOptions {
   readonly requestTimeout?: Duration.DurationInput | undefined
   readonly drainTimeout?: Duration.DurationInput | undefined
   readonly metrics?: boolean | undefined
-  /** With `metrics`: how often the cluster's task counts are read (default 15 s); a scrape serves the last. */
+  /** With `metrics`: how often the cluster's task counts are read (default 15 s); a scrape serves the last; 0: each scrape reads. */
   readonly metricsRefresh?: Duration.DurationInput | undefined
   readonly requestLog?: boolean | undefined
   readonly uploads?: {

@@ -155,6 +155,12 @@ export const ServerConfig = Schema.Struct({
     serveOnly: true,
     pseudoName: "ADDRESS"
   }),
+  metricsRefresh: leaf(
+    V.Duration0,
+    "With metrics: how often the cluster's task counts are read into them (a scrape serves the last; " +
+      "0s: read at each scrape).",
+    { default: defaults.metricsRefresh }
+  ),
   logFormat: leaf(
     V.LogFormat,
     "Log lines as text or as JSON objects, one a line, a line per request among them (default: " +

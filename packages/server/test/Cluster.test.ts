@@ -135,8 +135,6 @@ describe("three nodes on one Postgres", () => {
       assert.isAbove(finishers.get("node-3") ?? 0, 0)
       // Every node reads the cluster's figures from the database: the same on each. Its counters are
       // its own: summed over the survivors they equal what the database says the survivors did.
-      // Longer than the nodes' refresh period: the task counts served were read after the last task ended.
-      await new Promise((resolve) => setTimeout(resolve, 150))
       const scrapes = await Promise.all(survivors.map(async (node) => {
         const scraped = await fetch(node.metrics)
         assert.strictEqual(scraped.status, 200)

@@ -45,4 +45,17 @@ describe("metrics refresh", () => {
       yield* TestClock.adjust("1 minute")
       assert.strictEqual(yield* Ref.get(reads), 4)
     }))
+
+  it.effect("a period of 0 reads at each scrape and never in the background", () =>
+    Effect.gen(function*() {
+      const reads = yield* Ref.make(0)
+      const scope = yield* Scope.make()
+      const { fresh } = yield* MetricsRefresh.start(Ref.update(reads, (n) => n + 1), 0).pipe(Scope.extend(scope))
+      yield* TestClock.adjust("1 minute")
+      assert.strictEqual(yield* Ref.get(reads), 0)
+      yield* fresh
+      yield* fresh
+      assert.strictEqual(yield* Ref.get(reads), 2)
+      yield* Scope.close(scope, Exit.void)
+    }))
 })

@@ -13,9 +13,13 @@ export interface Refresher {
   readonly fresh: Effect.Effect<void>
 }
 
-/** Starts reading the figures with `refresh` now and every `periodMs` after, until the scope closes. */
+/**
+ * Starts reading the figures with `refresh` now and every `periodMs` after, until the scope closes;
+ * a period of 0 reads them at each scrape instead, and never in the background.
+ */
 export const start = (refresh: Effect.Effect<void>, periodMs: number): Effect.Effect<Refresher, never, Scope.Scope> =>
   Effect.gen(function*() {
+    if (periodMs <= 0) return { fresh: refresh }
     const readAt = yield* Ref.make<number | undefined>(undefined)
     // One read at a time: a scrape arriving during the background's read waits for it, then finds it fresh.
     const lock = yield* Effect.makeSemaphore(1)

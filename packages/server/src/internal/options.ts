@@ -175,7 +175,7 @@ export const resolve = (options: AppOptions, internal?: { readonly resolve?: Res
     downloadUrlTtlMs: millis(options.downloadUrlTtl ?? defaults.downloadUrlTtl),
     maxJsonBodyBytes: options.maxJsonBodyBytes ?? defaults.maxJsonBodyBytes,
     metrics: options.metrics ?? false,
-    metricsRefreshMs: positive("metricsRefresh", millis(options.metricsRefresh ?? defaults.metricsRefresh)),
+    metricsRefreshMs: millis(options.metricsRefresh ?? defaults.metricsRefresh),
     requestLog: options.requestLog ?? false,
     requestTimeoutMs: positive("requestTimeout", millis(options.requestTimeout ?? defaults.requestTimeout)),
     drainTimeoutMs: millis(options.drainTimeout ?? defaults.drainTimeout),
