@@ -36,11 +36,7 @@ export const rowsOf = (pixels: Uint8Array, width: number, height: number, channe
   return rows
 }
 
-/**
- * `rowsOf` made where the pixels lie, when their buffer has room after them for the filter bytes
- * (`undefined` when not): each row moved up by the bytes before it, last row first. A large image
- * then costs no second buffer of its size (zeroed, then filled) on the conversion's thread.
- */
+/** `rowsOf` made in place when the pixels' buffer has room for the filter bytes (else `undefined`): no second buffer. */
 export const rowsInPlace = (
   pixels: Uint8Array,
   width: number,

@@ -1,8 +1,4 @@
-/**
- * The cluster's figures (tasks by state) read into the metrics on a period of their own, by a
- * background fiber, rather than by every scrape: a scrape serves the last figures, and reads them
- * itself only when they are older than the period (the background fiber late, or not started yet).
- */
+/** The cluster's task counts read by a background fiber on a period, not by each scrape (which reads only stale ones). */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Ref from "effect/Ref"

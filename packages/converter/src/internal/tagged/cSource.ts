@@ -4,11 +4,9 @@
  */
 import type { Line } from "../layout/model.js"
 
-/** A preprocessor directive opens its line: C's, not a word of prose (which never starts with `#`). */
 const directive = /^#\s*(?:include|define|undef|ifn?def|if|elif|else|endif|pragma|error)\b/
-/** A comment alone on its line. */
 const comment = /^(?:\/\*.*\*\/|\/\/.*)$/
-/** A statement or a brace: ends in `;`, `{` or `}` and has C's punctuation in it. */
+/** A statement or a brace: ends in `;`, `{` or `}` with C's punctuation in it. */
 const statement = /^(?=.*[(){}=[\]]).*[;{}]$/
 
 const kind = (text: string): "code" | "comment" | undefined =>
