@@ -7,22 +7,9 @@ import * as Layout from "../src/internal/layout.js"
 import { collectWords, keepsHyphen } from "../src/internal/layout/hyphens.js"
 import * as Markdown from "../src/Markdown.js"
 import { engineOptions } from "./support/engineOptions.js"
-import { item } from "./support/textItems.js"
+import { item, paragraphs } from "./support/textItems.js"
 
 const options = engineOptions()
-
-const paragraphs = (texts: ReadonlyArray<string>): Array<string> => {
-  const page: PageText = {
-    page: 1,
-    width: 600,
-    height: 800,
-    items: texts.map((text, i) => item(text, 50, 100 + i * 12)),
-    figures: []
-  }
-  return Layout.layoutDocument({ pages: [page], outline: [], title: undefined, filename: "t" }).blocks.flatMap((
-    block
-  ) => block._tag === "Paragraph" ? [block.text] : [])
-}
 
 describe("hyphens at line ends", () => {
   it("the document's words tell a compound from a cut", () => {

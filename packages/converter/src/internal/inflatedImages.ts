@@ -14,10 +14,7 @@ import { rowsIn } from "./streamDictionaries.js"
 
 const inflate = promisify(Zlib.inflate)
 
-/**
- * One output buffer of the samples' size, so zlib's chunks are not joined by a copy, with room
- * for a PNG's filter bytes (a byte a row) so the rows are made in it (`rowsInPlace`).
- */
+/** One output buffer (no copy joining zlib's chunks) with a byte a row of room for `rowsInPlace`. */
 const wholeChunk = (image: ImageObject): number =>
   Math.max(Zlib.constants.Z_MIN_CHUNK, image.height * (1 + image.width * image.bitsPerPixel / 8))
 

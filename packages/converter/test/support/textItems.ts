@@ -17,3 +17,17 @@ export const orderedTexts = (items: ReadonlyArray<TextItem>): Array<string> =>
   Layout.orderPage({ page: 1, width: 600, height: 800, items, figures: [] } satisfies PageText).items.flatMap((
     placed
   ) => placed._tag === "Line" ? [placed.line.text] : [])
+
+/** The paragraphs the layout makes of `texts`, one line each, 12 points apart down a page. */
+export const paragraphs = (texts: ReadonlyArray<string>): Array<string> => {
+  const page: PageText = {
+    page: 1,
+    width: 600,
+    height: 800,
+    items: texts.map((text, i) => item(text, 50, 100 + i * 12)),
+    figures: []
+  }
+  return Layout.layoutDocument({ pages: [page], outline: [], title: undefined, filename: "t" }).blocks.flatMap((
+    block
+  ) => block._tag === "Paragraph" ? [block.text] : [])
+}

@@ -154,9 +154,7 @@ export const takeRuledTables = (
         ? stack.filter((rule) => rule.y0 < item.y - 0.3 * item.size).length - 1
         : baselines.indexOf(Math.round(item.y))
     for (const item of within) (bands[bandOf(item)] ??= []).push(item)
-    // A title set larger than the cells stands between two tables, not in one: a band of large type
-    // alone (between rules), or any large type where rows are told by baselines. Examples set large in
-    // one cell of a ruled row are cells.
+    // A larger title between two tables stands alone between rules; a large example in a ruled row is a cell.
     const sizes = within.map((item) => item.size).sort((a, b) => a - b)
     const large = (item: TextItem) => item.size > 1.15 * sizes[Math.floor(sizes.length / 2)]!
     if (ruled ? bands.some((band) => band !== undefined && band.every(large)) : within.some(large)) continue

@@ -19,10 +19,7 @@ export const normalizeText = (text: string): string =>
       " "
     )
 
-/**
- * Word's ToUnicode for Calibri's ligatures names rare Latin letters ("HarmaƩan", "aŌer"); after a
- * lower-case letter, inside a word, such a letter is that ligature, never itself.
- */
+/** Word's ToUnicode names Calibri's ligatures as rare Latin letters ("HarmaƩan"), never themselves after a lower-case letter. */
 const ligatureLetters: Record<string, string> = { "Ʃ": "tt", "Ɵ": "ti", "ƫ": "tti", "Ō": "ft" }
 const misreadLigature = /(?<=[a-z])[ƩƟƫŌ]/g
 
