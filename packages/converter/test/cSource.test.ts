@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { isCSource, listingLine } from "../src/internal/layout/cSource.js"
 import type { Line } from "../src/internal/layout/model.js"
-import { isCSource } from "../src/internal/tagged/cSource.js"
 
 /** Lines in a text face (no character width), one under another. */
 const lines = (...texts: ReadonlyArray<string>): Array<Line> =>
@@ -33,5 +33,33 @@ describe("C source in a text face", () => {
       assert.isFalse(isCSource(lines("#1 on the list: speed;", "#2: size;")))
       assert.isFalse(isCSource(lines("#define X 1", "and then the rest of the sentence goes on.")))
       assert.isFalse(isCSource([]))
+    }))
+
+  it.effect("a listing's line reads as C by its statement, control head, function head or brace, not as a sentence", () =>
+    Effect.sync(() => {
+      const kinds = [
+        "typedef char bool;",
+        "int main (int n, char \u2217\u2217arg)",
+        "else if (c1 = '\\n' \u2228 c2 = '\\n')",
+        "\u2212\u2212n; ++arg;",
+        "}",
+        "/\u2217 the two input files \u2217/",
+        "\u2022 the version number of Stow (\u2018stow --version\u2019);",
+        "at the same time (and they will be if they fulfill all the criteria);",
+        "AB\u2190\u2192 \\underleftrightarrow{AB}",
+        "#define and #include directives directly into program modules."
+      ].map(listingLine)
+      assert.deepStrictEqual(kinds, [
+        "code",
+        "code",
+        "code",
+        "code",
+        "code",
+        "comment",
+        undefined,
+        undefined,
+        undefined,
+        undefined
+      ])
     }))
 })

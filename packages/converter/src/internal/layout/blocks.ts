@@ -20,6 +20,7 @@ import type { Line, OrderedPage, OutlineEntry } from "./model.js"
 import { Style } from "./model.js"
 import { continuesTable, mergeTables } from "./tables.js"
 import { endsSentence, lowerStart, normalizeText } from "./text.js"
+import { startsInCode, textFaceListings } from "./textFaceCode.js"
 
 export { listMarker } from "./lists.js"
 
@@ -183,8 +184,10 @@ class PageBlocks {
       breaksBefore(previous, line, this.paragraph?.maxX1, this.rules.lineRatio)
     this.previous = line
     const sameBaseline = previous !== undefined && beside(previous, line)
-    // A fixed-pitch line indented past the line above starts a listing even without a gap.
-    const indented = previous !== undefined && !sameBaseline && line.x0 > previous.x0 + line.size
+    // A fixed-pitch line indented past the line above starts a listing even without a gap; so does a
+    // text-face listing's line indented by its em (TeX's, less a glyph's side bearing).
+    const indent = line.charWidth !== undefined && !startsInCode(line) ? 0.8 : 1
+    const indented = previous !== undefined && !sameBaseline && line.x0 > previous.x0 + indent * line.size
     // So does one under a line that ends in a colon: it is what the colon announces.
     const announced = previous !== undefined && !sameBaseline && previous.text.trimEnd().endsWith(":")
     // Code that a justified line's wide spaces cut from the sentence it is set in goes on with the sentence.
@@ -294,7 +297,7 @@ export const pageBlocks = (
   rules: PageRules,
   missing: ReadonlyArray<OutlineEntry>
 ): Array<Document.Block> => {
-  const items = listingComments(page.items)
+  const items = listingComments(textFaceListings(page.items))
   const textStarts = items.flatMap((item) =>
     item._tag === "Line" && item.line.charWidth === undefined ? [item.line.x0] : []
   )

@@ -56,8 +56,8 @@ export interface OutlineEntry {
 }
 
 /**
- * A run of text on one baseline without large gaps. `charWidth`, set when the whole line is fixed-pitch,
- * turns horizontal offsets back into spaces.
+ * A run of text on one baseline without large gaps. `charWidth`, set when the whole line is fixed-pitch
+ * (or a listing's line in a text face: an average character), turns horizontal offsets back into spaces.
  */
 export interface Line {
   readonly text: string
