@@ -11,7 +11,10 @@
  * together (each its own pollers, at the same time) for BENCH_ROUNDS (default 4) rounds of
  * BENCH_SECONDS (default 20) after a BENCH_WARMUP_SECONDS warm-up (default 10): both saturate, so
  * what falls on the machine falls on both alike, and what separates them is what a request costs
- * each. BENCH_TOGETHER=0 measures them in turn (off on, on off, ...). Prints
+ * each. Two different modes are measured in BENCH_SITTINGS (default 2) sittings, the rounds
+ * shared among them, each launching the servers anew and in the other order than the one before
+ * (the server launched first was measured costlier whatever its mode). BENCH_TOGETHER=0 measures
+ * them in turn (off on, on off, ...). Prints
  * per round requests/s, p50/p99 of result GETs, submits/s, RSS and the main thread's CPU a request;
  * then per server the rounds pooled and their spread; the last lines compare the two ("off" or
  * "on" alone: one server, as the absolute figures are judged; "off,off": two equal servers, the
@@ -37,6 +40,7 @@ import { Connection } from "./connection.js"
 const pollers = Number(process.env["BENCH_POLLERS"] ?? 200)
 const seconds = Number(process.env["BENCH_SECONDS"] ?? 20)
 const pairs = Number(process.env["BENCH_ROUNDS"] ?? 4)
+const sittings = Number(process.env["BENCH_SITTINGS"] ?? 2)
 const together = process.env["BENCH_TOGETHER"] !== "0"
 const warmupSeconds = Number(process.env["BENCH_WARMUP_SECONDS"] ?? 10)
 const pollIntervalMs = Number(process.env["BENCH_POLL_INTERVAL_MS"] ?? 100)
@@ -369,22 +373,13 @@ const report = (target: Target): Summary => {
   return summary
 }
 
-const main = async () => {
-  const modes = (process.env["BENCH_METRICS"] ?? "off,on").split(",").map((mode) => mode.trim())
-  const entry = await serverEntry()
+/** One sitting: the servers launched in `modes`' order, warmed up, measured for `rounds` rounds, stopped. */
+const sitting = async (entry: ReadonlyArray<string>, modes: ReadonlyArray<string>, rounds: number) => {
   const targets: Array<Target> = []
   // A mode named twice ("off,off") is an A/A run: what separates two equal servers is the bench's own noise.
   for (const [i, mode] of modes.entries()) {
     targets.push(await launch(entry, mode, modes.indexOf(mode) === i ? mode : `${mode} (2)`))
   }
-  console.log(
-    `${pollers} pollers per server, one poll per ${pollIntervalMs} ms each (fixed rate), ${
-      together
-        ? `${pairs} rounds of ${seconds} s, the servers loaded together,`
-        : `${pairs} pairs of ${seconds} s rounds in turn`
-    } after a ${warmupSeconds} s warm-up; simulated tasks 3 s +-${Math.round(simulatedJitter * 100)}%; ` +
-      `live conversions: ${live ? "yes (3 corpus PDFs, 2 at a time, worker pool of 1, niced)" : "no"}`
-  )
   try {
     // Warm-up, not measured: JIT, the conversion worker and OCR's engine start, the task store fills.
     if (warmupSeconds > 0) {
@@ -395,7 +390,7 @@ const main = async () => {
       if (together) await Promise.all(targets.map(warmUp))
       else for (const target of targets) await warmUp(target)
     }
-    for (let pair = 0; pair < pairs; pair++) {
+    for (let pair = 0; pair < rounds; pair++) {
       await sleep(1000)
       // Each round in the other order than the one before: who starts first, or goes first, gains nothing.
       const order = pair % 2 === 0 ? targets : [...targets].reverse()
@@ -407,6 +402,37 @@ const main = async () => {
     // Let each server drain and exit (writing its profile, with BENCH_PROFILE=1) before leaving.
     await Promise.all(targets.map((target) => target.server.stop(20_000)))
   }
+  return targets
+}
+
+/** Each mode's rounds and scrapes of every sitting, as one target (the first sitting's server). */
+const pooled = (sittings: ReadonlyArray<ReadonlyArray<Target>>, mode: string): Target => {
+  const of = sittings.map((targets) => targets.find((target) => target.mode === mode)!)
+  return { ...of[0]!, rounds: of.flatMap((target) => target.rounds), scrapes: of.flatMap((target) => target.scrapes) }
+}
+
+const main = async () => {
+  const modes = (process.env["BENCH_METRICS"] ?? "off,on").split(",").map((mode) => mode.trim())
+  const entry = await serverEntry()
+  const count = modes.length === 2 && modes[0] !== modes[1] ? sittings : 1
+  console.log(
+    `${pollers} pollers per server, one poll per ${pollIntervalMs} ms each (fixed rate), ${
+      together
+        ? `${pairs} rounds of ${seconds} s, the servers loaded together,`
+        : `${pairs} pairs of ${seconds} s rounds in turn`
+    } after a ${warmupSeconds} s warm-up; simulated tasks 3 s +-${Math.round(simulatedJitter * 100)}%; ` +
+      `live conversions: ${live ? "yes (3 corpus PDFs, 2 at a time, worker pool of 1, niced)" : "no"}` +
+      (count > 1 ? `; in ${count} sittings, each server launched first in one` : "")
+  )
+  // The server launched first was measured costlier in some runs whatever its mode: two sittings,
+  // the second launching them in the other order, so that order favours neither.
+  const sat: Array<ReadonlyArray<Target>> = []
+  for (let i = 0; i < count; i++) {
+    const order = i % 2 === 0 ? modes : [...modes].reverse()
+    console.log(`sitting ${i + 1} of ${count}: launched ${order.join(", then ")}`)
+    sat.push(await sitting(entry, order, Math.ceil(pairs / count)))
+  }
+  const targets = [...new Set(sat[0]!.map((target) => target.mode))].map((mode) => pooled(sat, mode))
   const summaries = targets.map(report)
   if (targets.length !== 2) return
   const [first, second] = targets as [Target, Target]
@@ -428,6 +454,16 @@ const main = async () => {
       spread(pairRatios(({ mainCpuSeconds, result }) => mainCpuSeconds / Math.max(1, result.requests)))
     }`
   )
+  for (const [i, targets] of sat.entries()) {
+    if (count === 1) break
+    const [a, b] = [first.mode, second.mode].map((mode) => summarise(targets.find((target) => target.mode === mode)!))
+    console.log(
+      `sitting ${i + 1} (${targets[0]!.mode} launched first), ${versus}: result GET p99 ${change(a!.p99, b!.p99)}, ` +
+        `submits/s ${change(a!.submitsPerSecond, b!.submitsPerSecond)}, main thread CPU a request ${
+          change(a!.mainCpuPerRequestMs, b!.mainCpuPerRequestMs)
+        }`
+    )
+  }
   const within = (a: number, b: number) => Math.abs(b / a - 1) <= 0.05
   const met = within(off.p99, on.p99) && within(off.submitsPerSecond, on.submitsPerSecond)
   console.log(

@@ -16,13 +16,23 @@ export interface Notes {
   task: string | undefined
 }
 
-export class RequestNotes extends Context.Tag("@pdf-transform/server/RequestNotes")<RequestNotes, Notes>() {}
+/**
+ * Observed requests' notes, by the Node request under them (stable where the router hands on a
+ * modified request): providing a service per request copied the fiber's whole context each time.
+ */
+const observing = new WeakMap<object, Notes>()
+
+const notesOf = (context: Context.Context<never>): Notes | undefined => {
+  const request = Context.getOption(context, HttpServerRequest.HttpServerRequest)
+  const source = request._tag === "Some" ? request.value.source : undefined
+  return typeof source === "object" && source !== null ? observing.get(source) : undefined
+}
 
 /** Notes `fields` on the current request, if it is being observed. */
 export const note = (fields: Partial<Notes>): Effect.Effect<void> =>
   Effect.withFiberRuntime((fiber) => {
-    const notes = Context.getOption(fiber.currentContext, RequestNotes)
-    if (notes._tag === "Some") Object.assign(notes.value, fields)
+    const notes = notesOf(fiber.currentContext)
+    if (notes !== undefined) Object.assign(notes, fields)
     return Effect.void
   })
 
@@ -32,11 +42,11 @@ export const noteRoute = <E, R>(
 ): HttpRouter.Route.Middleware<E, R> =>
   // Read from the fiber's context in one step: this runs on every request.
   Effect.withFiberRuntime((fiber) => {
-    const notes = Context.getOption(fiber.currentContext, RequestNotes)
-    if (notes._tag === "Some") {
+    const notes = notesOf(fiber.currentContext)
+    if (notes !== undefined) {
       const { params, route } = Context.unsafeGet(fiber.currentContext, HttpRouter.RouteContext)
-      notes.value.route = route.path
-      if (params["taskId"] !== undefined) notes.value.task = params["taskId"]
+      notes.route = route.path
+      if (params["taskId"] !== undefined) notes.task = params["taskId"]
     }
     return handler
   })
@@ -48,11 +58,12 @@ export const observed = (
 ): HttpApp.Default<never, never> =>
   // Plain steps on the fiber, one continuation: this runs on every request, and the metrics' own cost is watched.
   Effect.withFiberRuntime((fiber) => {
-    const { method } = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const { method, source } = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
     const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
     const notes: Notes = { route: undefined, key: undefined, task: undefined }
+    if (typeof source === "object" && source !== null) observing.set(source, notes)
     const started = clock.unsafeCurrentTimeNanos()
-    return Effect.flatMap(Effect.provideService(app, RequestNotes, notes), (response) => {
+    return Effect.flatMap(app, (response) => {
       const seconds = Number(clock.unsafeCurrentTimeNanos() - started) / 1e9
       const route = notes.route ?? "unmatched"
       recorder?.request(route, method, response.status, seconds)
