@@ -414,7 +414,8 @@ const pooled = (sittings: ReadonlyArray<ReadonlyArray<Target>>, mode: string): T
 const main = async () => {
   const modes = (process.env["BENCH_METRICS"] ?? "off,on").split(",").map((mode) => mode.trim())
   const entry = await serverEntry()
-  const count = modes.length === 2 && modes[0] !== modes[1] ? sittings : 1
+  // An A/A run keeps its launch order: "off" is the server launched first in every sitting.
+  const count = modes.length !== 2 ? 1 : modes[0] !== modes[1] ? sittings : Number(process.env["BENCH_SITTINGS"] ?? 1)
   console.log(
     `${pollers} pollers per server, one poll per ${pollIntervalMs} ms each (fixed rate), ${
       together
@@ -422,7 +423,7 @@ const main = async () => {
         : `${pairs} pairs of ${seconds} s rounds in turn`
     } after a ${warmupSeconds} s warm-up; simulated tasks 3 s +-${Math.round(simulatedJitter * 100)}%; ` +
       `live conversions: ${live ? "yes (3 corpus PDFs, 2 at a time, worker pool of 1, niced)" : "no"}` +
-      (count > 1 ? `; in ${count} sittings, each server launched first in one` : "")
+      (count > 1 ? `; in ${count} sittings, launched anew in each` : "")
   )
   // The server launched first was measured costlier in some runs whatever its mode: two sittings,
   // the second launching them in the other order, so that order favours neither.
