@@ -95,4 +95,26 @@ describe("ruled tables", () => {
     const titled = rows.filter((r) => r.text !== "Heh" && r.text !== "B").concat([item("Table 2", 90, 178, 0, 16)])
     assert.deepStrictEqual(tables(titled, rules), [])
   })
+
+  it("a heading and an example between two tables ruled top, under the header and bottom part them: two tables", () => {
+    const mono = Style.code
+    const found = tables([
+      item("Term", 90, 115),
+      item("Df", 300, 115),
+      item("sex", 90, 135),
+      item("1", 300, 135),
+      item("Residuals", 90, 147),
+      item("93", 300, 147),
+      item("2.4 lm", 90, 185, Style.strong, 14),
+      item("fm2 <- lm(tlimth ~ sex)", 90, 205, mono),
+      item("Estimate", 90, 245),
+      item("Pr", 300, 245),
+      item("sexM", 90, 265),
+      item("0.78", 300, 265)
+    ], [horizontal(100), horizontal(122), horizontal(155), horizontal(230), horizontal(252), horizontal(275)])
+    assert.deepStrictEqual(found, [
+      [["Term", "Df"], ["sex", "1"], ["Residuals", "93"]],
+      [["Estimate", "Pr"], ["sexM", "0.78"]]
+    ])
+  })
 })

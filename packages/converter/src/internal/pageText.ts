@@ -111,12 +111,17 @@ export interface PageText {
  * them; with `marked`, each run's marked content too (asked once per text object), and runs of
  * two marked contents are never joined.
  */
+/** In font sizes: a gap inside a run wider than this parts two cells: LaTeX's two \\tabcolsep are 1.2 at 10 pt, a section number's quad 1.0. */
+const cellGap = 1.1
+
 export const pageText = (
   m: Pdfium,
   page: number,
   width: number,
   height: number,
-  marked?: (textObject: number) => number
+  marked?: (textObject: number) => number,
+  /** Heights between a table's rules (top-down): only there is a run split at its wide gaps. */
+  ruled: ReadonlyArray<readonly [number, number]> = []
 ): PageText => {
   const mcids: Array<number> | undefined = marked === undefined ? undefined : []
   const textPage = m.direct.FPDFText_LoadPage(page)
@@ -148,6 +153,16 @@ export const pageText = (
         }
         return style
       }
+      // The font size is the Tf operand; the text matrix scales it (TeX sets 1 and scales).
+      const sizeAt = (index: number): number => {
+        c.FPDFText_GetMatrix(textPage, index, out + 32)
+        return c.FPDFText_GetFontSize(textPage, index) * (Math.hypot(P.float(m, out + 40), P.float(m, out + 44)) || 1)
+      }
+      const inRuled = (index: number): boolean => {
+        c.FPDFText_GetCharOrigin(textPage, index, out, out + 8)
+        const y = toPage(P.double(m, out), P.double(m, out + 8))[1]
+        return ruled.some(([y0, y1]) => y > y0 && y < y1)
+      }
       const run = (start: number, end: number, object: number) => {
         const font = c.FPDFTextObj_GetFont(object)
         const style = styleOf(font)
@@ -166,7 +181,27 @@ export const pageText = (
           }
           return
         }
-        piece(start, end, style)
+        // A proportional run between a table's rules may hold a whole row (pdfTeX sets a tabular
+        // line as one run): its spaces that stand for a gap wider than a cell gap split it.
+        let from = start
+        let em = 0
+        const between = ruled.length > 0 && inRuled(start)
+        for (let i = start + 1; between && i < end - 1; i++) {
+          if (chars.at(i) !== " ") continue
+          let after = i + 1
+          while (after < end && chars.at(after) === " ") after++
+          if (after === end) break
+          if (em === 0) em = sizeAt(start)
+          c.FPDFText_GetLooseCharBox(textPage, i - 1, out)
+          const left = P.float(m, out + 8)
+          c.FPDFText_GetLooseCharBox(textPage, after, out)
+          if (P.float(m, out) - left > cellGap * em) {
+            piece(from, i, style)
+            from = after
+          }
+          i = after
+        }
+        piece(from, end, style)
       }
       const piece = (start: number, end: number, style: number) => {
         const text = chars.slice(start, end)
@@ -186,10 +221,7 @@ export const pageText = (
         const lastRight = P.float(m, out + 8)
         const lastTop = P.float(m, out + 4)
         const lastBottom = P.float(m, out + 12)
-        // The font size is the Tf operand; the text matrix scales it (TeX sets 1 and scales).
-        c.FPDFText_GetMatrix(textPage, start, out + 32)
-        const size = c.FPDFText_GetFontSize(textPage, start) *
-          (Math.hypot(P.float(m, out + 40), P.float(m, out + 44)) || 1)
+        const size = sizeAt(start)
         const left = Math.min(firstLeft, lastLeft)
         const right = Math.max(firstRight, lastRight)
         let [x0, y] = toPage(left, baseline)

@@ -13,6 +13,7 @@ import type { DocumentFigures, PendingFigure } from "./figures.js"
 import { decodedAt, documentFigures, pageFigures } from "./figures.js"
 import type { OutlineEntry, PlacedFigure, TextItem } from "./layout.js"
 import type { Rule } from "./layout/model.js"
+import { ruledSpans } from "./layout/ruledTables.js"
 import { pageText } from "./pageText.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
@@ -230,9 +231,9 @@ export const readPage = (
     const height = m.direct.FPDF_GetPageHeightF(page)
     const tree = open.tagged ? StructTree.readTree(m, page) : []
     const marked = tree.length > 0 ? StructTree.markedContent(m) : undefined
-    const text = pageText(m, page, width, height, marked)
-    const tagged = text.mcids === undefined ? undefined : { tree, items: text.items.slice(), mcids: text.mcids }
     const paths = pagePaths(m, page, width, height)
+    const text = pageText(m, page, width, height, marked, ruledSpans(paths.rules, width))
+    const tagged = text.mcids === undefined ? undefined : { tree, items: text.items.slice(), mcids: text.mcids }
     text.items.push(...shapeBullets(paths.shapes, text.items))
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
     const images = options.figures || empty

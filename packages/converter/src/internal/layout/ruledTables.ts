@@ -59,6 +59,10 @@ const stacks = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<Array<Rule
   return groups.flatMap((group) => splitUnjoined(group, rules)).filter((group) => group.length >= 2)
 }
 
+/** The heights between two rules of a stack (top-down, `[y0, y1]`): where a table's rows may stand. */
+export const ruledSpans = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<readonly [number, number]> =>
+  stacks(rules, pageWidth).map((stack) => [stack[0]!.y0, stack[stack.length - 1]!.y1] as const)
+
 /** A stack cut where no vertical rule joins two rules while others do: two framed tables, one above the other. */
 const splitUnjoined = (group: ReadonlyArray<Rule>, rules: ReadonlyArray<Rule>): Array<Array<Rule>> => {
   const verticals = rules.filter((rule) => !rule.horizontal)
@@ -120,6 +124,30 @@ const cellText = (items: ReadonlyArray<TextItem>): Rich => {
   )
 }
 
+/**
+ * A stack cut at each band between two of its rules that holds only large type or code: a heading
+ * and an example between two booktabs-ruled tables (three rules each) are no row of one table.
+ */
+const cutAtInterludes = (stack: ReadonlyArray<Rule>, items: ReadonlyArray<TextItem>): Array<Array<Rule>> => {
+  const x0 = Math.min(...stack.map((rule) => rule.x0)) - joinGap
+  const x1 = Math.max(...stack.map((rule) => rule.x1)) + joinGap
+  const between = (a: Rule, b: Rule) =>
+    items.filter((item) =>
+      item.y > a.y0 && item.y - 0.7 * item.size < b.y1 && item.x >= x0 && item.x + item.width <= x1
+    )
+  const sizes = between(stack[0]!, stack[stack.length - 1]!).map((item) => item.size).sort((a, b) => a - b)
+  if (sizes.length === 0) return [[...stack]]
+  const large = (item: TextItem) => item.size > 1.15 * sizes[Math.floor(sizes.length / 2)]!
+  const out: Array<Array<Rule>> = [[stack[0]!]]
+  for (let i = 1; i < stack.length; i++) {
+    const band = between(stack[i - 1]!, stack[i]!)
+    const interlude = band.some(large) && band.every((item) => large(item) || isMono(item))
+    if (interlude) out.push([stack[i]!])
+    else out[out.length - 1]!.push(stack[i]!)
+  }
+  return out.filter((group) => group.length >= 2)
+}
+
 /** The ruled tables of a page, their items taken out of `rows`; not a table: one column or row, or mostly code. */
 export const takeRuledTables = (
   rows: ReadonlyArray<Row>,
@@ -129,7 +157,8 @@ export const takeRuledTables = (
 ): Array<RuledTable> => {
   if (rules.length === 0) return []
   const tables: Array<RuledTable> = []
-  for (const stack of stacks(rules, pageWidth)) {
+  const all = rows.flatMap((row) => row.items)
+  for (const stack of stacks(rules, pageWidth).flatMap((stack) => cutAtInterludes(stack, all))) {
     const x0 = Math.min(...stack.map((rule) => rule.x0)) - joinGap
     const x1 = Math.max(...stack.map((rule) => rule.x1)) + joinGap
     const y0 = stack[0]!.y0
