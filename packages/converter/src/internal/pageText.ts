@@ -181,8 +181,7 @@ export const pageText = (
           }
           return
         }
-        // A proportional run between a table's rules may hold a whole row (pdfTeX sets a tabular
-        // line as one run): its spaces that stand for a gap wider than a cell gap split it.
+        // Between a table's rules a proportional run may be a whole row (pdfTeX): split at its cell gaps.
         let from = start
         let em = 0
         const between = ruled.length > 0 && inRuled(start)

@@ -1,8 +1,4 @@
-/**
- * What reads as C source, line by line: a word processor's example typed in the body's font (which a
- * structure tree tags as plain paragraphs), or a listing a typesetter sets in text faces (CWEB's bold
- * keywords and italic identifiers). Its lines say what it is: directives, comments and statements.
- */
+/** What reads as C source line by line: an example in a Word body's font, a CWEB listing in text faces. */
 import type { Line } from "./model.js"
 
 const directive = /^#\s*(?:include|define|undef|ifn?def|if|elif|else|endif|pragma|error)\b/
@@ -44,7 +40,6 @@ const listingStatement = /^(?=.*[(){}=[\]])(?:.*[;{]|.*;.*\})$/
 const words = /(?:\b[a-z]+ ){4}[a-z]+\b/
 /** Strings, characters and comments (a quoted option's `--` is no decrement). */
 const quoted = /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.){1,2}'|\u2018[^\u2019]*\u2019|\/\*.*?\*\//g
-/** A list's bullet, which no C line starts with. */
 const bullet = /^[\u2022\u25E6\u25AA\u25AB\u25CF\u25CB\u25A0\u25A1\u25BA\u25B8\u2023\u2043\u2219\u00B7]/
 
 /** How a line of a listing in a text face reads: C, a comment, or neither. */
@@ -64,5 +59,4 @@ export const isBlockStatement = (text: string): boolean => {
   return listingLine(text) === "code" && /\(.*\{.*;.*\}\s*;?$/.test(line)
 }
 
-/** Whether a line is a directive as a listing sets it: one may stand alone. */
 export const isListingDirective = (text: string): boolean => listingDirective.test(ascii(text))

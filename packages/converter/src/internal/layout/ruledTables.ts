@@ -124,10 +124,7 @@ const cellText = (items: ReadonlyArray<TextItem>): Rich => {
   )
 }
 
-/**
- * A stack cut at each band between two of its rules that holds only large type or code: a heading
- * and an example between two booktabs-ruled tables (three rules each) are no row of one table.
- */
+/** A stack cut at each band holding only large type or code: a heading and example between two booktabs tables. */
 const cutAtInterludes = (stack: ReadonlyArray<Rule>, items: ReadonlyArray<TextItem>): Array<Array<Rule>> => {
   const x0 = Math.min(...stack.map((rule) => rule.x0)) - joinGap
   const x1 = Math.max(...stack.map((rule) => rule.x1)) + joinGap

@@ -1,8 +1,4 @@
-/**
- * Listings set in text faces (CWEB's bold keywords, italic identifiers and roman operators): a run of
- * lines that read as C, made code lines, with the lines between them that are indented as the listing
- * and end no sentence (CWEB's module names), and the comments set beside them.
- */
+/** Listings set in text faces (CWEB's bold keywords, italic names, roman operators) made code lines. */
 import { isBlockStatement, isListingDirective, listingLine } from "./cSource.js"
 import type { Line, PageItem } from "./model.js"
 import { Style } from "./model.js"
@@ -24,9 +20,7 @@ type Kind = "code" | "comment" | "other"
 interface Entry {
   readonly line: Line
   readonly kind: Kind
-  /** Its index among the page's items. */
   readonly index: number
-  /** A comment on the line's baseline, right of it, and its index among the items. */
   readonly comment?: { readonly line: Line; readonly index: number } | undefined
 }
 
@@ -46,7 +40,6 @@ const runs = (items: ReadonlyArray<PageItem>): Array<Array<Entry>> => {
   let run: Array<Entry> = []
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!
-    // A line that starts in the code face is the code face's (texinfo's definition lines, a code span).
     if (item._tag !== "Line" || item.line.charWidth !== undefined || startsInCode(item.line)) {
       if (run.length > 0) out.push(run)
       run = []
