@@ -13,7 +13,7 @@
  * what falls on the machine falls on both alike, and what separates them is what a request costs
  * each. Two different modes are measured in BENCH_SITTINGS (default 2) sittings, the rounds
  * shared among them, each launching the servers anew and in the other order than the one before
- * (the server launched first was measured costlier whatever its mode). BENCH_TOGETHER=0 measures
+ * (the launch order changed the comparison: metrics on cost ~1% launched second, ~8% first). BENCH_TOGETHER=0 measures
  * them in turn (off on, on off, ...). Prints
  * per round requests/s, p50/p99 of result GETs, submits/s, RSS and the main thread's CPU a request;
  * then per server the rounds pooled and their spread; the last lines compare the two ("off" or
@@ -425,8 +425,8 @@ const main = async () => {
       `live conversions: ${live ? "yes (3 corpus PDFs, 2 at a time, worker pool of 1, niced)" : "no"}` +
       (count > 1 ? `; in ${count} sittings, launched anew in each` : "")
   )
-  // The server launched first was measured costlier in some runs whatever its mode: two sittings,
-  // the second launching them in the other order, so that order favours neither.
+  // The launch order changed the comparison: two sittings, the second launching the servers in the
+  // other order, so that order favours neither.
   const sat: Array<ReadonlyArray<Target>> = []
   for (let i = 0; i < count; i++) {
     const order = i % 2 === 0 ? modes : [...modes].reverse()
