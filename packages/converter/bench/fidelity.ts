@@ -37,7 +37,10 @@ const onlySet = flag("--set")
 const showFailures = toggle("--failures")
 const speed = !toggle("--no-speed")
 const readStructure = !toggle("--no-structure")
+/** Each document is timed at least `repeats` times, and a short one until its Markdown took `minTotalMs` (at most `maxRepeats`). */
 const repeats = 3
+const maxRepeats = 15
+const minTotalMs = 500
 
 const options = engineOptions({ readStructure })
 
@@ -94,7 +97,8 @@ const measure = (doc: FidelityDocument, checks: ReadonlyArray<Check>) =>
     const times = { markdown: [] as Array<number>, layout: [] as Array<number>, epub: [] as Array<number> }
     if (speed) {
       yield* Engine.convert(pdf, "epub", options)
-      for (let i = 0; i < repeats; i++) {
+      // A 20 ms conversion's median of three moves by a third with the machine's load: short ones repeat more.
+      for (let i = 0; i < maxRepeats && (i < repeats || times.markdown.reduce((a, b) => a + b, 0) < minTotalMs); i++) {
         times.markdown.push(yield* timed(Engine.convert(pdf, "markdown", options)))
         times.epub.push(yield* timed(Engine.convert(pdf, "epub", options)))
         times.layout.push(layoutTime(file))
@@ -208,7 +212,10 @@ const printSpeed = (rows: ReadonlyArray<Row>) => {
     row.epubMs.toFixed(0),
     `${(row.epubMs / row.markdownMs).toFixed(2)}x`
   ])
-  console.log(`\nspeed, in process, medians of ${repeats} (machine shared: compare ratios of one run only):`)
+  console.log(
+    `\nspeed, in process, medians of ${repeats} to ${maxRepeats} runs (a document repeated until its Markdown took ${minTotalMs} ms; ` +
+      `machine shared: compare ratios of one run only):`
+  )
   formatTable(
     ["document", "set", "pages", "Markdown ms", "pdftotext -layout ms", "speed", "EPUB ms", "EPUB/Markdown"],
     table
