@@ -11,6 +11,7 @@ import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import * as StreamDictionaries from "./streamDictionaries.js"
 import type { MarkedFigure } from "./tagged/model.js"
+import { artifact } from "./tagged/model.js"
 
 const imageType = 3
 const formType = 5
@@ -24,7 +25,7 @@ const maxFormDepth = 8
 const maxOffThread = 4
 
 /** A figure, or one being made off this thread (`undefined` then: decode it at its place instead). */
-type Made = Document.Figure | Promise<Document.Figure | undefined>
+export type Made = Document.Figure | Promise<Document.Figure | undefined>
 
 /** What a document's figures share: its stream dictionaries, and the figures already made of its images. */
 export interface DocumentFigures {
@@ -91,8 +92,32 @@ export interface PendingFigure {
   readonly figure: Promise<Document.Figure | undefined>
 }
 
-/** Stands in the page's figures for a pending one until it is made. */
+/** An image a tagged page marks as an artifact: made only if the page is not read by its tree (`figureAt`). */
+export interface DeferredFigure {
+  readonly placed: PlacedFigure
+  readonly path: ReadonlyArray<number>
+}
+
+/** Stands in the page's figures for a pending or deferred one until it is made. */
 const notYet: Document.Figure = { _tag: "Figure", data: new Uint8Array(0), mediaType: "image/png", width: 0, height: 0 }
+
+const objectAt = (m: Pdfium, page: number, path: ReadonlyArray<number>): number => {
+  let object = m.FPDFPage_GetObject(page, path[0]!)
+  for (const index of path.slice(1)) object = m.FPDFFormObj_GetObject(object, index)
+  return object
+}
+
+/** The figure of the image object at `path` on a loaded page (see `DeferredFigure`). */
+export const figureAt = (
+  m: Pdfium,
+  page: number,
+  path: ReadonlyArray<number>,
+  pageNumber: number,
+  context: DocumentFigures
+): Made | undefined => {
+  const object = objectAt(m, page, path)
+  return object === 0 ? undefined : figureOf(m, object, pageNumber, context)
+}
 
 /** The largest share of a loaded page an image covers and, given `context`, its figures placed top-down. */
 export const pageFigures = (
@@ -107,10 +132,12 @@ export const pageFigures = (
   readonly figures: Array<PlacedFigure>
   readonly imageCoverage: number
   readonly pending: Array<PendingFigure>
+  readonly deferred: Array<DeferredFigure>
 } =>
   P.withBuffer(m, 16, (out) => {
     const figures: Array<PlacedFigure> = []
     const pending: Array<PendingFigure> = []
+    const deferred: Array<DeferredFigure> = []
     let imageCoverage = 0
     // An image in a form is tagged by the marked content around the form on the page.
     const visit = (count: number, get: (index: number) => number, path: ReadonlyArray<number>, outer: number) => {
@@ -130,24 +157,28 @@ export const pageFigures = (
           imageCoverage = Math.max(imageCoverage, (visibleWidth * visibleHeight) / (width * height))
         }
         if (context === undefined) continue
+        const mcid = marked?.(tagObject)
+        if (mcid === artifact) {
+          const placed: MarkedFigure = { figure: notYet, ...box, mcid }
+          figures.push(placed)
+          deferred.push({ placed, path: [...path, i] })
+          continue
+        }
         const made = figureOf(m, object, page, context)
         if (made === undefined) continue
         const ready = !(made instanceof Promise)
         const figure = ready ? made : notYet
-        const placed: PlacedFigure | MarkedFigure = marked === undefined
-          ? { figure, ...box }
-          : { figure, ...box, mcid: marked(tagObject) }
+        const placed: PlacedFigure | MarkedFigure = mcid === undefined ? { figure, ...box } : { figure, ...box, mcid }
         figures.push(placed)
         if (!ready) pending.push({ placed, path: [...path, i], figure: made })
       }
     }
     visit(m.direct.FPDFPage_CountObjects(page), (i) => m.direct.FPDFPage_GetObject(page, i), [], 0)
-    return { figures, imageCoverage, pending }
+    return { figures, imageCoverage, pending, deferred }
   })
 
 /** The image object at `path` on a loaded page (see `PendingFigure`) decoded as a PNG figure. */
 export const decodedAt = (m: Pdfium, page: number, path: ReadonlyArray<number>): Document.Figure | undefined => {
-  let object = m.FPDFPage_GetObject(page, path[0]!)
-  for (const index of path.slice(1)) object = m.FPDFFormObj_GetObject(object, index)
+  const object = objectAt(m, page, path)
   return object === 0 ? undefined : decoded(m, object, minFigurePixels)
 }

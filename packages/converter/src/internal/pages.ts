@@ -8,6 +8,7 @@ import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
 import * as Scope from "effect/Scope"
 import type * as Converter from "../Converter.js"
+import type { PdfPageFailed } from "../Converter.js"
 import { OcrFailed } from "../Converter.js"
 import type { EngineOptions } from "./engine.js"
 import type { OrderedPage, TextItem } from "./layout.js"
@@ -15,7 +16,7 @@ import { hasText, isBetterReading, isJunkTextLayer, orderPage } from "./layout.j
 import * as Ocr from "./ocr.js"
 import * as Pdf from "./pdf.js"
 import type { PageVerdict, TaggedPage } from "./tagged/page.js"
-import { arrangePage } from "./tagged/page.js"
+import { arrangePage, isTaggedPage } from "./tagged/page.js"
 import { measure } from "./tagged/sound.js"
 
 /** A page whose text layer is empty and which is mostly covered by an image is a scan. */
@@ -51,6 +52,18 @@ export const readPages = (
     const tagged: Array<PageVerdict> = []
     const arrange = (n: number, content: Pdf.PageContent) =>
       arrangePage({ page: n, ...content }, content.tagged, tagged)
+    const made = (done: { readonly content: Pdf.PageContent; readonly failed: PdfPageFailed | undefined }) => {
+      if (done.failed !== undefined) warnings.push(done.failed)
+      return done.content
+    }
+    // A tagged page's artifacts are made into figures only when its tree is not what it is read by.
+    const arrangeDeferred = (n: number, content: Pdf.PageContent) => {
+      if (content.deferred.length === 0) return Effect.succeed(arrange(n, content))
+      const unmade = new Set(content.deferred.map(({ placed }) => placed))
+      const read = arrange(n, { ...content, figures: content.figures.filter((placed) => !unmade.has(placed)) })
+      if (isTaggedPage(read)) return Effect.succeed(read)
+      return Effect.map(Pdf.makeDeferred(open, n, content), (done) => orderPage({ page: n, ...made(done) }))
+    }
     const pages: Array<OrderedPage | TaggedPage | Fiber.Fiber<OrderedPage | TaggedPage, OcrFailed>> = []
     const pending: Array<Fiber.Fiber<OrderedPage, OcrFailed>> = []
     /** One tesseract worker per conversion, started by the first page that needs it. */
@@ -108,15 +121,13 @@ export const readPages = (
           ? "junk"
           : undefined
         // Figures are made off this thread while the next pages are read; the page is ordered once they are.
-        const settled = Effect.map(Pdf.settleFigures(open, n, content), (settled) => {
-          if (settled.failed !== undefined) warnings.push(settled.failed)
-          return settled.content
-        })
+        const settled = Effect.map(Pdf.settleFigures(open, n, content), made)
         if (reason !== undefined) {
           if (content.tagged !== undefined) tagged.push({ page: n, measures: measure(content.tagged), unsound: "ocr" })
-          pages.push(yield* recognise(n, yield* settled, reason))
-        } else if (content.pending.length === 0) pages.push(arrange(n, content))
-        else pages.push(yield* Effect.forkIn(Effect.map(settled, (settled) => arrange(n, settled)), scope))
+          const all = yield* Effect.flatMap(settled, (settled) => Pdf.makeDeferred(open, n, settled))
+          pages.push(yield* recognise(n, made(all), reason))
+        } else if (content.pending.length === 0 && content.deferred.length === 0) pages.push(arrange(n, content))
+        else pages.push(yield* Effect.forkIn(Effect.flatMap(settled, (settled) => arrangeDeferred(n, settled)), scope))
       }
       open.refresh()
       yield* options.onProgress({ pagesDone: n, pagesTotal: open.pages })

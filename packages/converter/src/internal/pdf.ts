@@ -9,8 +9,8 @@ import * as Zlib from "node:zlib"
 import { PdfInvalid, PdfPageFailed, PdfPasswordRequired } from "../Converter.js"
 import type * as Document from "../Document.js"
 import { pagePaths, shapeBullets } from "./bullets.js"
-import type { DocumentFigures, PendingFigure } from "./figures.js"
-import { decodedAt, documentFigures, pageFigures } from "./figures.js"
+import type { DeferredFigure, DocumentFigures, PendingFigure } from "./figures.js"
+import { decodedAt, documentFigures, figureAt, pageFigures } from "./figures.js"
 import type { OutlineEntry, PlacedFigure, TextItem } from "./layout.js"
 import type { Rule } from "./layout/model.js"
 import { ruledSpans } from "./layout/ruledTables.js"
@@ -190,6 +190,8 @@ export interface PageContent {
   readonly figures: Array<PlacedFigure>
   /** Figures not made yet: being made off this thread, or copies still checked (see `settleFigures`). */
   readonly pending: ReadonlyArray<PendingFigure>
+  /** Figures of a tagged page's artifacts, standing in `figures` unmade (see `makeDeferred`). */
+  readonly deferred: ReadonlyArray<DeferredFigure>
   /** Share of the page area covered by images. */
   readonly imageCoverage: number
   /** Characters that are not text, of fonts that give no letter or digit (see `fontJunk`). */
@@ -238,7 +240,7 @@ export const readPage = (
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))
     const images = options.figures || empty
       ? pageFigures(m, page, width, height, options.figures ? open.figures : undefined, marked)
-      : { figures: [], imageCoverage: 0, pending: [] }
+      : { figures: [], imageCoverage: 0, pending: [], deferred: [] }
     return { width, height, items: text.items, junk: text.junk, rules: paths.rules, tagged, ...images }
   })
 
@@ -277,6 +279,44 @@ export const settleFigures = (
         failed: Either.isLeft(decoded) ? decoded.left : undefined
       }
     })
+
+/**
+ * The page's content with its deferred figures made (the page loaded again), as its other figures
+ * are: when its structure tree is not what it is read by, its artifacts are figures like any other.
+ */
+export const makeDeferred = (
+  open: OpenDocument,
+  pageNumber: number,
+  content: PageContent
+): Effect.Effect<{ readonly content: PageContent; readonly failed: PdfPageFailed | undefined }> => {
+  if (content.deferred.length === 0) return Effect.succeed({ content, failed: undefined })
+  const made = withPage(
+    open,
+    pageNumber,
+    (page) => content.deferred.map(({ path }) => figureAt(open.module, page, path, pageNumber, open.figures))
+  )
+  const deferred = new Set(content.deferred.map(({ placed }) => placed))
+  if (Either.isLeft(made)) {
+    const figures = content.figures.filter((placed) => !deferred.has(placed))
+    return Effect.succeed({ content: { ...content, figures, deferred: [] }, failed: made.left })
+  }
+  const ready = new Map(content.deferred.map(({ placed }, i) => [placed, made.right[i]]))
+  const pending = content.deferred.flatMap(({ path, placed }, i) => {
+    const figure = made.right[i]
+    return figure instanceof Promise ? [{ placed, path, figure }] : []
+  })
+  const figures = content.figures.flatMap((placed) => {
+    if (!ready.has(placed)) return [placed]
+    const figure = ready.get(placed)
+    return figure === undefined ? [] : figure instanceof Promise ? [placed] : [{ ...placed, figure }]
+  })
+  return settleFigures(open, pageNumber, {
+    ...content,
+    figures,
+    pending: [...content.pending, ...pending],
+    deferred: []
+  })
+}
 
 /** Dots per inch for OCR: what tesseract reads best. */
 const ocrDpi = 300
