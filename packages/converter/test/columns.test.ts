@@ -55,6 +55,23 @@ describe("columns by region", () => {
     assert.strictEqual(lines[11], "right 1")
   })
 
+  it("columns are read one after the other above a foot line whose parts cross the gutter side by side", () => {
+    // A title beside a narrow block has no gutter; under a wider gap than the foot's, the band of columns must find one.
+    const lines = order([
+      item("A title set beside a narrow author block", 200, 60, 16),
+      item("author", 40, 62),
+      ...column("left", 40, 140, 10, 50),
+      ...column("right", 310, 140, 10, 50),
+      item("Journal of Things", 40, 278),
+      item("Copyright 2022 by Someone", 240, 278),
+      item("PREPRINT / 1", 480, 278)
+    ])
+    assert.deepStrictEqual(lines.filter((line) => /^(left|right) /.test(line)), [
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => `left ${i}`),
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((i) => `right ${i}`)
+    ], lines.join(" | "))
+  })
+
   it("a column going on below a gap under a shorter column is read to its end before the next", () => {
     // References fill the left column; an appendix follows under a gap; the right column is short.
     const lines = order([

@@ -50,12 +50,27 @@ const isColumn = (side: ReadonlyArray<Placed>, pageWidth: number): boolean => {
   return full >= Math.max(minSideLines, fullLinesShare * side.length)
 }
 
-/** Whether the items crossing `x` stand alone on their baselines, as a title across columns does. */
-const crossersStandAlone = (items: ReadonlyArray<Placed>, x: number): boolean =>
-  items.every((p) =>
-    p.x1 <= x + 1 || p.x0 >= x - 1 ||
-    !items.some((q) => q !== p && Math.abs(q.y - p.y) < 0.5 * Math.max(p.size, q.size, 1))
+const sameBaseline = (p: Placed, q: Placed): boolean => Math.abs(q.y - p.y) < 0.5 * Math.max(p.size, q.size, 1)
+
+/** A region's last baseline set this many line heights apart is a page's foot line (journal, copyright, folio side by side). */
+const footGap = 1.5
+const footLine = (items: ReadonlyArray<Placed>): ReadonlySet<Placed> => {
+  const last = items.reduce<Placed | undefined>((a, p) => a === undefined || p.y > a.y ? p : a, undefined)
+  if (last === undefined) return new Set()
+  const foot = items.filter((p) => sameBaseline(p, last))
+  const above = items.filter((p) => !foot.includes(p)).reduce((y, p) => Math.max(y, p.y), -Infinity)
+  const size = Math.max(...foot.map((p) => p.size), 1)
+  return last.y - above > (1 + footGap) * size ? new Set(foot) : new Set()
+}
+
+/** Whether the items crossing `x` stand alone on their baselines, as a title across columns does, or are the foot line. */
+const crossersStandAlone = (items: ReadonlyArray<Placed>, x: number): boolean => {
+  const foot = footLine(items)
+  return items.every((p) =>
+    p.x1 <= x + 1 || p.x0 >= x - 1 || foot.has(p) ||
+    !items.some((q) => q !== p && sameBaseline(p, q))
   )
+}
 
 /** An index entry: a term, then the pages or sections it is found on ("printf: 4, 5, 6, 7."). */
 const entryEnd = /\d[.,;]?$/u
