@@ -263,6 +263,27 @@ describe("notes set as a list in the text", () => {
       ], [])])
       assert.deepStrictEqual(footnotes(plain), [])
     }))
+
+  it.effect("a list of tables, each entry's leaders ending in a page number, answers no raised figures before it", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        ...referring("the constant over c", "2", " and then", 50, 160),
+        ...referring("the power h", "3", " of the law.", 50, 172),
+        item("List of Tables", 50, 260, 10),
+        ...bodyLines(
+          [
+            "1 A simple table . . . . . . . . . . . . . . 2",
+            "2 Table with more complicated columns . . . . . . 2",
+            "3 Table at full column width . . . . . . . . . 4"
+          ],
+          50,
+          280
+        )
+      ], [])])
+      assert.deepStrictEqual(footnotes(document), [])
+      assert.include(Markdown.render(document), "2 Table with more complicated columns . . .")
+    }))
 })
 
 describe("references set on the line", () => {

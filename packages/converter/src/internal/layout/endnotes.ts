@@ -47,6 +47,10 @@ const entryAt = (items: ReadonlyArray<PageItem>, index: number, body: number): E
   return { start: line, label: marker.label, lines: [line], cut: marker.cut, alone: false, next: index + 1 }
 }
 
+/** Dot leaders then a page number: an entry of a list of contents, figures or tables, never a note. */
+const contentsEnd = /(?:\.\s*){3,}(?:\p{N}+|[ivxlc]+)$/iu
+const isContentsEntry = (entry: Entry): boolean => contentsEnd.test(entry.lines[entry.lines.length - 1]!.text.trim())
+
 /** Whether two entries are set alike: their labels at one margin, in one size. */
 const alike = (a: Entry, b: Entry): boolean =>
   Math.abs(a.start.x0 - b.start.x0) <= 1 && Math.abs(a.start.size - b.start.size) <= 0.5
@@ -117,7 +121,7 @@ const listNotes = (
   for (let i = 0; i < items.length; i++) {
     const entries = entriesFrom(items, i, body)
     const answered = (entries.length >= minEntries || entries[0]?.alone === true) &&
-      entries.every((entry) => (open.get(entry.label) ?? 0) > 0)
+      entries.every((entry) => (open.get(entry.label) ?? 0) > 0 && !isContentsEntry(entry))
     if (!answered) {
       for (const label of referenceLabels(items[i]!)) open.set(label, (open.get(label) ?? 0) + 1)
       continue
