@@ -60,13 +60,15 @@ export interface Paragraph {
 }
 
 /**
- * A list item: its text (wrapped lines joined), its marks, and the lists nested in it.
+ * A list item: its text (wrapped lines joined), its marks, the paragraphs and listings it holds after
+ * its text (`blocks`, since 0.2.0), and the lists nested in it.
  * @since 0.1.0
  * @category models
  */
 export interface ListItem {
   readonly text: string
   readonly marks?: ReadonlyArray<Mark> | undefined
+  readonly blocks?: ReadonlyArray<Paragraph | Code> | undefined
   readonly lists?: ReadonlyArray<List> | undefined
 }
 

@@ -173,8 +173,12 @@ const listXhtml = (list: Document.List, notes: Notes | undefined): string => {
   const start = list.ordered && list.start !== 1 ? ` start="${list.start}"` : ""
   const items = list.items.map((item) =>
     `<li>${inlineXhtml(item.text, item.marks, notes)}${
-      (item.lists ?? []).map((nested) => listXhtml(nested, notes)).join("")
-    }</li>`
+      (item.blocks ?? []).map((block) =>
+        block._tag === "Code"
+          ? `<pre><code>${escapeXml(block.text)}</code></pre>`
+          : `<p>${inlineXhtml(block.text, block.marks, notes)}</p>`
+      ).join("")
+    }${(item.lists ?? []).map((nested) => listXhtml(nested, notes)).join("")}</li>`
   )
   return `<${tag}${start}>${items.join("")}</${tag}>`
 }

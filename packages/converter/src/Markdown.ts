@@ -103,8 +103,16 @@ const renderList = (list: Document.List, indent: string, notes: NoteIds | undefi
   list.items.flatMap((item, index) => {
     const marker = list.ordered ? `${list.start + index}.` : "-"
     const inner = indent + " ".repeat(marker.length + 1)
+    // An item's paragraphs and listings: indented under its text, blank lines around them.
+    const blocks = (item.blocks ?? []).flatMap((block) => [
+      "",
+      ...(block._tag === "Code" ? renderCode(block.text) : inline(block.text, block.marks ?? [], notes))
+        .split("\n").map((line) => line === "" ? "" : inner + line)
+    ])
     return [
       `${indent}${marker} ${inline(item.text, item.marks ?? [], notes)}`.trimEnd(),
+      ...blocks,
+      ...(blocks.length > 0 ? [""] : []),
       ...(item.lists ?? []).flatMap((nested) => renderList(nested, inner, notes))
     ]
   })
@@ -142,7 +150,7 @@ const blockMarkdown = (block: Document.Block, notes: NoteIds | undefined): strin
       return `[^${id}]: ${text}`
     }
     case "List":
-      return renderList(block, "", notes).join("\n")
+      return renderList(block, "", notes).join("\n").replace(/\n+$/, "")
     case "Code":
       return renderCode(block.text)
     case "Table": {

@@ -15,7 +15,7 @@ import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
 import type { ListMarker } from "./lists.js"
-import { extendLastItem, lastItem, ListBuilder, listMarker } from "./lists.js"
+import { extendLastItem, lastItemText, ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
 import { Style } from "./model.js"
 import { continuesTable, mergeTables } from "./tables.js"
@@ -91,6 +91,8 @@ class PageBlocks {
   private paragraph: { rich: Rich; maxX1: number; lines: number } | undefined
   private list: ListBuilder | undefined
   private code: CodeBuilder | undefined
+  /** Whether `code` is a listing of the open list's last item. */
+  private itemCode = false
   private heading: { level: number; rich: Rich; lines: number; fromOutline: boolean } | undefined
   /** The left edge of the definition being read after its terms: a line left of it ends the definition. */
   private definitionX0: number | undefined
@@ -108,6 +110,7 @@ class PageBlocks {
   }
 
   flush(): void {
+    this.endItemCode()
     if (this.paragraph !== undefined && this.paragraph.rich.text.trim() !== "") {
       const rich = trimRich(this.paragraph.rich)
       const depth = boldNumberedLevel(rich.text, rich.marks, this.paragraph.lines)
@@ -198,6 +201,7 @@ class PageBlocks {
     ) {
       return this.codeLine(line)
     }
+    if (this.itemCode && this.code?.termsBefore(line) === undefined) this.endItemCode()
     if (this.code !== undefined) {
       // Terms in the code face over an indented definition are text with code spans, not a listing.
       const code = this.code
@@ -227,8 +231,16 @@ class PageBlocks {
 
   private codeLine(line: Line): void {
     if (this.code?.add(line) === true) return
-    this.flush()
+    this.endItemCode()
+    this.itemCode = this.code === undefined && this.list?.holds(line) === true
+    if (!this.itemCode) this.flush()
     this.code = new CodeBuilder(line)
+  }
+
+  private endItemCode(): void {
+    if (this.itemCode && this.code !== undefined) this.list?.attach(this.code.build())
+    if (this.itemCode) this.code = undefined
+    this.itemCode = false
   }
 
   private headingLine(line: Line, level: number, outlined: OutlinedLine | undefined): void {
@@ -334,7 +346,8 @@ const continues = (open: Document.Block, next: Document.Block): boolean => {
     return !endsSentence(open.text) && lowerStart.test(next.text)
   }
   if (open._tag === "List" && next._tag === "Paragraph") {
-    return !endsSentence(lastItem(open).text) && lowerStart.test(next.text)
+    const text = lastItemText(open)
+    return text !== undefined && !endsSentence(text) && lowerStart.test(next.text)
   }
   if (open._tag === "Code" && next._tag === "Code") return true
   if (open._tag === "Table" && next._tag === "Table") return continuesTable(open, next)

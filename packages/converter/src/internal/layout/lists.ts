@@ -40,9 +40,27 @@ export const listMarker = (text: string, marks?: ReadonlyArray<Mark>): ListMarke
   return undefined
 }
 
+/** A paragraph or listing an item holds after its own text. */
+type ItemBlock = { readonly _tag: "Paragraph"; rich: Rich } | Document.Code
+
 interface OpenItem {
   rich: Rich
+  readonly blocks: Array<ItemBlock>
   readonly lists: Array<OpenList>
+}
+
+const openItem = (rich: Rich): OpenItem => ({ rich, blocks: [], lists: [] })
+
+const itemBlock = (block: ItemBlock): Document.Paragraph | Document.Code => {
+  if (block._tag === "Code") return block
+  const rich = trimRich(block.rich)
+  return { _tag: "Paragraph", text: rich.text, ...(rich.marks.length > 0 ? { marks: rich.marks } : {}) }
+}
+
+/** The text an item's next line would go on from: its last paragraph's, or its own. */
+const lastText = (item: OpenItem): string | undefined => {
+  const last = item.blocks[item.blocks.length - 1]
+  return last === undefined ? item.rich.text : last._tag === "Paragraph" ? last.rich.text : undefined
 }
 
 interface OpenList {
@@ -56,6 +74,8 @@ interface OpenList {
 
 /** Markers this close (in font sizes) are at one depth: "9." and "10." end where their text starts. */
 const sameDepth = 0.7
+/** A sentence's last full stop (a colon announces what follows). */
+const fullStop = /[.!?]["')\]\u2019\u201D]?\s*$/u
 /** A line indented this much past a marker (in font sizes) hangs under its item. */
 const hanging = 0.3
 
@@ -68,6 +88,7 @@ const toList = (list: OpenList): Document.List => ({
     return {
       text: rich.text,
       ...(rich.marks.length > 0 ? { marks: rich.marks } : {}),
+      ...(item.blocks.length > 0 ? { blocks: item.blocks.map(itemBlock) } : {}),
       ...(item.lists.length > 0 ? { lists: item.lists.map(toList) } : {})
     }
   })
@@ -90,7 +111,7 @@ export class ListBuilder {
 
   constructor(line: Line, marker: ListMarker, private readonly hyphenation?: Hyphenation) {
     this.root = { ordered: marker.ordered, start: marker.number, items: [], markerX: line.x0 }
-    this.root.items.push({ rich: itemText(line, marker), lists: [] })
+    this.root.items.push(openItem(itemText(line, marker)))
     this.stack = [this.root]
   }
 
@@ -98,10 +119,26 @@ export class ListBuilder {
     return this.root.ordered
   }
 
-  /** Whether the innermost open item's text ends a sentence. */
-  lastEndsSentence(): boolean {
+  private innermost(): OpenItem {
     const list = this.stack[this.stack.length - 1]!
-    return endsSentence(list.items[list.items.length - 1]!.rich.text)
+    return list.items[list.items.length - 1]!
+  }
+
+  /** Whether the innermost open item's text ends a sentence (after a listing it does: a new sentence follows). */
+  lastEndsSentence(): boolean {
+    const text = lastText(this.innermost())
+    return text === undefined || endsSentence(text)
+  }
+
+  /** Whether a listing's first line belongs to the innermost item: set under its text, which announces it. */
+  holds(line: Line): boolean {
+    const text = lastText(this.innermost())
+    return text !== undefined && !fullStop.test(text) && hangsUnder(this.stack[this.stack.length - 1]!, line)
+  }
+
+  /** Gives the innermost item a listing (`holds` its first line). */
+  attach(code: Document.Code): void {
+    this.innermost().blocks.push(code)
   }
 
   /** Adds the item a marker line starts at its marker's depth; false when it belongs to no open list. */
@@ -109,7 +146,7 @@ export class ListBuilder {
     const tolerance = sameDepth * line.size
     while (this.stack.length > 1 && line.x0 < this.stack[this.stack.length - 1]!.markerX - tolerance) this.stack.pop()
     const list = this.stack[this.stack.length - 1]!
-    const item: OpenItem = { rich: itemText(line, marker), lists: [] }
+    const item = openItem(itemText(line, marker))
     if (Math.abs(line.x0 - list.markerX) <= tolerance) {
       if (list.ordered === marker.ordered) {
         list.items.push(item)
@@ -144,16 +181,21 @@ export class ListBuilder {
     this.stack.splice(depth + 1)
     const list = this.stack[depth]!
     if (list.textX === undefined && hangsUnder(list, line)) list.textX = line.x0
-    const item = list.items[list.items.length - 1]!
-    item.rich = joinRich(item.rich, richLine(line), false, this.hyphenation)
+    this.join(list.items[list.items.length - 1]!, line, false)
     return true
+  }
+
+  private join(item: OpenItem, line: Line, besidePrevious: boolean): void {
+    const last = item.blocks[item.blocks.length - 1]
+    // After a listing, a line under the item's text is a paragraph of the item.
+    if (last?._tag === "Code") item.blocks.push({ _tag: "Paragraph", rich: richLine(line) })
+    else if (last !== undefined) last.rich = joinRich(last.rich, richLine(line), besidePrevious, this.hyphenation)
+    else item.rich = joinRich(item.rich, richLine(line), besidePrevious, this.hyphenation)
   }
 
   /** Joins a piece of the last line (cut from it by a wide space) to the innermost open item. */
   beside(line: Line): void {
-    const list = this.stack[this.stack.length - 1]!
-    const item = list.items[list.items.length - 1]!
-    item.rich = joinRich(item.rich, richLine(line), true, this.hyphenation)
+    this.join(this.innermost(), line, true)
   }
 
   build(): Document.List {
@@ -168,13 +210,29 @@ export const lastItem = (list: Document.List): Document.ListItem => {
   return inner === undefined ? item : lastItem(inner)
 }
 
+/** The text after which the innermost last item goes on: its last paragraph's, or its own (none after a listing). */
+export const lastItemText = (list: Document.List): string | undefined => {
+  const item = lastItem(list)
+  const last = item.blocks?.[item.blocks.length - 1]
+  return last === undefined ? item.text : last._tag === "Paragraph" ? last.text : undefined
+}
+
 /** `list` with `rich` joined to the text of its innermost last item (an item going on after a page end). */
 export const extendLastItem = (list: Document.List, rich: Rich, hyphenation?: Hyphenation): Document.List => {
   const item = list.items[list.items.length - 1]!
   const inner = item.lists?.[item.lists.length - 1]
+  const tail = item.blocks?.[item.blocks.length - 1]
   let extended: Document.ListItem
   if (inner !== undefined) {
     extended = { ...item, lists: [...item.lists!.slice(0, -1), extendLastItem(inner, rich, hyphenation)] }
+  } else if (tail?._tag === "Paragraph") {
+    const joined = joinRich({ text: tail.text, marks: tail.marks ?? [] }, rich, false, hyphenation)
+    const paragraph: Document.Paragraph = {
+      _tag: "Paragraph",
+      text: joined.text,
+      ...(joined.marks.length > 0 ? { marks: joined.marks } : {})
+    }
+    extended = { ...item, blocks: [...(item.blocks ?? []).slice(0, -1), paragraph] }
   } else {
     const joined = joinRich({ text: item.text, marks: item.marks ?? [] }, rich, false, hyphenation)
     extended = { text: joined.text, ...(joined.marks.length > 0 ? { marks: joined.marks } : {}) }
