@@ -57,10 +57,7 @@ interface TocNode {
 
 const rtlLanguages = new Set(["ar", "he", "fa", "ur"])
 
-/**
- * Chapters start at the top-level headings when there are at least two of them (the outline's
- * first level when the PDF has one, since the layout turned it into headings).
- */
+/** Chapters start at the top-level headings, if two or more (the outline's first level, when there is one). */
 const splitChapters = (document: Document.Document): Array<Chapter> => {
   const headings = document.blocks.filter((block): block is Document.Heading => block._tag === "Heading")
   // The shallowest level used twice: a lone title over its sections still gives one chapter a section.
