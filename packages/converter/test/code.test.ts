@@ -1,24 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { PageText, TextItem } from "../src/internal/layout.js"
-import * as Layout from "../src/internal/layout.js"
+import type { TextItem } from "../src/internal/layout.js"
 import { Style } from "../src/internal/layout/model.js"
+import { pageBlocks, styledItem } from "./support/textItems.js"
 
-const item = (text: string, x: number, y: number, style = 0, size = 10): TextItem => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-  style
-})
+const item = styledItem
 
-const blocks = (items: ReadonlyArray<TextItem>) => {
-  const page: PageText = { page: 1, width: 600, height: 800, items, figures: [] }
-  return Layout.layoutDocument({ pages: [page], outline: [], title: undefined, filename: "t" }).blocks.filter((
-    block
-  ) => block._tag !== "PageBreak")
-}
+const blocks = pageBlocks
 
 describe("code blocks", () => {
   it("a listing whose comments are set in the text face stays one code block", () => {

@@ -3,16 +3,9 @@ import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import type { Rule } from "../src/internal/layout/model.js"
 import { Style } from "../src/internal/layout/model.js"
+import { styledItem } from "./support/textItems.js"
 
-const item = (text: string, x: number, y: number, style = 0, size = 10): TextItem => ({
-  text,
-  x,
-  y,
-  width: text.length * size * 0.5,
-  size,
-  rtl: false,
-  style
-})
+const item = styledItem
 
 const horizontal = (y: number, x0 = 80, x1 = 500): Rule => ({ x0, x1, y0: y, y1: y + 0.5, horizontal: true })
 const vertical = (x: number, y0: number, y1: number): Rule => ({ x0: x, x1: x + 0.5, y0, y1, horizontal: false })

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { PageText, TextItem } from "../src/internal/layout.js"
-import * as Layout from "../src/internal/layout.js"
+import type { TextItem } from "../src/internal/layout.js"
 import { Style } from "../src/internal/layout/model.js"
+import { pageBlocks } from "./support/textItems.js"
 
 /** One line's runs, each in its own face, set one after another with a word space between. */
 const line = (x: number, y: number, ...runs: ReadonlyArray<readonly [string, number]>): Array<TextItem> => {
@@ -14,12 +14,7 @@ const line = (x: number, y: number, ...runs: ReadonlyArray<readonly [string, num
 }
 const roman = (text: string, x: number, y: number) => line(x, y, [text, 0])
 
-const blocks = (items: ReadonlyArray<TextItem>) => {
-  const page: PageText = { page: 1, width: 600, height: 800, items, figures: [] }
-  return Layout.layoutDocument({ pages: [page], outline: [], title: undefined, filename: "t" }).blocks.filter((
-    block
-  ) => block._tag !== "PageBreak")
-}
+const blocks = pageBlocks
 
 const bold = Style.strong
 const italic = Style.emphasis

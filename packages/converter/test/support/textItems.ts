@@ -31,3 +31,17 @@ export const paragraphs = (texts: ReadonlyArray<string>): Array<string> => {
     block
   ) => block._tag === "Paragraph" ? [block.text] : [])
 }
+
+/** A run in face `style` (bits of `Style`), its width half an em a character. */
+export const styledItem = (text: string, x: number, y: number, style = 0, size = 10): TextItem => ({
+  ...item(text, x, y, size),
+  style
+})
+
+/** The blocks the layout makes of a 600 x 800 page of `items`, page breaks left out. */
+export const pageBlocks = (items: ReadonlyArray<TextItem>) => {
+  const page: PageText = { page: 1, width: 600, height: 800, items, figures: [] }
+  return Layout.layoutDocument({ pages: [page], outline: [], title: undefined, filename: "t" }).blocks.filter((
+    block
+  ) => block._tag !== "PageBreak")
+}
