@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { nameStyle } from "../src/internal/fontStyle.js"
+import { faceStyle, nameStyle } from "../src/internal/fontStyle.js"
 import { Style } from "../src/internal/layout/model.js"
 
 describe("a font's style from its name", () => {
@@ -41,5 +41,17 @@ describe("a font's style from its name", () => {
     ) {
       assert.strictEqual(nameStyle(name) & Style.code, 0, name)
     }
+  })
+
+  it("a heavy stem makes a face strong only when its name does not say it is of normal weight", () => {
+    // Ghostscript's dvips route writes StemV 148 for CMR12: PDFium's weight guess is then 732.
+    for (const name of ["YDXBDV+CMR12", "TimesNewRomanPSMT", "NimbusRomNo9L-Regu", "Arial-Regular", "SFRM1200"]) {
+      assert.strictEqual(faceStyle(name, 4, 732, 0) & Style.strong, 0, name)
+    }
+    for (const name of ["TT2Bt00", "ABCDEF+Verdana", "Arial", "LSNMMZ+CMBX12"]) {
+      assert.strictEqual(faceStyle(name, 32, 732, 0) & Style.strong, Style.strong, name)
+    }
+    assert.strictEqual(faceStyle("TT2Bt00", 32, 400, 0) & Style.strong, 0)
+    assert.strictEqual(faceStyle("CMR10", 32 | (1 << 18), 400, 0) & Style.strong, Style.strong, "forced bold")
   })
 })

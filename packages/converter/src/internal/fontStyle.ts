@@ -16,6 +16,12 @@ const monoName =
   /mono|courier|nimbusmon|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|sftt|sfit\d|sfst\d|ectt|t(?:1|c)?xb?tt|andale|lucidaconsole|\btt\d/i
 const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx|sfbx|sfsx|t(?:1|c)?xbtt/i
 const italicName = /italic|oblique|cmti|cmsl|cmitt|sfti|sfsl|sfit\d|sfst\d|slanted|kursiv/i
+/**
+ * Names that say the face is of normal weight. PDFium's weight is a guess from the descriptor's
+ * StemV, which some producers (Ghostscript's dvips route) set as high for CMR12 as for CMBX12.
+ */
+const regularName =
+  /regular|roman|book|medium|light|thin|regu\b|^(?:cm|lm|ec|tc|sf)[a-z]*\d|^t[13]?x[a-z]+$|^(?:times|helvetica|courier)(?:-oblique|-italic)?$/i
 
 /** The `Style` bits a font's name tells (a subset prefix "ABCDEF+" ignored). */
 export const nameStyle = (name: string): number => {
@@ -26,19 +32,23 @@ export const nameStyle = (name: string): number => {
 
 const latin1 = new TextDecoder("latin1")
 
+/** The `Style` bits of a font from its name, descriptor flags, PDFium's weight and italic angle. */
+export const faceStyle = (name: string, flags: number, weight: number, angle: number): number => {
+  let style = nameStyle(name)
+  const base = name.replace(/^[A-Z]{6}\+/, "")
+  if (flags > 0 && (flags & fixedPitchFlag) !== 0) style |= Style.code
+  if ((weight >= 600 && !regularName.test(base)) || (flags > 0 && (flags & forceBoldFlag) !== 0)) style |= Style.strong
+  if ((flags > 0 && (flags & italicFlag) !== 0) || angle !== 0) style |= Style.emphasis
+  return style
+}
+
 export const fontStyle = (m: Pdfium, font: number): number => {
   if (font === 0) return 0
   const c = m.direct
-  const flags = c.FPDFFont_GetFlags(font)
-  const weight = c.FPDFFont_GetWeight(font)
   const name = P.withBuffer(m, 256, (buffer) => {
     const length = c.FPDFFont_GetBaseFontName(font, buffer, 256)
     return length > 1 ? latin1.decode(m.pdfium.HEAPU8.subarray(buffer, buffer + length - 1)) : ""
   })
   const angle = P.withBuffer(m, 4, (out) => c.FPDFFont_GetItalicAngle(font, out) ? P.int(m, out) : 0)
-  let style = nameStyle(name)
-  if (flags > 0 && (flags & fixedPitchFlag) !== 0) style |= Style.code
-  if (weight >= 600 || (flags > 0 && (flags & forceBoldFlag) !== 0)) style |= Style.strong
-  if ((flags > 0 && (flags & italicFlag) !== 0) || angle !== 0) style |= Style.emphasis
-  return style
+  return faceStyle(name, c.FPDFFont_GetFlags(font), c.FPDFFont_GetWeight(font), angle)
 }
