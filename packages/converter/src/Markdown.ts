@@ -10,7 +10,26 @@ import { idBase, pairNotes } from "./internal/footnotes.js"
 // Characters that start emphasis, code, links, HTML or strikethrough anywhere in a line.
 const inlineSpecial = /[\\`*_[\]<>~]/g
 
-const escapeInline = (text: string): string => text.replace(inlineSpecial, (c) => `\\${c}`)
+const escapeSpecial = (text: string): string => text.replace(inlineSpecial, (c) => `\\${c}`)
+
+// A bare URL, less trailing punctuation; `<url>` keeps it whole: escapes are not read inside a
+// GFM autolink literal, so `\_` would become part of its address.
+const bareUrl = /\b(?:https?|ftp):\/\/[^\s<>"/]*\.[^\s<>"]*[^\s<>"'.,;:!?)\]}*_~]/g
+
+/** With a `)` that closes a `(` inside the address (Wikipedia's `Foo_(bar)`). */
+const balanced = (url: string, after: string): string =>
+  after.startsWith(")") && (url.match(/\(/g) ?? []).length > (url.match(/\)/g) ?? []).length ? `${url})` : url
+
+const escapeInline = (text: string): string => {
+  let out = ""
+  let at = 0
+  for (const match of text.matchAll(bareUrl)) {
+    const url = balanced(match[0], text.slice(match.index + match[0].length))
+    out += `${escapeSpecial(text.slice(at, match.index))}<${url}>`
+    at = match.index + url.length
+  }
+  return out + escapeSpecial(text.slice(at))
+}
 
 const escapeBlockStart = (text: string): string =>
   text

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fflate from "fflate"
+import { marked } from "marked"
 import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import * as Os from "node:os"
@@ -75,6 +76,19 @@ describe("Markdown", () => {
       assert.strictEqual(Markdown.escapeText("1. not a list"), "1\\. not a list")
       assert.strictEqual(Markdown.escapeText("- not a bullet"), "\\- not a bullet")
       assert.strictEqual(Markdown.escapeText("> not a quote"), "\\> not a quote")
+    }))
+
+  it.effect("writes a bare URL as an autolink, its address unescaped and its trailing punctuation outside", () =>
+    Effect.sync(() => {
+      assert.strictEqual(
+        Markdown.escapeText("see http://a.org/~jo/x_y.html, then (https://w.org/Foo_(bar)) and ftp://f.org."),
+        "see <http://a.org/~jo/x_y.html>, then (<https://w.org/Foo_(bar)>) and <ftp://f.org>."
+      )
+      const html = marked.parse(Markdown.escapeText("at http://a.org/~jo/x_y_z and ~b~ here"), { async: false })
+      assert.include(html, "href=\"http://a.org/~jo/x_y_z\"")
+      assert.include(html, "~b~ here")
+      // A line wrap inside an address leaves no host to link to.
+      assert.strictEqual(Markdown.escapeText("at https://www. acm.org/x"), "at https://www. acm.org/x")
     }))
 
   it.effect("renders headings, paragraphs, lists and GFM tables; figures and page breaks leave no text", () =>
