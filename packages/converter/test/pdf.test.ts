@@ -138,4 +138,28 @@ describe("PDFium access", () => {
       assert.approximately(rules[0]!.x1 - rules[0]!.x0, 200, 2)
       assert.approximately(rules[0]!.y0, 130, 2)
     }))
+
+  it.effect("a large slanted watermark is not text; a small slanted label and a page turned a quarter are", () =>
+    Effect.gen(function*() {
+      const pdf = yield* Effect.promise(async () => {
+        const document = await PDFDocument.create()
+        const font = await document.embedFont(StandardFonts.Helvetica)
+        const page = document.addPage([612, 792])
+        for (let i = 0; i < 8; i++) {
+          page.drawText(`Body line ${i} of the page.`, { x: 72, y: 700 - 20 * i, size: 11, font })
+        }
+        page.drawText("CONFIDENTIAL", { x: 150, y: 300, size: 60, font, rotate: degrees(45) })
+        page.drawText("axis label", { x: 300, y: 200, size: 9, font, rotate: degrees(45) })
+        page.drawText("Upright title", { x: 40, y: 300, size: 30, font, rotate: degrees(90) })
+        return document.save()
+      })
+      const page = yield* Effect.scoped(
+        Effect.flatMap(Pdf.open(pdf, undefined), (open) => Pdf.readPage(open, 1, { figures: false }))
+      )
+      const texts = page.items.map((item) => item.text)
+      assert.isFalse(texts.some((text) => /CONF|DENT|IAL/.test(text)), texts.join(" | "))
+      assert.include(texts, "Body line 3 of the page.")
+      assert.include(texts, "axis label")
+      assert.include(texts, "Upright title")
+    }))
 })

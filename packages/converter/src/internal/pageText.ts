@@ -98,6 +98,26 @@ const splitCharacters = (text: string, count: number): Array<string> => {
   return chars
 }
 
+/** A slanted run this many times the size of the page's level text is a watermark ("DRAFT", a company's name). */
+const watermarkSize = 1.5
+
+/**
+ * The page's runs less its watermarks: text set at a slant (neither level nor a quarter turn) and
+ * large. Its letters, placed one by one along the slant, would otherwise read as short lines
+ * across the body ("olo", "Tech ox").
+ */
+const withoutWatermarks = (
+  items: Array<TextItem>,
+  mcids: Array<number> | undefined,
+  slanted: ReadonlySet<TextItem>
+): { items: Array<TextItem>; mcids: Array<number> | undefined } => {
+  if (slanted.size === 0) return { items, mcids }
+  const level = items.filter((item) => !slanted.has(item)).map((item) => item.size).sort((a, b) => a - b)
+  const body = level.length > 0 ? level[Math.floor(level.length / 2)]! : 0
+  const keep = items.map((item) => !slanted.has(item) || body === 0 || item.size < watermarkSize * body)
+  return { items: items.filter((_, i) => keep[i]), mcids: mcids?.filter((_, i) => keep[i]) }
+}
+
 export interface PageText {
   readonly items: Array<TextItem>
   /** Characters that are not text, of fonts that give no letter or digit (see `fontJunk`). */
@@ -135,6 +155,8 @@ export const pageText = (
       const items: Array<TextItem> = []
       let mcid = 0
       const fonts = new Map<number, FontCharacters>()
+      let diagonal = false
+      const slanted = new Set<TextItem>()
       const deviceWidth = Math.ceil(width * precision)
       const deviceHeight = Math.ceil(height * precision)
       const toPage = (x: number, y: number): readonly [number, number] => {
@@ -166,6 +188,9 @@ export const pageText = (
       const run = (start: number, end: number, object: number) => {
         const font = c.FPDFTextObj_GetFont(object)
         const style = styleOf(font)
+        c.FPDFText_GetMatrix(textPage, start, out + 32)
+        const turn = Math.abs(Math.atan2(P.float(m, out + 36), P.float(m, out + 32)) * 180 / Math.PI) % 90
+        diagonal = turn > 15 && turn < 75
         if (marked !== undefined) mcid = marked(object)
         let characters = fonts.get(font)
         if (characters === undefined) fonts.set(font, characters = { letters: 0, junk: 0 })
@@ -261,6 +286,7 @@ export const pageText = (
         } else {
           items.push(item)
           mcids?.push(mcid)
+          if (diagonal) slanted.add(item)
         }
       }
       let start = 0
@@ -273,7 +299,7 @@ export const pageText = (
         start = i
         object = next
       }
-      return { items, junk: fontJunk(fonts.values()), mcids }
+      return { ...withoutWatermarks(items, mcids, slanted), junk: fontJunk(fonts.values()) }
     })
   } finally {
     m.direct.FPDFText_ClosePage(textPage)
