@@ -38,7 +38,8 @@ const escapeBlockStart = (text: string): string =>
 
 /**
  * Escapes text so Markdown shows it literally: inline markup characters everywhere, and block
- * markers (headings, quotes, list markers, thematic breaks) at the start of the text.
+ * markers (headings, quotes, list markers, thematic breaks) at the start of the text. A bare
+ * `http(s)://` or `ftp://` address becomes an autolink `<...>`, which reads no escapes.
  * @since 0.1.0
  * @category rendering
  */
