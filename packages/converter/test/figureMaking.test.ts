@@ -131,6 +131,44 @@ describe("EPUB figures made once", () => {
       assert.deepStrictEqual(greyOf(figures[0]!), grey)
     }))
 
+  it.effect("a stream painted again is the figure made of it; the same bytes and dictionary in another stream too", () =>
+    Effect.gen(function*() {
+      const pdf = yield* pdfOf(async (document) => {
+        const dictionary = { ColorSpace: "DeviceGray", Filter: "FlateDecode" }
+        const data = Fflate.zlibSync(grey)
+        const first = document.addPage([400, 400])
+        await text(document, first)
+        const plain = drawImage(first, "Plain", dictionary, data, 250)
+        const inverse = drawImage(first, "Inverse", dictionary, Fflate.zlibSync(grey.map((value) => 255 - value)), 100)
+        for (const n of [1, 2]) {
+          const page = document.addPage([400, 400])
+          await text(document, page)
+          // The first page's streams again, and on the second page a stream of the same bytes as one.
+          for (const [name, reference, y] of [["Plain", plain, 250], ["Inverse", inverse, 100]] as const) {
+            page.pushOperators(
+              pushGraphicsState(),
+              concatTransformationMatrix(side, 0, 0, side, 20, y),
+              drawObject(page.node.newXObject(name, reference)),
+              popGraphicsState()
+            )
+          }
+          if (n === 1) drawImage(page, "Copy", dictionary, data, 20)
+        }
+      })
+      const { pages } = yield* readAll(pdf)
+      const [plain, inverse] = pages[0]!.figures.map((placed) => placed.figure)
+      assert.notStrictEqual(plain, inverse)
+      assert.deepStrictEqual(greyOf(plain!), grey)
+      assert.deepStrictEqual(greyOf(inverse!), grey.map((value) => 255 - value))
+      const later = pages.slice(1).map((page) => page.figures.map((placed) => placed.figure))
+      assert.deepStrictEqual(later.map((figures) => figures.length), [3, 2])
+      for (const figures of later) {
+        assert.strictEqual(figures[0], plain)
+        assert.strictEqual(figures[1], inverse)
+      }
+      assert.strictEqual(later[0]![2], plain)
+    }))
+
   it.effect("the same bytes under another dictionary (a /Decode array) are another figure", () =>
     Effect.gen(function*() {
       const pdf = yield* pdfOf(async (document) => {

@@ -17,7 +17,7 @@ import {
 } from "pdf-lib"
 import { ConverterLive } from "../src/index.js"
 import { predictedRows } from "../src/internal/copiedImages.js"
-import { describedIn, imageObject, rawData } from "../src/internal/imageObject.js"
+import { describedIn, imageObject, rawData, rawDataOrKnown } from "../src/internal/imageObject.js"
 import { readFrame } from "../src/internal/jpeg.js"
 import * as Pdf from "../src/internal/pdf.js"
 import { encodePng } from "../src/internal/png.js"
@@ -305,6 +305,48 @@ describe("an image's stream dictionary", () => {
     assert.isUndefined(rowsIn("<< /Filter /FlateDecode /DecodeParms 12 0 R >>"))
     assert.isUndefined(rowsIn("<< /Filter /FlateDecode /DecodeParms << /Predictor 2 /Columns 9 >> >>"))
   })
+})
+
+describe("where an image's stream is in the file", () => {
+  const streamObject = (number: number, data: string) =>
+    `${number} 0 obj\n<< /Length ${data.length} >>\nstream\n${data}\nendstream\nendobj\n`
+  const once = "x\u0001a stream seen once, long enough to be indexed"
+  const twice = "x\u0001a stream written twice, long enough to be indexed"
+  const file = `%PDF-1.7\n${streamObject(1, twice)}${streamObject(2, once)}${streamObject(3, twice)}`
+  const bytes = (text: string) => new Uint8Array(Buffer.from(text, "latin1"))
+
+  it("is the one place its bytes start; none when they are in two places or nowhere", () => {
+    const dictionaries = StreamDictionaries.make(bytes(file))
+    assert.strictEqual(dictionaries.startOf(bytes(once)), file.indexOf(once))
+    assert.isUndefined(dictionaries.startOf(bytes(twice)))
+    assert.isUndefined(dictionaries.startOf(bytes(`${once.slice(0, -1)}!`)))
+  })
+
+  it.effect("is looked up in PDFium's own copy, and the stream copied out only when that finds nothing", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const pdf = readCorpus("text/pdkids.pdf")
+      const open = yield* Pdf.open(pdf, undefined)
+      const m = open.module
+      // Its second page paints a JPEG.
+      const page = m.FPDF_LoadPage(open.document, 1)
+      let images = 0
+      for (let i = 0; i < m.FPDFPage_CountObjects(page); i++) {
+        const object = m.FPDFPage_GetObject(page, i)
+        if (m.FPDFPageObj_GetType(object) !== 3) continue
+        images++
+        const data = rawData(m, object)!
+        let seen: Uint8Array | undefined
+        const found = rawDataOrKnown(m, object, (view) => {
+          seen = view.slice()
+          return view.byteLength
+        })
+        assert.deepStrictEqual(found, { _tag: "Known", known: data.byteLength })
+        assert.deepStrictEqual(seen, data)
+        assert.deepStrictEqual(rawDataOrKnown(m, object, () => undefined), { _tag: "Data", data })
+      }
+      m.FPDF_ClosePage(page)
+      assert.isAbove(images, 0)
+    })))
 })
 
 describe("an image described by its stream dictionary", () => {

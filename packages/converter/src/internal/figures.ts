@@ -4,7 +4,7 @@ import type * as Document from "../Document.js"
 import { copied } from "./copiedImages.js"
 import { decoded, decodedOffThread, maxDecodedPixels } from "./decodedImages.js"
 import type { ImageObject } from "./imageObject.js"
-import { describedIn, imageObject, rawData } from "./imageObject.js"
+import { describedIn, imageObject, rawDataOrKnown } from "./imageObject.js"
 import { inflatable, inflated, inflatedOffThread } from "./inflatedImages.js"
 import type { PlacedFigure } from "./layout.js"
 import type { Pdfium } from "./pdfium.js"
@@ -48,6 +48,12 @@ const identity = (image: ImageObject, data: Uint8Array, dictionary: string | und
   return `${hash} ${image.width}x${image.height} ${image.bitsPerPixel} ${image.colourSpace} ${dictionary}`
 }
 
+/** Where an image's stream is in the file: the same place is the same stream, known without hashing it again. */
+const placeOf = (context: DocumentFigures, data: Uint8Array): string | undefined => {
+  const start = context.dictionaries.startOf(data)
+  return start === undefined ? undefined : `@${start} ${data.byteLength}`
+}
+
 /** Makes a figure off this thread when fewer than `maxOffThread` are, on it otherwise. */
 const offThread = (
   context: DocumentFigures,
@@ -65,14 +71,26 @@ const offThread = (
 const figureOf = (m: Pdfium, object: number, page: number, context: DocumentFigures): Made | undefined => {
   const decode = () =>
     offThread(context, () => decodedOffThread(m, object, minFigurePixels), () => decoded(m, object, minFigurePixels))
-  const data = rawData(m, object)
+  // A stream painted again (a slide's background on every page) is found by its place, not copied.
+  const raw = rawDataOrKnown(m, object, (view) => {
+    const place = placeOf(context, view)
+    return place !== undefined && context.made.has(place) ? { made: context.made.get(place) } : undefined
+  })
+  if (raw?._tag === "Known") return raw.known.made
+  const data = raw?.data
   const dictionary = data === undefined ? undefined : context.dictionaries.dictionaryOf(data)
   const image = (dictionary === undefined ? undefined : describedIn(dictionary)) ?? imageObject(m, object, page)
   if (image === undefined) return decode()
   if (image.width < minFigurePixels || image.height < minFigurePixels) return undefined
   if (data === undefined) return decode()
   const key = identity(image, data, dictionary)
-  if (key !== undefined && context.made.has(key)) return context.made.get(key)
+  const place = key === undefined ? undefined : placeOf(context, data)
+  const remember = (made: Made | undefined) => {
+    if (key !== undefined) context.made.set(key, made)
+    if (place !== undefined) context.made.set(place, made)
+    return made
+  }
+  if (key !== undefined && context.made.has(key)) return remember(context.made.get(key))
   const rows = image.filter === "FlateDecode" ? context.dictionaries.rowsOf(data) : undefined
   const copy = copied(image, data, maxKeptPixels, rows)
   // A copy still to be checked is not shared: where it fails, it is decoded at its place.
@@ -80,8 +98,7 @@ const figureOf = (m: Pdfium, object: number, page: number, context: DocumentFigu
   const made = copy?.figure ?? (inflatable(image, dictionary, maxKeptPixels)
     ? offThread(context, () => inflatedOffThread(image, data), () => inflated(image, data)) ?? decode()
     : decode())
-  if (key !== undefined) context.made.set(key, made)
-  return made
+  return remember(made)
 }
 
 /** A figure not made yet: if it comes out `undefined`, the image at `path` is decoded there (`decodedAt`). */

@@ -84,12 +84,33 @@ export const describedIn = (dictionary: string): ImageObject | undefined => {
   }
 }
 
-/** The image's stream as the PDF holds it (still compressed). */
-export const rawData = (m: Pdfium, object: number): Uint8Array | undefined => {
+/** What `rawDataOrKnown` answers: the stream's bytes, or what `known` found of them. */
+export type Raw<A> = { readonly _tag: "Data"; readonly data: Uint8Array } | {
+  readonly _tag: "Known"
+  readonly known: A
+}
+
+/**
+ * The image's stream as the PDF holds it (still compressed), unless `known`, shown the bytes where
+ * PDFium wrote them (valid during the call only), finds what is made of them: no copy is then made.
+ */
+export const rawDataOrKnown = <A>(
+  m: Pdfium,
+  object: number,
+  known: (view: Uint8Array) => A | undefined
+): Raw<A> | undefined => {
   const size = m.FPDFImageObj_GetImageDataRaw(object, 0, 0)
   if (size <= 0) return undefined
-  return P.withBuffer(m, size, (buffer) =>
-    m.FPDFImageObj_GetImageDataRaw(object, buffer, size) === size
-      ? m.pdfium.HEAPU8.slice(buffer, buffer + size)
-      : undefined)
+  return P.withBuffer(m, size, (buffer): Raw<A> | undefined => {
+    if (m.FPDFImageObj_GetImageDataRaw(object, buffer, size) !== size) return undefined
+    const view = m.pdfium.HEAPU8.subarray(buffer, buffer + size)
+    const found = known(view)
+    return found === undefined ? { _tag: "Data", data: view.slice() } : { _tag: "Known", known: found }
+  })
+}
+
+/** The image's stream as the PDF holds it (still compressed). */
+export const rawData = (m: Pdfium, object: number): Uint8Array | undefined => {
+  const raw = rawDataOrKnown(m, object, () => undefined)
+  return raw?._tag === "Data" ? raw.data : undefined
 }

@@ -23,6 +23,8 @@ export interface StreamDictionaries {
   readonly rowsOf: (data: Uint8Array) => Rows | undefined
   /** The dictionary of the stream whose raw bytes are `data`; `undefined` when it cannot be told. */
   readonly dictionaryOf: (data: Uint8Array) => string | undefined
+  /** Where in the file the one stream whose raw bytes are `data` starts; `undefined` when none or several match. */
+  readonly startOf: (data: Uint8Array) => number | undefined
 }
 
 const keyOf = (bytes: Uint8Array, at: number): string => latin1.decode(bytes.subarray(at, at + keyLength))
@@ -99,11 +101,11 @@ const sameRows = (a: Rows, b: Rows): boolean =>
 export const make = (pdf: Uint8Array): StreamDictionaries => {
   let starts: Map<string, Array<number>> | undefined
   const read = new Map<number, string | undefined>()
-  const dictionaries = (data: Uint8Array): Array<string | undefined> => {
+  const startsOf = (data: Uint8Array): Array<number> => {
     if (data.byteLength < keyLength) return []
     starts ??= index(pdf)
     const candidates = starts.get(keyOf(data, 0)) ?? []
-    const found = candidates.filter((start) => {
+    return candidates.filter((start) => {
       // The same bytes at both ends: the same stream (a copy of the key alone is not enough).
       if (start + data.byteLength > pdf.byteLength) return false
       const tail = Math.max(0, data.byteLength - 64)
@@ -111,7 +113,9 @@ export const make = (pdf: Uint8Array): StreamDictionaries => {
       for (let i = 0; i < Math.min(256, data.byteLength); i++) if (pdf[start + i] !== data[i]) return false
       return true
     })
-    return found.map((start) => {
+  }
+  const dictionaries = (data: Uint8Array): Array<string | undefined> =>
+    startsOf(data).map((start) => {
       // An image painted on every page is looked up on every page.
       if (read.has(start)) return read.get(start)
       const head = latin1.decode(pdf.subarray(Math.max(0, start - maxDictionary), start))
@@ -121,7 +125,6 @@ export const make = (pdf: Uint8Array): StreamDictionaries => {
       read.set(start, dictionary)
       return dictionary
     })
-  }
   return {
     rowsOf: (data) => {
       // Two streams with the same bytes and different dictionaries cannot be told apart.
@@ -135,6 +138,10 @@ export const make = (pdf: Uint8Array): StreamDictionaries => {
       const found = dictionaries(data)
       const first = found[0]
       return first !== undefined && found.every((dictionary) => dictionary === first) ? first : undefined
+    },
+    startOf: (data) => {
+      const found = startsOf(data)
+      return found.length === 1 ? found[0] : undefined
     }
   }
 }
