@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
+import { Style } from "../src/internal/layout/model.js"
 import { item } from "./support/textItems.js"
 
 const headings = (items: ReadonlyArray<TextItem>, outline: ReadonlyArray<Layout.OutlineEntry>) => {
@@ -183,5 +184,37 @@ describe("section numbers set apart by a tab", () => {
       item("Fixed the second version", 90, 145)
     ], [])
     assert.deepStrictEqual(found, [])
+  })
+})
+
+describe("bold headings in the body's size told apart by their numbers", () => {
+  const bold = (text: string, y: number): TextItem => ({ ...item(text, 50, y), style: Style.strong })
+  // A larger title, then bold headings with more space around them than the paragraphs between.
+  const page = (chapter: string) => {
+    const body = [148, 178, 208, 238, 268, 298].flatMap((y, i) => [
+      item(`Paragraph ${i + 1} of the section runs over the whole width of the page`, 50, y),
+      item("and ends on its second line.", 50, y + 12)
+    ])
+    return [
+      item("Programmer's Guide", 50, 60, 16),
+      bold(chapter, 100),
+      bold("1.1 IDENTIFICATION", 124),
+      ...body,
+      bold("1.2 SYSTEM OVERVIEW", 334),
+      item("The last paragraph of the section, long enough for the body.", 50, 358)
+    ]
+  }
+
+  it("a chapter's number stands its title over the sections numbered under it", () => {
+    assert.deepStrictEqual(headings(page("1. SCOPE"), []), [
+      [1, "Programmer's Guide"],
+      [1, "1. SCOPE"],
+      [2, "1.1 IDENTIFICATION"],
+      [2, "1.2 SYSTEM OVERVIEW"]
+    ])
+  })
+
+  it("a title without a number keeps the level under the larger sizes", () => {
+    assert.deepStrictEqual(headings(page("SCOPE"), []).slice(1, 3), [[2, "SCOPE"], [2, "1.1 IDENTIFICATION"]])
   })
 })

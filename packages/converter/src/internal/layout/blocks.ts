@@ -9,7 +9,7 @@ import {
   headingTitle,
   isHeadingCandidate,
   numberDepth,
-  sectionDepth
+  titleNumberDepth
 } from "./headings.js"
 import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
@@ -71,7 +71,7 @@ export interface PageRules {
 /** A heading's level by its section number's depth, in the document's levels. */
 const levelOf = (depth: number | undefined, rules: PageRules): number | undefined =>
   depth === undefined ? undefined : Math.min(6, depth + rules.numberOffset)
-const numberedLevel = (text: string, rules: PageRules): number | undefined => levelOf(sectionDepth(text), rules)
+const numberedLevel = (text: string, rules: PageRules): number | undefined => levelOf(titleNumberDepth(text), rules)
 
 const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
   _tag: "Heading",

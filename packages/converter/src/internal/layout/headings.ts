@@ -120,6 +120,16 @@ export const sectionDepth = (text: string): number | undefined => {
   return number === undefined ? undefined : Math.min(6, number.split(".").length)
 }
 
+/** A chapter's number and a short capitalised title: "1 Overview", "2. REFERENCED DOCUMENTS". */
+const chapterTitle = /^\d{1,2}\.?\s+\p{Lu}/u
+
+/**
+ * The depth of a spaced bold heading's section number: a deep one's, or 1 for a chapter's (so that
+ * "1. SCOPE" stands over "1.1 IDENTIFICATION" in the same face). Undefined without a number.
+ */
+export const titleNumberDepth = (text: string): number | undefined =>
+  sectionDepth(text) ?? (chapterTitle.test(text) ? 1 : undefined)
+
 /** A section number of any depth starting a title: "2 Gallery", "2.13 Details", "Chapter 3 Files". */
 const anySectionNumber = /^(?:Chapter\s+)?(\d+(?:\.\d+)*)\.?\s+\S/
 
