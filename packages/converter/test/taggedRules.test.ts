@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import type { Document } from "../src/index.js"
 import { layout } from "../src/internal/layout.js"
 import type { TextItem } from "../src/internal/layout/model.js"
+import { Style } from "../src/internal/layout/model.js"
 import type { TagKid, TagNode } from "../src/internal/tagged/model.js"
 import { artifact, elsewhere, unmarked } from "../src/internal/tagged/model.js"
 import type { PageVerdict } from "../src/internal/tagged/page.js"
@@ -84,6 +85,27 @@ describe("tagged reading: tree to blocks", () => {
         "h2 A Subsection"
       ])
       assert.deepStrictEqual(removed, ["Running Head", "7"])
+    }))
+
+  it.effect("a contents entry ending in its page number is a paragraph, however bold and numbered", () =>
+    Effect.sync(() => {
+      const tree = [node("Document", [
+        node("TOC", [node("TOCI", [0]), node("TOCI", [1])]),
+        node("H1", [2]),
+        node("P", [3])
+      ])]
+      const { blocks } = read(page(1, tree, [
+        [run("1.1 Change history 3", 60, 100, 11, Style.strong), 0],
+        [run("1.2 Scope and terms iv", 60, 114, 11, Style.strong), 1],
+        [run("Introduction", 60, 200, 16), 2],
+        [run("Some text of the body.", 60, 230), 3]
+      ]))
+      assert.deepStrictEqual(texts(blocks), [
+        "1.1 Change history 3",
+        "1.2 Scope and terms iv",
+        "h1 Introduction",
+        "Some text of the body."
+      ])
     }))
 
   it.effect("reading order is the tree's: a paragraph listed first is read first, wherever it stands", () =>

@@ -56,6 +56,14 @@ const headingOf = (level: number, rich: Rich): Document.Heading | undefined => {
   return { _tag: "Heading", level, text: rich.text, ...(marks.length > 0 ? { marks } : {}) }
 }
 
+const paragraphOf = (rich: Rich): Document.Paragraph | undefined =>
+  rich.text === ""
+    ? undefined
+    : { _tag: "Paragraph", text: rich.text, ...(rich.marks.length > 0 ? { marks: rich.marks } : {}) }
+
+/** A page number ending a line: arabic or lower-case roman. */
+const pageNumberEnd = /\s(?:\d+|[ivxlc]+)\s*$/
+
 class Builder {
   units: Array<Unit> = []
   /** Lines of the block being built, kept with it for the document's measures (sizes, leading). */
@@ -131,13 +139,16 @@ class Builder {
   }
 
   /** An element of text: a heading (its level said), or lines for the layout's rules. */
-  text(node: TagNode, heading: number | undefined): void {
+  text(node: TagNode, heading: number | undefined, entry = false): void {
     const notes: Array<TagNode> = []
     const lines = this.lines(node, notes)
     this.checkOrder(lines)
     if (lines.length > 0) {
       if (heading !== undefined) {
         this.block((hyphenation) => headingOf(heading, richOf(this.measure(lines), hyphenation)), node)
+      } else if (entry && pageNumberEnd.test(lines[lines.length - 1]!.text)) {
+        // A contents entry (its page number last) is no heading, whatever its section number and face.
+        this.block((hyphenation) => paragraphOf(richOf(this.measure(lines), hyphenation)), node)
       } else {this.units.push({
           _tag: "Lines",
           lines,
@@ -290,6 +301,7 @@ class Builder {
     const level = Roles.headingLevel(role) ?? (role === "H" ? Math.max(1, Math.min(6, depth)) : undefined) ??
       (role === "Title" ? 1 : undefined)
     if (level !== undefined) return this.text(node, level)
+    if (role === "TOCI" && !hasBlocks(node)) return this.text(node, undefined, true)
     if (role === "L") return this.list(node)
     if (role === "Table") return this.table(node)
     if (Roles.isFigure(role)) {
