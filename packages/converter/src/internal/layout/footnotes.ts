@@ -7,6 +7,7 @@ import { noteLabel } from "./lines.js"
 import { listMarker } from "./lists.js"
 import type { Line, Mark, OrderedPage, PageItem, Rule, Separator } from "./model.js"
 import { Style } from "./model.js"
+import { hasWords, startsLabelled } from "./noteShape.js"
 
 /** A separator is at least this long (points) and at most this share of the page wide. */
 const minRuleLength = 30
@@ -166,7 +167,8 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
     const start = line.size <= body + 0.5 && line.y >= page.height * lowerPart && line.charWidth === undefined
       ? footStart(line, previous, afterBlock, all, body, referred, continuing && notes.length === 0)
       : undefined
-    const block = start === undefined ? undefined : footBlock(items, i, start, referred, rules, body, page.height)
+    const found = start === undefined ? undefined : footBlock(items, i, start, referred, rules, body, page.height)
+    const block = found?.notes.every(hasWords) === true ? found : undefined
     if (block === undefined) {
       for (const label of referenceLabels(line)) referred.add(label)
       for (const glued of gluedReferences(line, i)) referred.add(glued.label)
@@ -208,7 +210,7 @@ const withLabelsJoined = (page: OrderedPage, body: number): ReadonlyArray<PageIt
     }
     const alone = label.y >= page.height * lowerPart && text.size <= body - 0.75 && text.y > label.y &&
       text.y - label.y <= 0.6 * text.size &&
-      text.x0 >= label.x1 - 0.5 && text.x0 - label.x1 <= text.size && text.marks?.[0]?.start !== 0
+      text.x0 >= label.x1 - 0.5 && text.x0 - label.x1 <= text.size && !startsLabelled(text)
     if (!alone) continue
     const cut = label.text.trim().length + 1
     const marks: Array<Mark> = [{ start: 0, end: cut - 1, style: Style.footnote }]

@@ -59,6 +59,13 @@ export const noteLabel = /^(?:\p{Nd}{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016
 const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
   item.size < 0.85 * main.size && item.y < main.y - 0.15 * main.size && noteLabel.test(item.text.trim())
 
+/** The labels of several notes raised as one run, commas between them ("1,∗"); undefined for any other run. */
+const raisedLabels = (item: TextItem, main: TextItem): Array<string> | undefined => {
+  if (item.size >= 0.85 * main.size || item.y >= main.y - 0.15 * main.size || !item.text.includes(",")) return undefined
+  const parts = item.text.split(",")
+  return parts.every((part) => noteLabel.test(part.trim())) ? parts : undefined
+}
+
 export const isMono = (item: TextItem): boolean => (item.style & Style.code) !== 0
 
 /** A comment's start in a listing: what a roman comment follows in the code face. */
@@ -169,6 +176,18 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
     const start = text.length
     // A soft hyphen is read at a line's end only (see `normalizeText`).
     text += item !== ordered[ordered.length - 1] && item.text.endsWith("\u00AD") ? item.text.slice(0, -1) : item.text
+    const labels = code || isMono(item) ? undefined : raisedLabels(item, largest)
+    if (labels !== undefined) {
+      // One reference per label, the commas between them left as text.
+      let at = start
+      for (const part of labels) {
+        const lead = part.length - part.trimStart().length
+        marks.push({ start: at + lead, end: at + lead + part.trim().length, style: Style.footnote })
+        at += part.length + 1
+      }
+      previous = item
+      continue
+    }
     const style = !code && !isMono(item) && isRaisedLabel(item, largest) ? Style.footnote : markStyle(item)
     const last = marks[marks.length - 1]
     if (style === 0 || item.text.trim() === "") {
