@@ -88,4 +88,15 @@ describe("footnotes of LaTeX journal classes", () => {
     assert.deepStrictEqual(noteTexts(found), [["\u2217", "A footnote to the article title"]])
     assert.strictEqual(found.page.items.length, filler.length + 1)
   })
+
+  it("question marks raised and set smaller are note marks (a note symbol the font left unmapped); on the line they are text", () => {
+    const title = makeLine([item("This is a specimen title", 211, 151.7, 14.3), item("?,??", 360, 146.5, 10)])
+    assert.deepStrictEqual(title.marks, [
+      { start: 24, end: 25, style: Style.footnote },
+      { start: 26, end: 28, style: Style.footnote }
+    ])
+    const note = makeLine([item("?", 116.2, 612.1, 6), item("This document is the results.", 120.7, 614.9, 8)])
+    assert.deepStrictEqual(note.marks, [{ start: 0, end: 1, style: Style.footnote }])
+    assert.strictEqual(makeLine([item("Is it", 100, 180), item("?", 125, 180)]).marks, undefined)
+  })
 })

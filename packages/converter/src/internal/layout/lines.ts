@@ -57,13 +57,16 @@ export const noteLabel = /^(?:\p{Nd}{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016
 
 /** Whether a run is a footnote's label raised above the line of `main` and set smaller. */
 const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
-  item.size < 0.85 * main.size && item.y < main.y - 0.15 * main.size && noteLabel.test(item.text.trim())
+  item.size < 0.85 * main.size && item.y < main.y - 0.15 * main.size && raisedMark(item.text.trim())
+
+/** A raised mark's text: a note label, or question marks where the font left a note symbol unmapped (elsarticle's star). */
+const raisedMark = (text: string): boolean => noteLabel.test(text) || /^\?{1,3}$/.test(text)
 
 /** The labels of several notes raised as one run, commas between them ("1,∗"); undefined for any other run. */
 const raisedLabels = (item: TextItem, main: TextItem): Array<string> | undefined => {
   if (item.size >= 0.85 * main.size || item.y >= main.y - 0.15 * main.size || !item.text.includes(",")) return undefined
   const parts = item.text.split(",")
-  return parts.every((part) => noteLabel.test(part.trim())) ? parts : undefined
+  return parts.every((part) => raisedMark(part.trim())) ? parts : undefined
 }
 
 export const isMono = (item: TextItem): boolean => (item.style & Style.code) !== 0
