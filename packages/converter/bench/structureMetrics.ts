@@ -12,6 +12,10 @@ const squash = (text: string): string => text.normalize("NFC").replace(/\s+/g, "
 /** Letters and digits only, case-folded: list items and headings compared past punctuation and escapes. */
 export const key = (text: string): string => text.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
+/** A letter or roman label an item's text opens with ("(b) ", "iv. "): GFM numbers only in digits, so a
+ * converter keeps such a label in the text; items are compared past it, on both sides. */
+const itemLabel = /^\(?(?:[a-zA-Z]|[ivxIVX]{1,5})[.)]\s+/u
+
 /** A visible section number at the start of a heading: "1", "1.2", "A.3", "0.1". */
 export const sectionNumber = /^(?:[A-Z]|\d+)(?:\.\d+)*\.?(?=\s)/
 
@@ -132,7 +136,7 @@ export const structure = (markdown: string): Structure => {
             const itemText = own.map((t) => "tokens" in t && t.tokens !== undefined ? plain(t.tokens, "") : "").join(
               " "
             )
-            out.listItems.push({ depth, text: squash(unescape(itemText)) })
+            out.listItems.push({ depth, text: squash(unescape(itemText)).replace(itemLabel, "") })
             blocks(item.tokens, depth + 1)
           }
           break

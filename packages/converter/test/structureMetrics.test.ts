@@ -43,3 +43,15 @@ describe("the structure bench's table rows", () => {
     assert.deepStrictEqual(comparison.tableRowPrecision, { hits: 2, total: 4 })
   })
 })
+
+describe("the structure bench's list items", () => {
+  it("compares items past a letter or roman label kept in their text, not past a word", () => {
+    const numbered = structure(
+      ["1. Accompany the work.", "2. Use a shared library.", "3. Yes. Verify it.", ""].join("\n")
+    )
+    const labelled = structure(
+      ["- (a) Accompany the work.", "- ii. Use a shared library.", "- Verify it.", ""].join("\n")
+    )
+    assert.deepStrictEqual(compare(numbered, labelled).listItems, { hits: 2, total: 3 })
+  })
+})
