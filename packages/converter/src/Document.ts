@@ -66,6 +66,8 @@ export interface Paragraph {
  * @category models
  */
 export interface ListItem {
+  /** A lettered or roman label as printed ("(b)", "iv.", "C."), since 0.2.0; digits are the list's numbers. */
+  readonly label?: string | undefined
   readonly text: string
   readonly marks?: ReadonlyArray<Mark> | undefined
   readonly blocks?: ReadonlyArray<Paragraph | Code> | undefined

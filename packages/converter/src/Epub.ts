@@ -166,10 +166,10 @@ const inlineXhtml = (text: string, marks: ReadonlyArray<Document.Mark> = [], not
 }
 
 const listXhtml = (list: Document.List, notes: Notes | undefined): string => {
-  const tag = list.ordered ? "ol" : "ul"
-  const start = list.ordered && list.start !== 1 ? ` start="${list.start}"` : ""
+  const tag = list.ordered && list.items[0]?.label === undefined ? "ol" : "ul"
+  const start = tag === "ol" && list.start !== 1 ? ` start="${list.start}"` : ""
   const items = list.items.map((item) =>
-    `<li>${inlineXhtml(item.text, item.marks, notes)}${
+    `<li>${item.label !== undefined ? `${escapeXml(item.label)} ` : ""}${inlineXhtml(item.text, item.marks, notes)}${
       (item.blocks ?? []).map((block) =>
         block._tag === "Code"
           ? `<pre><code>${escapeXml(block.text)}</code></pre>`

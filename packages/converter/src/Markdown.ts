@@ -121,7 +121,8 @@ const inline = (text: string, marks: ReadonlyArray<Document.Mark>, notes: NoteId
 
 const renderList = (list: Document.List, indent: string, notes: NoteIds | undefined): Array<string> =>
   list.items.flatMap((item, index) => {
-    const marker = list.ordered ? `${list.start + index}.` : "-"
+    // GFM numbers only in digits: a lettered or roman item is a bullet item that keeps its label.
+    const marker = item.label !== undefined ? "-" : list.ordered ? `${list.start + index}.` : "-"
     const inner = indent + " ".repeat(marker.length + 1)
     // An item's paragraphs and listings: indented under its text, blank lines around them.
     const blocks = (item.blocks ?? []).flatMap((block) => [
@@ -130,7 +131,10 @@ const renderList = (list: Document.List, indent: string, notes: NoteIds | undefi
         .split("\n").map((line) => line === "" ? "" : inner + line)
     ])
     return [
-      `${indent}${marker} ${inline(item.text, item.marks ?? [], notes)}`.trimEnd(),
+      `${indent}${marker} ${item.label !== undefined ? `${item.label} ` : ""}${
+        inline(item.text, item.marks ?? [], notes)
+      }`
+        .trimEnd(),
       ...blocks,
       ...(blocks.length > 0 ? [""] : []),
       ...(item.lists ?? []).flatMap((nested) => renderList(nested, inner, notes))

@@ -14,8 +14,8 @@ import {
 import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
-import type { ListMarker } from "./lists.js"
-import { extendLastItem, lastItemText, ListBuilder, listMarker } from "./lists.js"
+import type { ListLabel, ListMarker } from "./lists.js"
+import { extendLastItem, labelRuns, lastItemText, ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
 import { Style } from "./model.js"
 import { continuesTable, mergeTables } from "./tables.js"
@@ -104,7 +104,8 @@ class PageBlocks {
   constructor(
     private readonly rules: PageRules,
     missing: ReadonlyArray<OutlineEntry>,
-    private readonly textStarts: ReadonlyArray<number>
+    private readonly textStarts: ReadonlyArray<number>,
+    private readonly labels: ReadonlyMap<Line, ListLabel>
   ) {
     this.pendingMissing = [...missing].sort((a, b) => (a.top ?? 0) - (b.top ?? 0))
   }
@@ -219,7 +220,7 @@ class PageBlocks {
         this.besideTerm = isBeside ? { index: this.blocks.length - 1, code } : undefined
       }
     }
-    const marker = listMarker(line.text, line.marks)
+    const marker = listMarker(line.text, line.marks, this.labels.get(line))
     const startsItem = marker !== undefined &&
       (!marker.ordered || this.list !== undefined || this.paragraph === undefined || breaks ||
         endsSentence(previous!.text))
@@ -313,7 +314,8 @@ export const pageBlocks = (
   const textStarts = items.flatMap((item) =>
     item._tag === "Line" && item.line.charWidth === undefined ? [item.line.x0] : []
   )
-  const builder = new PageBlocks(rules, missing, textStarts)
+  const lines = items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
+  const builder = new PageBlocks(rules, missing, textStarts, labelRuns(lines))
   for (const item of items) {
     if (item._tag === "Table") {
       builder.block(

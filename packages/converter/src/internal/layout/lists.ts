@@ -3,9 +3,13 @@ import type * as Document from "../../Document.js"
 import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, shiftMarks, trimRich } from "./inline.js"
+import type { ListLabel } from "./labels.js"
 import type { Line, Mark } from "./model.js"
 import { Style } from "./model.js"
 import { bulletCharacters, endsSentence } from "./text.js"
+
+export { labelRuns } from "./labels.js"
+export type { ListLabel } from "./labels.js"
 
 const bulletMarker = new RegExp(`^([${bulletCharacters}])\\s+(?=\\S)`, "u")
 const orderedMarker = /^(\(?(\d{1,3}|[a-z])[.)])\s+(?=\S)/u
@@ -15,6 +19,8 @@ export interface ListMarker {
   readonly number: number
   readonly rest: string
   readonly length: number
+  /** A lettered or roman label as printed ("(b)", "iv."): kept, Markdown and EPUB number only in digits. */
+  readonly label?: string | undefined
 }
 
 /** Word's second-level bullet: an "o" in Courier New, its code mark ending with it. */
@@ -25,8 +31,12 @@ const letterBullet = (text: string, marks: ReadonlyArray<Mark> | undefined): Reg
     : null
 }
 
-/** A list marker at the start of a line: bullets always, numbers "1." "2)" "(a)". */
-export const listMarker = (text: string, marks?: ReadonlyArray<Mark>): ListMarker | undefined => {
+/** A list marker at the start of a line: bullets always, numbers "1." "2)" "(a)", a label of a run (`labelRuns`). */
+export const listMarker = (text: string, marks?: ReadonlyArray<Mark>, run?: ListLabel): ListMarker | undefined => {
+  if (run !== undefined) {
+    const length = run.text.length + (/^\s*/u.exec(text.slice(run.text.length))?.[0].length ?? 0)
+    return { ordered: true, number: run.number, rest: text.slice(length), length, label: run.text }
+  }
   const bullet = bulletMarker.exec(text) ?? letterBullet(text, marks)
   if (bullet !== null) {
     return { ordered: false, number: 0, rest: text.slice(bullet[0].length), length: bullet[0].length }
@@ -34,8 +44,10 @@ export const listMarker = (text: string, marks?: ReadonlyArray<Mark>): ListMarke
   const ordered = orderedMarker.exec(text)
   if (ordered !== null) {
     const label = ordered[2]!
-    const number = /^\d+$/.test(label) ? Number(label) : label.charCodeAt(0) - 96
-    return { ordered: true, number, rest: text.slice(ordered[0].length), length: ordered[0].length }
+    const digits = /^\d+$/.test(label)
+    const number = digits ? Number(label) : label.charCodeAt(0) - 96
+    const length = ordered[0].length
+    return { ordered: true, number, rest: text.slice(length), length, ...(digits ? {} : { label: ordered[1] }) }
   }
   return undefined
 }
@@ -44,12 +56,13 @@ export const listMarker = (text: string, marks?: ReadonlyArray<Mark>): ListMarke
 type ItemBlock = { readonly _tag: "Paragraph"; rich: Rich } | Document.Code
 
 interface OpenItem {
+  readonly label: string | undefined
   rich: Rich
   readonly blocks: Array<ItemBlock>
   readonly lists: Array<OpenList>
 }
 
-const openItem = (rich: Rich): OpenItem => ({ rich, blocks: [], lists: [] })
+const openItem = (rich: Rich, label?: string): OpenItem => ({ label, rich, blocks: [], lists: [] })
 
 const itemBlock = (block: ItemBlock): Document.Paragraph | Document.Code => {
   if (block._tag === "Code") return block
@@ -86,6 +99,7 @@ const toList = (list: OpenList): Document.List => ({
   items: list.items.map((item) => {
     const rich = trimRich(item.rich)
     return {
+      ...(item.label !== undefined ? { label: item.label } : {}),
       text: rich.text,
       ...(rich.marks.length > 0 ? { marks: rich.marks } : {}),
       ...(item.blocks.length > 0 ? { blocks: item.blocks.map(itemBlock) } : {}),
@@ -111,7 +125,7 @@ export class ListBuilder {
 
   constructor(line: Line, marker: ListMarker, private readonly hyphenation?: Hyphenation) {
     this.root = { ordered: marker.ordered, start: marker.number, items: [], markerX: line.x0 }
-    this.root.items.push(openItem(itemText(line, marker)))
+    this.root.items.push(openItem(itemText(line, marker), marker.label))
     this.stack = [this.root]
   }
 
@@ -146,7 +160,7 @@ export class ListBuilder {
     const tolerance = sameDepth * line.size
     while (this.stack.length > 1 && line.x0 < this.stack[this.stack.length - 1]!.markerX - tolerance) this.stack.pop()
     const list = this.stack[this.stack.length - 1]!
-    const item = openItem(itemText(line, marker))
+    const item = openItem(itemText(line, marker), marker.label)
     if (Math.abs(line.x0 - list.markerX) <= tolerance) {
       if (list.ordered === marker.ordered) {
         list.items.push(item)
