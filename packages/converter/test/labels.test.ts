@@ -5,6 +5,8 @@ import { Epub, Markdown } from "../src/index.js"
 import type { Document } from "../src/index.js"
 import { labelRuns } from "../src/internal/layout/labels.js"
 import type { Line } from "../src/internal/layout/model.js"
+import { listParts } from "../src/internal/tagged/items.js"
+import type { TagNode } from "../src/internal/tagged/model.js"
 import { item, pageBlocks } from "./support/textItems.js"
 
 const line = (text: string, x0: number, y: number): Line => ({
@@ -78,6 +80,29 @@ describe("lettered and roman list labels", () => {
     assert.deepStrictEqual([...runs.values()].map((label) => label.number), [1, 2, 3])
     const letters = labelRuns([line("(h) one", 60, 100), line("(i) two", 60, 114)])
     assert.deepStrictEqual([...letters.values()].map((label) => label.number), [8, 9])
+  })
+
+  it("a tagged list keeps its items' lettered or roman labels (Lbl), not their digits or bullets", () => {
+    const node = (numbering: string): TagNode => ({
+      role: "L",
+      kids: [],
+      alt: "",
+      actualText: "",
+      numbering,
+      rowSpan: 1,
+      colSpan: 1
+    })
+    const list = (numbering: string, labels: ReadonlyArray<string>) =>
+      listParts(
+        node(numbering),
+        labels.map((label, i) => ({ lines: [line(`item ${i}`, 60, 100 + 14 * i)], label, lists: [], after: [] })),
+        [labels.length]
+      )[0]!(undefined)
+    const labelsOf = (made: Document.List) => made.items.map((entry) => entry.label)
+    assert.deepStrictEqual(labelsOf(list("LowerAlpha", ["a)", "b)"])), ["a)", "b)"])
+    assert.deepStrictEqual(labelsOf(list("UpperRoman", ["I.", "II."])), ["I.", "II."])
+    assert.deepStrictEqual(labelsOf(list("Decimal", ["1.", "2."])), [undefined, undefined])
+    assert.deepStrictEqual(labelsOf(list("Disc", ["o", "o"])), [undefined, undefined])
   })
 
   const labelled: Document.Document = {

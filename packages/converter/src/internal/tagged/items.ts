@@ -19,6 +19,9 @@ export interface Item {
 
 /** A bullet in a symbol font the text layer maps to a private or symbol character, then a space. */
 const symbolBullet = /^[\p{Co}\p{So}]\s+(?=\S)/u
+/** A lettered or roman label ("a)", "(iv)", "B."): kept in its item, GFM and EPUB number only in digits. */
+const letterLabel = /^\(?[a-zA-Z]{1,5}[.)]$/u
+
 /** What every item of a list may start with, its bullet set as text ("o " in Courier New, "» "). */
 const firstToken = /^([^\p{L}\p{N}\s]|o)\s+(?=\S)/u
 
@@ -56,7 +59,9 @@ export const listParts = (
       items: items.map((item, i) => {
         const lists = item.lists.map((make) => make(hyphenation))
         const rich = texts[i]!
+        const label = labels[i]!.trim()
         return {
+          ...(ordered && letterLabel.test(label) ? { label } : {}),
           text: rich.text,
           ...(rich.marks.length > 0 ? { marks: rich.marks } : {}),
           ...(lists.length > 0 ? { lists } : {})
