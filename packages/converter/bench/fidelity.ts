@@ -54,6 +54,8 @@ interface Row {
   readonly layoutMs: number
   readonly epubMs: number
   readonly structure: Engine.ReadDocument["structure"]
+  /** Pages read by OCR (no text layer, an image over half the page): pdftotext reads nothing there. */
+  readonly ocrPages: number
 }
 
 const pdftotextText = (file: string): string =>
@@ -113,7 +115,8 @@ const measure = (doc: FidelityDocument, checks: ReadonlyArray<Check>) =>
       markdownMs: median(times.markdown),
       layoutMs: median(times.layout),
       epubMs: median(times.epub),
-      structure: result.structure
+      structure: result.structure,
+      ocrPages: result.ocrPages.length
     } satisfies Row
   })
 
@@ -210,18 +213,21 @@ const printSpeed = (rows: ReadonlyArray<Row>) => {
     row.layoutMs.toFixed(0),
     `${(row.layoutMs / row.markdownMs).toFixed(2)}x`,
     row.epubMs.toFixed(0),
-    `${(row.epubMs / row.markdownMs).toFixed(2)}x`
+    `${(row.epubMs / row.markdownMs).toFixed(2)}x`,
+    String(row.ocrPages)
   ])
   console.log(
     `\nspeed, in process, medians of ${repeats} to ${maxRepeats} runs (a document repeated until its Markdown took ${minTotalMs} ms; ` +
       `machine shared: compare ratios of one run only):`
   )
   formatTable(
-    ["document", "set", "pages", "Markdown ms", "pdftotext -layout ms", "speed", "EPUB ms", "EPUB/Markdown"],
+    ["document", "set", "pages", "Markdown ms", "pdftotext -layout ms", "speed", "EPUB ms", "EPUB/Markdown", "OCR'd"],
     table
   )
   const speeds = rows.map((row) => row.layoutMs / row.markdownMs)
-  const below = rows.filter((row) => row.layoutMs / row.markdownMs < 0.25).map((row) => row.doc.id)
+  const below = rows.filter((row) => row.layoutMs / row.markdownMs < 0.25).map((row) =>
+    row.ocrPages > 0 ? `${row.doc.id} (${row.ocrPages} pages OCR'd)` : row.doc.id
+  )
   const epub = rows.map((row) => row.epubMs / row.markdownMs)
   const over = rows.filter((row) => row.epubMs / row.markdownMs > 1.3).map((row) => row.doc.id)
   console.log(
