@@ -12,8 +12,7 @@ const inlineSpecial = /[\\`*_[\]<>~]/g
 
 const escapeSpecial = (text: string): string => text.replace(inlineSpecial, (c) => `\\${c}`)
 
-// A bare URL, less trailing punctuation; `<url>` keeps it whole: escapes are not read inside a
-// GFM autolink literal, so `\_` would become part of its address.
+// A bare URL as `<url>`: GFM's autolink literal would keep `\_` in its address.
 const bareUrl = /\b(?:https?|ftp):\/\/[^\s<>"/]*\.[^\s<>"]*[^\s<>"'.,;:!?)\]}*_~]/g
 
 /** With a `)` that closes a `(` inside the address (Wikipedia's `Foo_(bar)`). */

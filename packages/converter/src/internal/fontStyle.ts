@@ -16,10 +16,7 @@ const monoName =
   /mono|courier|nimbusmon|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|sftt|sfit\d|sfst\d|ectt|t(?:1|c)?xb?tt|andale|lucidaconsole|\btt\d/i
 const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx|sfbx|sfsx|t(?:1|c)?xbtt/i
 const italicName = /italic|oblique|cmti|cmsl|cmitt|sfti|sfsl|sfit\d|sfst\d|slanted|kursiv/i
-/**
- * Names that say the face is of normal weight. PDFium's weight is a guess from the descriptor's
- * StemV, which some producers (Ghostscript's dvips route) set as high for CMR12 as for CMBX12.
- */
+/** Normal weight by name: PDFium guesses weight from StemV, which dvips + Ghostscript set as high for CMR12 as CMBX12. */
 const regularName =
   /regular|roman|book|medium|light|thin|regu\b|^(?:cm|lm|ec|tc|sf)[a-z]*\d|^t[13]?x[a-z]+$|^(?:times|helvetica|courier)(?:-oblique|-italic)?$/i
 

@@ -90,10 +90,7 @@ export type Raw<A> = { readonly _tag: "Data"; readonly data: Uint8Array } | {
   readonly known: A
 }
 
-/**
- * The image's stream as the PDF holds it (still compressed), unless `known`, shown the bytes where
- * PDFium wrote them (valid during the call only), finds what is made of them: no copy is then made.
- */
+/** The image's raw stream, copied only when `known` (shown PDFium's bytes, valid in the call) finds nothing. */
 export const rawDataOrKnown = <A>(
   m: Pdfium,
   object: number,

@@ -101,11 +101,7 @@ const splitCharacters = (text: string, count: number): Array<string> => {
 /** A slanted run this many times the size of the page's level text is a watermark ("DRAFT", a company's name). */
 const watermarkSize = 1.5
 
-/**
- * The page's runs less its watermarks: text set at a slant (neither level nor a quarter turn) and
- * large. Its letters, placed one by one along the slant, would otherwise read as short lines
- * across the body ("olo", "Tech ox").
- */
+/** The page's runs less large slanted ones, whose letters would read as short lines across the body. */
 const withoutWatermarks = (
   items: Array<TextItem>,
   mcids: Array<number> | undefined,

@@ -123,10 +123,7 @@ export const sectionDepth = (text: string): number | undefined => {
 /** A chapter's number and a short capitalised title: "1 Overview", "2. REFERENCED DOCUMENTS". */
 const chapterTitle = /^\d{1,2}\.?\s+\p{Lu}/u
 
-/**
- * The depth of a spaced bold heading's section number: a deep one's, or 1 for a chapter's (so that
- * "1. SCOPE" stands over "1.1 IDENTIFICATION" in the same face). Undefined without a number.
- */
+/** A spaced bold heading's number depth; 1 for a chapter's, so "1. SCOPE" stands over "1.1 IDENTIFICATION". */
 export const titleNumberDepth = (text: string): number | undefined =>
   sectionDepth(text) ?? (chapterTitle.test(text) ? 1 : undefined)
 

@@ -1,7 +1,4 @@
-/**
- * What a note's lines must look like to be one: words, not a formula's raised pieces, and a label
- * of its own only when its first mark is a reference's.
- */
+/** What a note's lines must look like to be one: words, not a formula's raised pieces. */
 import type { Note } from "./footnotes.js"
 import type { Line } from "./model.js"
 import { Style } from "./model.js"
