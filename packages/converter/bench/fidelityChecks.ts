@@ -6,7 +6,16 @@ import * as Data from "effect/Data"
 import * as Either from "effect/Either"
 
 /** Kinds judged on one stretch of text. */
-export type SingleKind = "present" | "absent" | "once" | "heading" | "item" | "footnote" | "code" | "prose"
+export type SingleKind =
+  | "present"
+  | "absent"
+  | "once"
+  | "heading"
+  | "not-heading"
+  | "item"
+  | "footnote"
+  | "code"
+  | "prose"
 
 /** Kinds judged on two stretches, with the separator written between them. */
 export type PairKind = "order" | "adjacent" | "heading-above" | "heading-same" | "row" | "footnote-at"
@@ -20,6 +29,7 @@ const singleKinds: ReadonlySet<string> = new Set<SingleKind>([
   "absent",
   "once",
   "heading",
+  "not-heading",
   "item",
   "footnote",
   "code",
@@ -36,13 +46,24 @@ const separators: Readonly<Record<PairKind, string>> = {
 }
 
 /** The kinds the scorer reports, each a group of check kinds. */
-export type Group = "present" | "absent" | "order" | "headings" | "lists" | "tables" | "footnotes" | "code" | "prose"
+export type Group =
+  | "present"
+  | "absent"
+  | "order"
+  | "headings"
+  | "not-headings"
+  | "lists"
+  | "tables"
+  | "footnotes"
+  | "code"
+  | "prose"
 
 export const groups: ReadonlyArray<Group> = [
   "present",
   "absent",
   "order",
   "headings",
+  "not-headings",
   "lists",
   "tables",
   "footnotes",
@@ -67,6 +88,8 @@ export const groupOf = (kind: Check["kind"]): Group => {
     case "heading-above":
     case "heading-same":
       return "headings"
+    case "not-heading":
+      return "not-headings"
     case "item":
       return "lists"
     case "row":

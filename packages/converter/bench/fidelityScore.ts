@@ -63,6 +63,10 @@ export const judge = (check: Check, read: ReadText): boolean => {
     }
     case "heading":
       return headings(read).some((block) => block.text.includes(normalize(check.text)))
+    case "not-heading": {
+      const needle = normalize(check.text)
+      return text.includes(needle) && !headings(read).some((block) => block.text.includes(needle))
+    }
     case "heading-above":
     case "heading-same": {
       const pair = headingPair(read, normalize(check.first), normalize(check.second))
@@ -179,6 +183,7 @@ export const explain = (check: Check, read: ReadText): string => {
     case "prose":
     case "item":
     case "heading":
+    case "not-heading":
     case "footnote":
       return blockHolding(read, check.text)
     case "order":

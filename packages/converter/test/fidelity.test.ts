@@ -121,6 +121,14 @@ describe("fidelity judgements", () => {
     assert.isFalse(holds("heading-same: Section A > Bold Para", md))
   })
 
+  it("not-heading needs the text present and in no heading line", () => {
+    const md = "# Contents 3\n\nContents 3\n\n## Section A\n\n**Bold Para** text\n"
+    assert.isTrue(holds("not-heading: Bold Para", md))
+    assert.isFalse(holds("not-heading: Section A", md))
+    assert.isFalse(holds("not-heading: Contents 3", md))
+    assert.isFalse(holds("not-heading: Lost Line", md))
+  })
+
   it("item needs a list item, its continuation lines included", () => {
     const md = "- first item\n  continued here\n- second\n\nnot an item\n"
     assert.isTrue(holds("item: first item continued here", md))
