@@ -25,7 +25,13 @@ interface Candidate {
   readonly readings: ReadonlyArray<Reading>
 }
 
-const labelPattern = /^(?:\(([a-zA-Z]{1,5})\)|([a-zA-Z]{1,5})[.)])\s+(?=\S)/u
+const labelSource = String.raw`(?:\(([a-zA-Z]{1,5})\)|([a-zA-Z]{1,5})[.)])`
+const labelPattern = new RegExp(`^${labelSource}\\s+(?=\\S)`, "u")
+const wholeLabel = new RegExp(`^${labelSource}$`, "u")
+
+/** Whether `text` is a lettered or roman label alone ("a)", "(iv)", "B."). */
+export const isLetterLabel = (text: string): boolean => wholeLabel.test(text)
+
 const romanPattern = /^(x{0,3})(ix|iv|v?i{0,3})$/u
 const romanDigits: Readonly<Record<string, number>> = { i: 1, v: 5, x: 10 }
 
@@ -64,10 +70,8 @@ export const labelAt = (text: string): { text: string; shape: string; readings: 
 /** Labels this close (in font sizes) are at one indent: roman labels are often set flush right. */
 const sameIndent = 1
 
-/** The readings by which `next` follows `previous` in one sequence. */
+/** The readings by which `next` (of the same shape and indent) follows `previous` in one sequence. */
 const follows = (previous: Candidate, next: Candidate): Reading | undefined => {
-  if (previous.shape !== next.shape) return undefined
-  if (Math.abs(previous.line.x0 - next.line.x0) > sameIndent * next.line.size) return undefined
   for (const before of previous.readings) {
     const after = next.readings.find((reading) => reading.kind === before.kind && reading.number === before.number + 1)
     if (after !== undefined) return after

@@ -2,6 +2,7 @@
 import type * as Document from "../../Document.js"
 import type { Hyphenation } from "../layout/hyphens.js"
 import type { Rich } from "../layout/inline.js"
+import { isLetterLabel } from "../layout/labels.js"
 import { listMarker } from "../layout/lists.js"
 import type { Line, TextItem } from "../layout/model.js"
 import { richOf } from "./content.js"
@@ -19,8 +20,6 @@ export interface Item {
 
 /** A bullet in a symbol font the text layer maps to a private or symbol character, then a space. */
 const symbolBullet = /^[\p{Co}\p{So}]\s+(?=\S)/u
-/** A lettered or roman label ("a)", "(iv)", "B."): kept in its item, GFM and EPUB number only in digits. */
-const letterLabel = /^\(?[a-zA-Z]{1,5}[.)]$/u
 
 /** What every item of a list may start with, its bullet set as text ("o " in Courier New, "» "). */
 const firstToken = /^([^\p{L}\p{N}\s]|o)\s+(?=\S)/u
@@ -61,7 +60,7 @@ export const listParts = (
         const rich = texts[i]!
         const label = labels[i]!.trim()
         return {
-          ...(ordered && letterLabel.test(label) ? { label } : {}),
+          ...(ordered && isLetterLabel(label) ? { label } : {}),
           text: rich.text,
           ...(rich.marks.length > 0 ? { marks: rich.marks } : {}),
           ...(lists.length > 0 ? { lists } : {})
