@@ -7,13 +7,13 @@
 import * as Crypto from "node:crypto"
 import type * as Document from "./Document.js"
 import { Style } from "./Document.js"
+import type { TocEntry } from "./internal/epubNav.js"
+import { buildTree, navList, ncxPoints } from "./internal/epubNav.js"
 import type { NoteIds } from "./internal/footnotes.js"
 import { pairNotes } from "./internal/footnotes.js"
+import * as Xml from "./internal/xml.js"
 import type { ZipEntry } from "./internal/zip.js"
 import { zip } from "./internal/zip.js"
-
-// XML 1.0 forbids these code points; a single one makes the whole file unreadable.
-const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
 /**
  * Escapes text for XML content and attribute values, removing characters XML cannot carry.
@@ -21,11 +21,7 @@ const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
  * @since 0.1.0
  * @category rendering
  */
-export const escapeXml = (text: string): string =>
-  text.replace(xmlInvalid, "").replace(
-    /[&<>"']/g,
-    (c) => c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "\"" ? "&quot;" : "&apos;"
-  )
+export const escapeXml: (text: string) => string = Xml.escapeXml
 
 /**
  * @since 0.1.0
@@ -42,17 +38,6 @@ interface Chapter {
   readonly file: string
   readonly title: string
   readonly blocks: ReadonlyArray<Document.Block>
-}
-
-interface TocEntry {
-  readonly level: number
-  readonly title: string
-  readonly href: string
-}
-
-interface TocNode {
-  readonly entry: TocEntry
-  readonly children: Array<TocNode>
 }
 
 const rtlLanguages = new Set(["ar", "he", "fa", "ur"])
@@ -261,36 +246,6 @@ const renderChapter = (
   if (parts.length === 0) parts.push(`<p>${escapeXml(chapter.title)}</p>`)
   return xhtml(language, chapter.title, parts.join("\n"))
 }
-
-const buildTree = (entries: ReadonlyArray<TocEntry>): Array<TocNode> => {
-  const roots: Array<TocNode> = []
-  const stack: Array<TocNode> = []
-  for (const entry of entries) {
-    const node: TocNode = { entry, children: [] }
-    while (stack.length > 0 && stack[stack.length - 1]!.entry.level >= entry.level) stack.pop()
-    if (stack.length === 0) roots.push(node)
-    else stack[stack.length - 1]!.children.push(node)
-    stack.push(node)
-  }
-  return roots
-}
-
-const navList = (nodes: ReadonlyArray<TocNode>): string =>
-  `<ol>${
-    nodes.map((node) =>
-      `<li><a href="${escapeXml(node.entry.href)}">${escapeXml(node.entry.title) || "Untitled"}</a>${
-        node.children.length > 0 ? navList(node.children) : ""
-      }</li>`
-    ).join("")
-  }</ol>`
-
-const ncxPoints = (nodes: ReadonlyArray<TocNode>, counter: { value: number }): string =>
-  nodes.map((node) => {
-    const order = ++counter.value
-    return `<navPoint id="np${order}" playOrder="${order}"><navLabel><text>${
-      escapeXml(node.entry.title) || "Untitled"
-    }</text></navLabel><content src="${escapeXml(node.entry.href)}"/>${ncxPoints(node.children, counter)}</navPoint>`
-  }).join("")
 
 const contentIdentifier = (document: Document.Document): string => {
   const hash = Crypto.createHash("sha256")
