@@ -59,8 +59,11 @@ export const noteLabel = /^(?:\p{Nd}{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016
 const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
   item.size < 0.85 * main.size && item.y < main.y - 0.15 * main.size && raisedMark(item.text.trim())
 
-/** A raised mark's text: a note label, or question marks where the font left a note symbol unmapped (elsarticle's star). */
-const raisedMark = (text: string): boolean => noteLabel.test(text) || /^\?{1,3}$/.test(text)
+/**
+ * A raised mark's text: a note label, question marks where the font left a note symbol unmapped
+ * (elsarticle's star), or a letter and a parenthesis (AIP's "a)", raised only as a note's label).
+ */
+const raisedMark = (text: string): boolean => noteLabel.test(text) || /^(?:\?{1,3}|\p{Ll}\))$/u.test(text)
 
 /** The labels of several notes raised as one run, commas between them ("1,∗"); undefined for any other run. */
 const raisedLabels = (item: TextItem, main: TextItem): Array<string> | undefined => {
