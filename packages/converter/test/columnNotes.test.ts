@@ -82,4 +82,47 @@ describe("notes at the foot of a column", () => {
       assert.deepStrictEqual(footnotes(document), [])
       assert.include(Markdown.render(document), "Also at Physics Department, XYZ University.")
     }))
+
+  /** The left column's line "... bibliography¹." under a right column's heading set a little lower than the line above. */
+  const punctuated = (label: string): PageText => ({
+    page: 1,
+    width: 600,
+    height: 800,
+    items: [
+      ...column(left, 54, 303),
+      item("duced using the \\footnote{#1} command. Numeri-", 54, 351.1, 10, 245),
+      item("A. Multiline equations", 317, 356.8, 9, 98),
+      item(label, 291.9, 358.9, 7, 3.9),
+      item("cal style citations put footnotes into the bibliography", 54, 362.6, 10, 237.6),
+      item(".", 296.3, 362.6, 10, 2.8),
+      item("Author-year and numerical author-year citation styles", 54, 374, 10, 244.8),
+      ...column(right, 317, 380),
+      item("1", 54, 720.5, 6),
+      item("Automatically placing footnotes into the bibliography requires", 58, 723.5, 8, 238),
+      item("using BibTeX to compile the bibliography.", 58, 732.5, 8, 150)
+    ],
+    figures: [],
+    rules: [{ x0: 54, x1: 134, y0: 712, y1: 712.4, horizontal: true } satisfies Rule]
+  })
+
+  it.effect("a reference raised before a line's full stop, taken into the other column's baseline, goes back before the stop", () =>
+    Effect.sync(() => {
+      const document = convert(punctuated("1"))
+      assert.deepStrictEqual(footnotes(document), [
+        [
+          "1",
+          "Automatically placing footnotes into the bibliography requires using BibTeX to compile the bibliography."
+        ]
+      ])
+      const markdown = Markdown.render(document)
+      assert.include(markdown, "Numerical style citations put footnotes into the bibliography[^1]. Author-year")
+      assert.notInclude(markdown, "Numeri- 1")
+    }))
+
+  it.effect("a raised piece that is no label stays where it was", () =>
+    Effect.sync(() => {
+      const markdown = Markdown.render(convert(punctuated("x")))
+      assert.notInclude(markdown, "bibliographyx")
+      assert.notInclude(markdown, "bibliography[^")
+    }))
 })

@@ -8,6 +8,7 @@ import { listMarker } from "./lists.js"
 import type { Line, Mark, OrderedPage, PageItem, Rule, Separator } from "./model.js"
 import { Style } from "./model.js"
 import { hasWords, startsLabelled } from "./noteShape.js"
+import { labelBeforePunctuation } from "./punctuatedLabels.js"
 
 /** A separator is at least this long (points) and at most this share of the page wide. */
 const minRuleLength = 30
@@ -206,6 +207,13 @@ const withLabelsJoined = (page: OrderedPage, body: number): ReadonlyArray<PageIt
       out ??= [...page.items]
       out[i] = { _tag: "Line", line: { ...text, text: "" } }
       out[i + 1] = { _tag: "Line", line: { ...text, text: text.text + label.text.trim(), x1: label.x1, marks } }
+      continue
+    }
+    const punctuated = labelBeforePunctuation(label, text)
+    if (punctuated !== undefined) {
+      out ??= [...page.items]
+      out[i] = { _tag: "Line", line: { ...text, text: "" } }
+      out[i + 1] = { _tag: "Line", line: punctuated }
       continue
     }
     const alone = label.y >= page.height * lowerPart && text.size <= body - 0.75 && text.y > label.y &&
