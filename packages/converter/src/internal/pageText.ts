@@ -5,9 +5,11 @@
  */
 import { fontStyle } from "./fontStyle.js"
 import type { TextItem } from "./layout.js"
+import { spaceGap } from "./layout/lines.js"
 import { Style } from "./layout/model.js"
 import type { FontCharacters } from "./layout/quality.js"
 import { countFontRun, fontJunk } from "./layout/quality.js"
+import { unshadowed } from "./layout/shadows.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 
@@ -114,6 +116,25 @@ const withoutWatermarks = (
   return { items: items.filter((_, i) => keep[i]), mcids: mcids?.filter((_, i) => keep[i]) }
 }
 
+/** A word's end and the next word's start: a gap before punctuation is TeX's italic correction ("*col*."), not a space. */
+const wordEnd = /[\p{L}\p{N}\p{Pe}\p{Pf}.,;:!?]$/u
+const wordStart = /^[\p{L}\p{N}]/u
+
+/**
+ * Whether the word space PDFium found between a run and the one before it on its baseline (from
+ * their glyphs' advances) is one the runs' boxes hide: a loose box holds the ink that overhangs
+ * the advance (an italic "f": "a *function*"), so the layout would see too narrow a gap. Not
+ * between two fixed-pitch runs, whose gaps count spaces.
+ */
+const spaceHidden = (last: TextItem, text: string, x: number, y: number, style: number, size: number): boolean => {
+  const gap = x - (last.x + last.width)
+  // As the line rules measure it: against the larger of the two sizes.
+  const em = Math.max(size, last.size)
+  return !last.rtl && !isRtl(text) && Math.abs(y - last.y) < 0.1 * em && gap <= spaceGap * em &&
+    gap > -spaceGap * em && wordEnd.test(last.text) && wordStart.test(text) &&
+    (last.style & style & Style.code) === 0
+}
+
 export interface PageText {
   readonly items: Array<TextItem>
   /** Characters that are not text, of fonts that give no letter or digit (see `fontJunk`). */
@@ -150,6 +171,8 @@ export const pageText = (
       const c = m.direct
       const items: Array<TextItem> = []
       let mcid = 0
+      // Whether PDFium put a space between the current run's object and the one before it.
+      let spaced = false
       const fonts = new Map<number, FontCharacters>()
       let diagonal = false
       const slanted = new Set<TextItem>()
@@ -191,6 +214,7 @@ export const pageText = (
         let characters = fonts.get(font)
         if (characters === undefined) fonts.set(font, characters = { letters: 0, junk: 0 })
         countFontRun(characters, chars.slice(start, end), c.FPDFText_HasUnicodeMapError(textPage, start) === 1)
+        spaced = start > 0 && chars.at(start - 1) === " " && c.FPDFText_GetTextObject(textPage, start - 1) === 0
         // A space in a fixed-pitch run may stand for several (TeX and PDFium write one for any
         // gap): its words are placed one by one, and the line rules count the spaces between.
         if ((style & Style.code) !== 0) {
@@ -224,8 +248,8 @@ export const pageText = (
         piece(from, end, style)
       }
       const piece = (start: number, end: number, style: number) => {
-        const text = chars.slice(start, end)
-        if (text.trim() === "") return
+        const drawn = chars.slice(start, end)
+        if (drawn.trim() === "") return
         c.FPDFText_GetCharOrigin(textPage, start, out, out + 8)
         const originX = P.double(m, out)
         const baseline = P.double(m, out + 8)
@@ -253,6 +277,11 @@ export const pageText = (
           x0 = Math.min(...ends)
           x1 = Math.max(...ends)
         }
+        const last = items[items.length - 1]
+        const text = spaced && last !== undefined && spaceHidden(last, drawn, Math.min(x0, x1), y, style, size)
+          ? ` ${drawn}`
+          : drawn
+        spaced = false
         const item: TextItem = {
           text,
           x: Math.min(x0, x1),
@@ -264,7 +293,6 @@ export const pageText = (
         }
         // Some producers (Chromium) place each glyph of a word as its own text object: abutting
         // runs of one style on one baseline are one run.
-        const last = items[items.length - 1]
         if (
           last !== undefined && !item.rtl && !last.rtl && last.style === item.style && last.size === item.size &&
           last.y === item.y && Math.abs(item.x - (last.x + last.width)) < 0.05 * size &&
@@ -295,7 +323,11 @@ export const pageText = (
         start = i
         object = next
       }
-      return { ...withoutWatermarks(items, mcids, slanted), junk: fontJunk(fonts.values()) }
+      const keep = unshadowed(items, mcids)
+      const read = keep.includes(false)
+        ? { items: items.filter((_, i) => keep[i]), mcids: mcids?.filter((_, i) => keep[i]) }
+        : { items, mcids }
+      return { ...withoutWatermarks(read.items, read.mcids, slanted), junk: fontJunk(fonts.values()) }
     })
   } finally {
     m.direct.FPDFText_ClosePage(textPage)

@@ -21,7 +21,7 @@ const bulletOnly = new RegExp(`^[${bulletCharacters}]$`, "u")
 /** How far (font sizes) the text of an item may stand from its bullet: a tab stop, not a column. */
 const maxBulletGap = 3
 /** Gaps wider than this many font sizes are word spaces. */
-const spaceGap = 0.12
+export const spaceGap = 0.12
 
 /** The key with the largest weight (0 when there is none): the most common font size. */
 export const heaviest = (weights: ReadonlyMap<number, number>): number => {
