@@ -23,6 +23,7 @@ import { mergeSplitParagraphs } from "./layout/mergeBlocks.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
 import { pageLines } from "./layout/model.js"
 import { noteBlocks, placeNotes } from "./layout/noteBlocks.js"
+import { notHeadings } from "./layout/notHeadings.js"
 import { takeNotice } from "./layout/notices.js"
 import { orderPage } from "./layout/order.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
@@ -124,6 +125,7 @@ export const layout = (input: LayoutInput): Layout => {
     spacedLevel: Math.min(6, levels.size + 1),
     numbered: outline.length === 0 ? numberedHeadings(pages, body) : new Set(),
     numberOffset: numberingOffset(matched.lines),
+    plain: notHeadings(pages),
     hyphenation: collectWords(lineTexts(pages))
   }
   const blocks: Array<Document.Block> = []

@@ -64,6 +64,8 @@ export interface PageRules {
   readonly numbered: ReadonlySet<Line>
   /** Added to a section number's depth to give its level (`numberingOffset`). */
   readonly numberOffset: number
+  /** Lines no size or weight makes a heading: captions (`notHeadings`). */
+  readonly plain: ReadonlySet<Line>
   readonly hyphenation?: Hyphenation | undefined
 }
 
@@ -171,12 +173,7 @@ class PageBlocks {
     const outlined = this.rules.outlineLines.get(line)
     // Lines between a title and the first section (authors, a date) are not headings by their size.
     if (outlined !== undefined && outlined.documentTitle !== true) this.rules.sizeLevels.active = true
-    const level = outlined?.level ??
-      (this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body)
-        ? this.rules.levels.get(line.size)
-        : undefined) ??
-      (this.rules.spaced.has(line) ? numberedLevel(line.text, this.rules) ?? this.rules.spacedLevel : undefined) ??
-      (this.rules.numbered.has(line) ? levelOf(numberDepth(line.text), this.rules) : undefined)
+    const level = outlined?.level ?? (this.rules.plain.has(line) ? undefined : this.styledLevel(line))
     if (level !== undefined) return this.headingLine(line, level, outlined)
     if (this.heading !== undefined) {
       this.flush()
@@ -227,6 +224,15 @@ class PageBlocks {
     else if (!this.listContinuation(line, previous, sameBaseline)) {
       this.paragraphLine(line, previous, breaks, sameBaseline)
     }
+  }
+
+  /** A heading's level by the line's size or weight (not the outline's). */
+  private styledLevel(line: Line): number | undefined {
+    return (this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body)
+      ? this.rules.levels.get(line.size)
+      : undefined) ??
+      (this.rules.spaced.has(line) ? numberedLevel(line.text, this.rules) ?? this.rules.spacedLevel : undefined) ??
+      (this.rules.numbered.has(line) ? levelOf(numberDepth(line.text), this.rules) : undefined)
   }
 
   private codeLine(line: Line): void {

@@ -1,0 +1,39 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { PageText, TextItem } from "../src/internal/layout.js"
+import * as Layout from "../src/internal/layout.js"
+import { isCaption } from "../src/internal/layout/notHeadings.js"
+import { item } from "./support/textItems.js"
+
+const blocks = (items: ReadonlyArray<TextItem>) => {
+  const page: PageText = { page: 1, width: 600, height: 800, items, figures: [] }
+  return Layout.layoutDocument({ pages: [page], outline: [], title: undefined, filename: "t" }).blocks.flatMap((
+    block
+  ) => block._tag === "Heading" ? [`h${block.level} ${block.text}`] : block._tag === "Paragraph" ? [block.text] : [])
+}
+
+const body = (y: number): Array<TextItem> => [
+  item("Body text of the section, long enough to be set in the body size here.", 50, y),
+  item("Its second line goes on with the body text of the same section here.", 50, y + 12)
+]
+
+describe("lines that are not headings", () => {
+  it("a caption set as large as a heading stays text, the heading beside it is kept", () => {
+    const found = blocks([
+      item("2 Results", 50, 100, 12),
+      ...body(120),
+      item("Figure 4-2. The Parameters and their Subclasses", 50, 170, 12),
+      ...body(190)
+    ])
+    assert.deepStrictEqual(found.filter((text) => text.startsWith("h")), ["h1 2 Results"])
+    assert.isTrue(found.some((text) => text.startsWith("Figure 4-2. The Parameters")))
+  })
+
+  it("a caption is a label and its number before a text; a title that names figures or tables is not", () => {
+    assert.isTrue(isCaption("Table 1: Frequency of Special Characters"))
+    assert.isTrue(isCaption("Fig. 1 A figure caption with math"))
+    assert.isTrue(isCaption("Table 8.2. Numeric Types"))
+    assert.isFalse(isCaption("Table of Contents"))
+    assert.isFalse(isCaption("Figures and Tables"))
+    assert.isFalse(isCaption("Table 1"))
+  })
+})
