@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
-import { isCaption } from "../src/internal/layout/notHeadings.js"
+import { isCaption, isStamp } from "../src/internal/layout/notHeadings.js"
 import { item } from "./support/textItems.js"
 
 const blocks = (items: ReadonlyArray<TextItem>) => {
@@ -35,5 +35,25 @@ describe("lines that are not headings", () => {
     assert.isFalse(isCaption("Table of Contents"))
     assert.isFalse(isCaption("Figures and Tables"))
     assert.isFalse(isCaption("Table 1"))
+  })
+
+  it("a title page's date and version under its title are text; its sections stay headings", () => {
+    const found = blocks([
+      item("A Style for Slides", 50, 60, 18),
+      item("\u275a 1 April 1993", 50, 90, 14),
+      item("Version 1.0", 50, 110, 14),
+      item("1 Introduction", 50, 150, 14),
+      ...body(170)
+    ])
+    assert.deepStrictEqual(found.filter((text) => text.startsWith("h")), ["h1 A Style for Slides", "h2 1 Introduction"])
+    assert.isTrue(found.some((text) => !text.startsWith("h") && text.includes("Version 1.0")))
+  })
+
+  it("a stamp is a date or a version alone", () => {
+    assert.isTrue(isStamp("2022-07-05"))
+    assert.isTrue(isStamp("Oct 19, 2022"))
+    assert.isTrue(isStamp("Version 1.20, December 30, 2022"))
+    assert.isFalse(isStamp("Version Control"))
+    assert.isFalse(isStamp("April 1993 Report"))
   })
 })
