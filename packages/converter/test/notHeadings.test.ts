@@ -56,4 +56,21 @@ describe("lines that are not headings", () => {
     assert.isFalse(isStamp("Version Control"))
     assert.isFalse(isStamp("April 1993 Report"))
   })
+
+  it("a table's header cells set large side by side are not headings; a numeral set apart from its title is", () => {
+    const found = blocks([
+      item("2 Results", 50, 100, 14),
+      ...body(120),
+      item("mpg cyl disp", 200, 170, 14, 84),
+      item("hp drat wt", 305, 170, 14, 70),
+      item("Mazda RX4 21.00 6.00 160.00 110.00 3.90 2.62", 200, 190),
+      item("II.", 50, 230, 14, 21),
+      item("MATH AND EQUATIONS", 95, 230, 14),
+      ...body(250)
+    ])
+    const headings = found.filter((text) => text.startsWith("h"))
+    assert.isFalse(headings.some((text) => text.includes("mpg") || text.includes("drat")))
+    assert.isTrue(headings.some((text) => text.endsWith("MATH AND EQUATIONS")))
+    assert.isTrue(found.some((text) => text.includes("mpg cyl disp hp drat wt")))
+  })
 })
