@@ -206,6 +206,8 @@ export interface Comparison {
   /** Of the list items found, those at the reference's nesting depth. */
   readonly listDepth: Score
   readonly headings: Score
+  /** Of the candidate's headings, those the reference has as headings (a caption or a term made a heading is not). */
+  readonly headingPrecision: Score
   /** Of the headings found, those whose level is the reference's, up to one shift for the document. */
   readonly headingDepth: Score
   /** Reference headings that start with a section number, found with it. */
@@ -266,6 +268,7 @@ export const compare = (reference: Structure, candidate: Structure): Comparison 
     listItems: { hits: listHits, total: referenceItems.length },
     listDepth: { hits: found(depthKeys(referenceItems), depthKeys(candidate.listItems)), total: listHits },
     headings: { hits: pairs.length, total: reference.headings.length },
+    headingPrecision: { hits: pairs.length, total: candidate.headings.length },
     headingDepth: {
       hits: pairs.filter((pair) => pair.candidate.level - pair.reference.level === shift).length,
       total: pairs.length

@@ -55,3 +55,15 @@ describe("the structure bench's list items", () => {
     assert.deepStrictEqual(compare(numbered, labelled).listItems, { hits: 2, total: 3 })
   })
 })
+
+describe("the structure bench's headings", () => {
+  it("counts a candidate heading the reference does not have against precision, not recall", () => {
+    const reference = structure(["## 1 Tools", "", "Text.", "", "## 2 Usage", "", "Figure 1: A plot.", ""].join("\n"))
+    const candidate = structure(
+      ["## 1 Tools", "", "Text.", "", "### Figure 1: A plot.", "", "## 2 Usage", "", "## Note", ""].join("\n")
+    )
+    const comparison = compare(reference, candidate)
+    assert.deepStrictEqual(comparison.headings, { hits: 2, total: 2 })
+    assert.deepStrictEqual(comparison.headingPrecision, { hits: 2, total: 4 })
+  })
+})
