@@ -12,6 +12,8 @@ import { countFontRun, fontJunk } from "./layout/quality.js"
 import { unshadowed } from "./layout/shadows.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
+import type { Type3Font } from "./type3Fonts.js"
+import { namedGlyphs } from "./unmappedGlyphs.js"
 
 /** Device units per point when mapping page coordinates (FPDF_PageToDevice answers in integers). */
 const precision = 16
@@ -158,7 +160,9 @@ export const pageText = (
   height: number,
   marked?: (textObject: number) => number,
   /** Heights between a table's rules (top-down): only there is a run split at its wide gaps. */
-  ruled: ReadonlyArray<readonly [number, number]> = []
+  ruled: ReadonlyArray<readonly [number, number]> = [],
+  /** The document's Type 3 fonts, read when a page has characters PDFium could not map (see `namedGlyphs`). */
+  type3: () => ReadonlyArray<Type3Font> = () => []
 ): PageText => {
   const mcids: Array<number> | undefined = marked === undefined ? undefined : []
   const textPage = m.direct.FPDFText_LoadPage(page)
@@ -166,7 +170,9 @@ export const pageText = (
   try {
     const count = m.direct.FPDFText_CountChars(textPage)
     if (count <= 0) return { items: [], junk: 0, mcids }
-    const chars = characters(m, textPage, count)
+    const read = characters(m, textPage, count)
+    const named = namedGlyphs(m, textPage, count, read.at, type3)
+    const chars = named.size === 0 ? read : ofArray(Array.from({ length: count }, (_, i) => named.get(i) ?? read.at(i)))
     return P.withBuffer(m, 64, (out) => {
       const c = m.direct
       const items: Array<TextItem> = []

@@ -20,6 +20,8 @@ import * as P from "./pdfium.js"
 import { pngAround } from "./png.js"
 import * as StructTree from "./structTree.js"
 import type { TaggedContent } from "./tagged/model.js"
+import type { Type3Font } from "./type3Fonts.js"
+import { lazyType3Fonts } from "./type3Fonts.js"
 
 /** FPDF_GetLastError's codes. */
 const reasons: Record<number, string> = {
@@ -51,7 +53,8 @@ export class OpenDocument {
     /** What its figures share: its streams' dictionaries (PDFium does not give an image's parameters), figures made. */
     readonly figures: DocumentFigures,
     /** Whether it has a structure tree (its pages' trees and marked content are then read). */
-    readonly tagged: boolean
+    readonly tagged: boolean,
+    readonly type3Fonts: () => ReadonlyArray<Type3Font>
   ) {
     this.heapAtOpen = module.pdfium.HEAPU8.length
   }
@@ -104,7 +107,8 @@ export const open = (
                     document,
                     load,
                     documentFigures(bytes),
-                    structure && StructTree.isTagged(module, document)
+                    structure && StructTree.isTagged(module, document),
+                    lazyType3Fonts(bytes)
                   )
                 )
               }
@@ -234,7 +238,7 @@ export const readPage = (
     const tree = open.tagged ? StructTree.readTree(m, page) : []
     const marked = tree.length > 0 ? StructTree.markedContent(m) : undefined
     const paths = pagePaths(m, page, width, height)
-    const text = pageText(m, page, width, height, marked, ruledSpans(paths.rules, width))
+    const text = pageText(m, page, width, height, marked, ruledSpans(paths.rules, width), open.type3Fonts)
     const tagged = text.mcids === undefined ? undefined : { tree, items: text.items.slice(), mcids: text.mcids }
     text.items.push(...shapeBullets(paths.shapes, text.items))
     const empty = !text.items.some((item) => /[\p{L}\p{N}]/u.test(item.text))

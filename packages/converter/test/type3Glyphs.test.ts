@@ -1,0 +1,146 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import type { PDFContext, PDFRef } from "pdf-lib"
+import { PDFDocument, PDFHexString, PDFName } from "pdf-lib"
+import { glyphText } from "../src/internal/glyphNames.js"
+import * as Pdf from "../src/internal/pdf.js"
+import { differencesOf, type3Fonts } from "../src/internal/type3Fonts.js"
+import { codeText } from "../src/internal/unmappedGlyphs.js"
+
+/** A Type 3 font (a square for every glyph) whose `/Differences` give `names` their codes; `indirect`: the encoding is an object of its own. */
+const type3Font = (context: PDFContext, names: ReadonlyArray<readonly [number, string]>, indirect: boolean): PDFRef => {
+  const square = context.register(context.stream("500 0 0 0 400 600 d1 0 0 400 600 re f"))
+  const differences = names.flatMap(([code, name]) => [code, PDFName.of(name)])
+  const encoding = context.obj({ Type: "Encoding", Differences: differences })
+  const codes = names.map(([code]) => code)
+  const first = Math.min(...codes)
+  const last = Math.max(...codes)
+  return context.register(context.obj({
+    Type: "Font",
+    Subtype: "Type3",
+    FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+    FontBBox: [0, 0, 500, 700],
+    Resources: context.obj({}),
+    FirstChar: first,
+    LastChar: last,
+    Widths: Array.from({ length: last - first + 1 }, () => 500),
+    Encoding: indirect ? context.register(encoding) : encoding,
+    CharProcs: Object.fromEntries(names.map(([, name]) => [name, square]))
+  }))
+}
+
+const hex = (codes: ReadonlyArray<number>): string => PDFHexString.of(Buffer.from(codes).toString("hex")).toString()
+
+/**
+ * A page of lines, each in a Type 3 font of its own, the fonts' encodings in an object stream
+ * (pdf-lib's default) or, with `objectStreams` false, as plain objects.
+ */
+const type3Page = (
+  lines: ReadonlyArray<
+    { readonly names: ReadonlyArray<readonly [number, string]>; readonly codes: ReadonlyArray<number> }
+  >,
+  objectStreams: boolean
+) =>
+  Effect.promise(async () => {
+    const document = await PDFDocument.create()
+    const page = document.addPage([400, 300])
+    const context = document.context
+    const shows = lines.map(({ codes, names }, i) => {
+      page.node.setFontDictionary(PDFName.of(`T${i}`), type3Font(context, names, i % 2 === 0))
+      return `BT /T${i} 12 Tf 30 ${250 - 30 * i} Td ${hex(codes)} Tj ET`
+    })
+    page.node.addContentStream(context.register(context.stream(shows.join("\n"))))
+    return document.save({ useObjectStreams: objectStreams })
+  })
+
+const letters = (text: string): Array<readonly [number, string]> => [...text].map((c) => [c.charCodeAt(0), c])
+const codesOf = (text: string): Array<number> => [...text].map((c) => c.charCodeAt(0))
+
+const pageLines = (pdf: Uint8Array) =>
+  Effect.scoped(Effect.gen(function*() {
+    const open = yield* Pdf.open(pdf, undefined)
+    const page = yield* Pdf.readPage(open, 1, { figures: false })
+    return page.items.map((item) => item.text)
+  }))
+
+describe("glyph names of Type 3 fonts PDFium does not map", () => {
+  it("read as text: ligatures, dashes, quotes, letters, uni and u names, parts and suffixes", () => {
+    assert.deepStrictEqual(
+      [
+        "fi",
+        "ffl",
+        "endash",
+        "quotedblleft",
+        "germandbls",
+        "a",
+        "Q",
+        "uni201C",
+        "uni00660069",
+        "u1F600",
+        "f_f_i",
+        "fi.alt"
+      ]
+        .map(glyphText),
+      ["fi", "ffl", "–", "“", "ß", "a", "Q", "“", "fi", "😀", "ffi", "fi"]
+    )
+  })
+
+  it("name nothing when they are codes (pdfTeX's a28), .notdef, surrogates or unknown", () => {
+    assert.deepStrictEqual([".notdef", "a28", "g31", "uniD800", "constructor", "f_x7"].map(glyphText), [
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined
+    ])
+  })
+
+  it("a /Differences array gives codes in runs from each number, .notdef left out", () => {
+    assert.deepStrictEqual(
+      [...differencesOf("27/ff/fi 30/.notdef/ffl 45 /hyphen/A#42")],
+      [[27, "ff"], [28, "fi"], [31, "ffl"], [45, "hyphen"], [46, "AB"]]
+    )
+  })
+
+  it("a code is the text the fonts showing the page's codes agree on, none when they disagree", () => {
+    const ec = new Map([[28, "fi"], [114, "r"], [115, "s"], [116, "t"]])
+    const nordic = new Map([[28, "oslash"], [114, "r"], [101, "e"]])
+    assert.strictEqual(codeText([ec, nordic], 28, new Set([114, 115])), "fi")
+    assert.strictEqual(codeText([ec, nordic], 28, new Set([114, 101])), "ø")
+    // Shown codes only both define (or none defines all of): the fonts disagree, no text.
+    assert.strictEqual(codeText([ec, nordic], 28, new Set([114])), undefined)
+    assert.strictEqual(codeText([ec, nordic], 28, new Set([120])), undefined)
+    assert.strictEqual(codeText([ec], 28, new Set([120])), "fi")
+    assert.strictEqual(codeText([ec, nordic], 29, new Set([114])), undefined)
+  })
+
+  it.effect("a page's unmapped control codes read as their glyph names, each font's by its own encoding", () =>
+    Effect.gen(function*() {
+      const lines: Array<{ names: Array<readonly [number, string]>; codes: Array<number> }> = [
+        // "first time" with the fi ligature at code 28 (T1), and a Nordic font naming ø at the same code.
+        { names: [[28, "fi"], [32, "space"], ...letters("rstime")], codes: [28, ...codesOf("rst time")] },
+        { names: [[28, "oslash"], ...letters("sn")], codes: [115, 28, 110] },
+        {
+          names: [[21, "endash"], [16, "quotedblleft"], [17, "quotedblright"], [159, "section"], ...letters("ab")],
+          codes: [16, 97, 21, 98, 17, 159]
+        }
+      ]
+      for (const objectStreams of [true, false]) {
+        const pdf = yield* type3Page(lines, objectStreams)
+        assert.strictEqual(type3Fonts(pdf).length, 3)
+        assert.deepStrictEqual(
+          yield* pageLines(pdf),
+          ["first time", "søn", "“a–b”§"],
+          `object streams: ${objectStreams}`
+        )
+      }
+    }))
+
+  it.effect("a code no font names keeps PDFium's reading (the control character is dropped later)", () =>
+    Effect.gen(function*() {
+      const pdf = yield* type3Page([{ names: [[28, "a28"], ...letters("rst")], codes: [28, ...codesOf("rst")] }], true)
+      const [line] = yield* pageLines(pdf)
+      assert.strictEqual([...line ?? ""].filter((c) => c.charCodeAt(0) >= 0x20).join(""), "rst")
+    }))
+})
