@@ -4,6 +4,7 @@ import type { PDFContext, PDFRef } from "pdf-lib"
 import { PDFDocument, PDFHexString, PDFName } from "pdf-lib"
 import { glyphText } from "../src/internal/glyphNames.js"
 import * as Pdf from "../src/internal/pdf.js"
+import { texBitmapNames } from "../src/internal/texBitmapFonts.js"
 import { differencesOf, type3Fonts } from "../src/internal/type3Fonts.js"
 import { codeText } from "../src/internal/unmappedGlyphs.js"
 
@@ -142,5 +143,57 @@ describe("glyph names of Type 3 fonts PDFium does not map", () => {
       const pdf = yield* type3Page([{ names: [[28, "a28"], ...letters("rst")], codes: [28, ...codesOf("rst")] }], true)
       const [line] = yield* pageLines(pdf)
       assert.strictEqual([...line ?? ""].filter((c) => c.charCodeAt(0) >= 0x20).join(""), "rst")
+    }))
+})
+
+describe("TeX bitmap fonts whose glyph names are their codes", () => {
+  const codeNamed = (codes: ReadonlyArray<number>) => new Map(codes.map((code) => [code, `a${code}`]))
+  const letters = [...Array(26).keys()].map((i) => 97 + i)
+
+  it("a text font's codes 16-31 are T1's quotes, dashes and ligatures", () => {
+    const names = texBitmapNames(codeNamed([16, 17, 21, 22, 27, 28, 29, 30, 31, 44, 46, 159, ...letters]))
+    assert.deepStrictEqual([16, 17, 21, 22, 27, 28, 29, 30, 31, 159, 97].map((code) => glyphText(names.get(code)!)), [
+      "“",
+      "”",
+      "–",
+      "—",
+      "ff",
+      "fi",
+      "fl",
+      "ffi",
+      "ffl",
+      "§",
+      undefined
+    ])
+  })
+
+  it("a font with codes below 16 (OT1's ligatures, cmmi's Greek), or other names, or few letters is not read as T1", () => {
+    for (
+      const names of [
+        codeNamed([12, 28, ...letters]),
+        codeNamed([28, 25, ...letters]),
+        codeNamed([28, 97, 98]),
+        new Map([[28, "a28"], [97, "a"], [98, "b"], [99, "c"]]),
+        new Map([[28, "a29"], [97, "a97"], [98, "a98"], [99, "a99"]])
+      ]
+    ) {
+      assert.strictEqual(glyphText(texBitmapNames(names).get(28)!), undefined)
+    }
+  })
+
+  it.effect("a pdfTeX bitmap font's ligatures read as text on the page", () =>
+    Effect.gen(function*() {
+      const pk = (text: string) =>
+        [...text].map((c): readonly [number, string] => [c.charCodeAt(0), `a${c.charCodeAt(0)}`])
+      const pdf = yield* type3Page([
+        {
+          names: [[28, "a28"], [29, "a29"], [21, "a21"], ...pk("rstaed")],
+          codes: [28, ...codesOf("rst"), 21, 29, 97, 116, 116, 101, 100]
+        },
+        { names: [[12, "a12"], ...pk("rst")], codes: [12, ...codesOf("rst")] }
+      ], true)
+      const [pkLine, ot1Line] = yield* pageLines(pdf)
+      assert.strictEqual(pkLine, "first–flatted")
+      assert.strictEqual([...ot1Line ?? ""].filter((c) => c.charCodeAt(0) >= 0x20).join(""), "rst")
     }))
 })

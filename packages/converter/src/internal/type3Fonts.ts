@@ -6,6 +6,7 @@
  * once per document, and only when a page has such characters.
  */
 import * as Zlib from "node:zlib"
+import { texBitmapNames } from "./texBitmapFonts.js"
 
 /** A Type 3 font's codes and the glyph names its encoding gives them (`.notdef` left out). */
 export type Type3Font = ReadonlyMap<number, string>
@@ -101,7 +102,7 @@ export const type3Fonts = (pdf: Uint8Array): Array<Type3Font> => {
     const reference = encodingReference.exec(content)?.[1]
     const encoding = reference === undefined ? content : all.get(Number(reference)) ?? ""
     const found = differences.exec(encoding)?.[1]
-    if (found !== undefined) fonts.push(differencesOf(found))
+    if (found !== undefined) fonts.push(texBitmapNames(differencesOf(found)))
   }
   return fonts
 }
