@@ -57,6 +57,12 @@ const type3Page = (
 const letters = (text: string): Array<readonly [number, string]> => [...text].map((c) => [c.charCodeAt(0), c])
 const codesOf = (text: string): Array<number> => [...text].map((c) => c.charCodeAt(0))
 
+const readFirstPage = (pdf: Uint8Array) =>
+  Effect.scoped(Effect.gen(function*() {
+    const open = yield* Pdf.open(pdf, undefined)
+    return yield* Pdf.readPage(open, 1, { figures: false })
+  }))
+
 const pageLines = (pdf: Uint8Array) =>
   Effect.scoped(Effect.gen(function*() {
     const open = yield* Pdf.open(pdf, undefined)
@@ -195,5 +201,25 @@ describe("TeX bitmap fonts whose glyph names are their codes", () => {
       const [pkLine, ot1Line] = yield* pageLines(pdf)
       assert.strictEqual(pkLine, "first–flatted")
       assert.strictEqual([...ot1Line ?? ""].filter((c) => c.charCodeAt(0) >= 0x20).join(""), "rst")
+    }))
+
+  it.effect("a font whose names confirm PDFium's letters is text, not junk sent to OCR; one that does not, junk", () =>
+    Effect.gen(function*() {
+      const words = "first in the field of filters "
+      const codes = [...words].flatMap((c, i) =>
+        c === "f" && words[i + 1] === "i" ? [28] : c === "i" && words[i - 1] === "f" ? [] : [c.charCodeAt(0)]
+      )
+      const named = (name: (code: number) => string): Array<readonly [number, string]> =>
+        [...new Set([...codes, 28])].map((code) => [code, code === 28 ? "fi" : name(code)])
+      const junkOf = (names: Array<readonly [number, string]>) =>
+        Effect.map(
+          Effect.flatMap(type3Page(Array.from({ length: 8 }, () => ({ names, codes })), true), readFirstPage),
+          (page) => page.junk
+        )
+      // pdfTeX's bitmap font: names are codes (a97), its text names (fi at 28) say T1, letters at ASCII.
+      assert.strictEqual(yield* junkOf(named((code) => `a${code}`)), 0)
+      assert.strictEqual(yield* junkOf(named((code) => String.fromCharCode(code === 32 ? 32 : code))), 0)
+      // Names that say other glyphs than PDFium reads by code: the letters are not confirmed.
+      assert.isAbove(yield* junkOf(named((code) => code === 32 ? "space" : "bullet")), 0)
     }))
 })

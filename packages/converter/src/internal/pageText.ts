@@ -171,7 +171,7 @@ export const pageText = (
     const count = m.direct.FPDFText_CountChars(textPage)
     if (count <= 0) return { items: [], junk: 0, mcids }
     const read = characters(m, textPage, count)
-    const named = namedGlyphs(m, textPage, count, read.at, type3)
+    const { confirmed, named } = namedGlyphs(m, textPage, count, read.at, type3)
     const chars = named.size === 0 ? read : ofArray(Array.from({ length: count }, (_, i) => named.get(i) ?? read.at(i)))
     return P.withBuffer(m, 64, (out) => {
       const c = m.direct
@@ -219,7 +219,8 @@ export const pageText = (
         if (marked !== undefined) mcid = marked(object)
         let characters = fonts.get(font)
         if (characters === undefined) fonts.set(font, characters = { letters: 0, junk: 0 })
-        countFontRun(characters, chars.slice(start, end), c.FPDFText_HasUnicodeMapError(textPage, start) === 1)
+        const unmapped = !confirmed.has(font) && c.FPDFText_HasUnicodeMapError(textPage, start) === 1
+        countFontRun(characters, chars.slice(start, end), unmapped)
         spaced = start > 0 && chars.at(start - 1) === " " && c.FPDFText_GetTextObject(textPage, start - 1) === 0
         // A space in a fixed-pitch run may stand for several (TeX and PDFium write one for any
         // gap): its words are placed one by one, and the line rules count the spaces between.

@@ -31,9 +31,38 @@ export const codeText = (
   return texts.size === 1 ? text : undefined
 }
 
+/** A name that is its code (pdfTeX's bitmap fonts: `/a97`), and a font's name for a code below 32 that is not. */
+const codeName = /^a(\d+)$/
+const namesText = (font: Type3Font): boolean =>
+  [...font].some(([code, name]) => code < 32 && glyphText(name) !== undefined)
+
 /**
- * The text of each unmapped character of a text page that the fonts name, by its index; none when
- * the page has no unmapped control character (the fonts are then not read).
+ * Whether every file font a page's font fits agrees with PDFium's reading of its codes as text: each
+ * code's name gives that character, or the name is the code in a font whose text names say it is
+ * TeX's T1 (`texBitmapFonts`), whose letters sit at their ASCII codes.
+ */
+const confirms = (fonts: ReadonlyArray<Type3Font>, shown: ReadonlySet<number>): boolean => {
+  const fitting = fonts.filter((font) => [...shown].every((code) => font.has(code)))
+  return fitting.length > 0 && fitting.every((font) =>
+    [...shown].every((code) => {
+      const name = font.get(code)!
+      if (code < 32 || (code >= 0x7F && code < 0xA0)) return glyphText(name) !== undefined
+      return glyphText(name) === String.fromCharCode(code) || (codeName.exec(name)?.[1] === String(code) && namesText(font))
+    })
+  )
+}
+
+/** What the file's Type 3 fonts tell of a page's unmapped characters. */
+export interface NamedGlyphs {
+  /** The text of each unmapped character the fonts name, by its index. */
+  readonly named: Map<number, string>
+  /** The page's fonts (PDFium's handles) whose codes the file's fonts confirm as read: not junk. */
+  readonly confirmed: ReadonlySet<number>
+}
+
+/**
+ * What the fonts tell of a text page's unmapped characters; nothing when the page has no unmapped
+ * control character (the fonts are then not read).
  */
 export const namedGlyphs = (
   m: Pdfium,
@@ -41,15 +70,16 @@ export const namedGlyphs = (
   count: number,
   at: (index: number) => string,
   fonts: () => ReadonlyArray<Type3Font>
-): Map<number, string> => {
+): NamedGlyphs => {
   const named = new Map<number, string>()
+  const confirmed = new Set<number>()
   const c = m.direct
   const unmapped: Array<number> = []
   for (let i = 0; i < count; i++) {
     if (isControl(at(i)) && c.FPDFText_HasUnicodeMapError(textPage, i) === 1) unmapped.push(i)
   }
   const all = unmapped.length === 0 ? [] : fonts()
-  if (all.length === 0) return named
+  if (all.length === 0) return { named, confirmed }
   // The codes each font shows on the page (PDFium's Unicode of a Type 3 font's character is its code).
   const fontOf = new Map<number, number>()
   const shown = new Map<number, Set<number>>()
@@ -72,5 +102,6 @@ export const namedGlyphs = (
     const found = codeText(all, at(index).charCodeAt(0), shown.get(font(index)) ?? new Set())
     if (found !== undefined) named.set(index, found)
   }
-  return named
+  for (const [handle, codes] of shown) if (handle !== 0 && confirms(all, codes)) confirmed.add(handle)
+  return { named, confirmed }
 }
