@@ -47,7 +47,8 @@ const confirms = (fonts: ReadonlyArray<Type3Font>, shown: ReadonlySet<number>): 
     [...shown].every((code) => {
       const name = font.get(code)!
       if (code < 32 || (code >= 0x7F && code < 0xA0)) return glyphText(name) !== undefined
-      return glyphText(name) === String.fromCharCode(code) || (codeName.exec(name)?.[1] === String(code) && namesText(font))
+      return glyphText(name) === String.fromCharCode(code) ||
+        (codeName.exec(name)?.[1] === String(code) && namesText(font))
     })
   )
 }
