@@ -28,6 +28,7 @@ import { takeNotice } from "./layout/notices.js"
 import { orderPage } from "./layout/order.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
 import { joinSectionNumbers } from "./layout/sectionNumbers.js"
+import { smallHeadings } from "./layout/smallHeadings.js"
 import { numberedHeadings, paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
 import { linesPage, taggedBlocks } from "./tagged/assemble.js"
 import { appendTagged } from "./tagged/merge.js"
@@ -114,6 +115,7 @@ export const layout = (input: LayoutInput): Layout => {
     ? sized
     : new Map([...sized].map(([size, level]) => [size, Math.min(6, level + 1)] as const))
   const ratio = lineRatio(pages, body)
+  const gap = paragraphGap(pages, body, ratio)
   const rules: PageRules = {
     body,
     lineRatio: ratio,
@@ -121,9 +123,10 @@ export const layout = (input: LayoutInput): Layout => {
     outlineLines: matched.lines,
     sizeLevels: { active: outline.length === 0 },
     // An outlined document's headings are its outline's (and larger sizes): bold lines stay text.
-    spaced: outline.length === 0 ? spacedHeadings(pages, body, paragraphGap(pages, body, ratio)) : new Set(),
+    spaced: outline.length === 0 ? spacedHeadings(pages, body, gap) : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
     numbered: outline.length === 0 ? numberedHeadings(pages, body) : new Set(),
+    small: outline.length === 0 ? smallHeadings(pages, body, gap) : new Map(),
     numberOffset: numberingOffset(matched.lines),
     plain: notHeadings(pages),
     hyphenation: collectWords(lineTexts(pages))

@@ -60,6 +60,8 @@ export interface PageRules {
   /** Bold body-size lines with a heading's space around them (`spacedHeadings`), and their level. */
   readonly spaced: ReadonlySet<Line>
   readonly spacedLevel: number
+  /** Bold headings a little smaller than the text (`smallHeadings`), and their depth under `spacedLevel`. */
+  readonly small: ReadonlyMap<Line, number>
   /** Bold chapter numbers and titles over their text (`numberedHeadings`), at their number's level. */
   readonly numbered: ReadonlySet<Line>
   /** Added to a section number's depth to give its level (`numberingOffset`). */
@@ -73,6 +75,11 @@ export interface PageRules {
 const levelOf = (depth: number | undefined, rules: PageRules): number | undefined =>
   depth === undefined ? undefined : Math.min(6, depth + rules.numberOffset)
 const numberedLevel = (text: string, rules: PageRules): number | undefined => levelOf(titleNumberDepth(text), rules)
+
+const smallLevel = (line: Line, rules: PageRules): number | undefined => {
+  const depth = rules.small.get(line)
+  return depth === undefined ? undefined : Math.min(6, rules.spacedLevel + depth)
+}
 
 const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
   _tag: "Heading",
@@ -232,7 +239,8 @@ class PageBlocks {
       ? this.rules.levels.get(line.size)
       : undefined) ??
       (this.rules.spaced.has(line) ? numberedLevel(line.text, this.rules) ?? this.rules.spacedLevel : undefined) ??
-      (this.rules.numbered.has(line) ? levelOf(numberDepth(line.text), this.rules) : undefined)
+      (this.rules.numbered.has(line) ? levelOf(numberDepth(line.text), this.rules) : undefined) ??
+      smallLevel(line, this.rules)
   }
 
   private codeLine(line: Line): void {

@@ -53,7 +53,7 @@ export const taggedBlocks = (
   rules: PageRules
 ): Array<Placed> => {
   // The tree says which elements are headings: a paragraph is one only by its size, not its spacing.
-  const paragraphRules: PageRules = { ...rules, spaced: new Set(), numbered: new Set() }
+  const paragraphRules: PageRules = { ...rules, spaced: new Set(), numbered: new Set(), small: new Map() }
   const placed: Array<Placed> = []
   const listings: Array<{ readonly builder: CodeBuilder; readonly index: number }> = []
   let code: { readonly builder: CodeBuilder; readonly index: number } | undefined
