@@ -6,9 +6,9 @@ import type { OutlinedLine } from "./headings.js"
 import {
   boldNumberedLevel,
   headingMaxChars,
-  headingTitle,
   isHeadingCandidate,
   numberDepth,
+  outlinedTitle,
   titleNumberDepth
 } from "./headings.js"
 import type { Hyphenation } from "./hyphens.js"
@@ -271,8 +271,8 @@ class PageBlocks {
       return
     }
     this.flush()
-    // An outline's title is not the line's text: the line's marks do not fit it.
-    const rich = outlined !== undefined ? { text: headingTitle(line.text, outlined.title), marks: [] } : richLine(line)
+    // An outline's title is not the line's text: only the note references ending the line are kept.
+    const rich = outlined !== undefined ? outlinedTitle(line, outlined.title) : richLine(line)
     this.heading = { level: Math.min(6, level), rich, lines: 1, fromOutline: outlined !== undefined }
   }
 

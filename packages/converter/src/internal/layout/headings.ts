@@ -63,9 +63,15 @@ export const useOutline = (outline: ReadonlyArray<OutlineEntry>): boolean => out
 const matchKey = (text: string): string => normalizeText(text).toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
 /** A visible section number at the start of a title: "1", "1.2", "A.3", "Appendix B" (then a space). */
-const appendixWord = /^Appendix\s+(?=[A-Z]\b)/
+const appendixWord = /^(?:Appendix|APPENDIX|Annexe|ANNEXE)\s+(?=[A-Z]\b)/
 
-const sectionNumber = /^(?:Appendix\s+)?(?:\d+|[A-Z])(?:\.\d+)*\.?(?=\s+\S)/
+const sectionNumber = /^(?:(?:Appendix|APPENDIX|Annexe|ANNEXE)\s+)?(?:\d+|[A-Z])(?:\.\d+)*\.?(?=\s+\S)/
+
+/** A line's text without the note references set in it ("TITLE3" where 3 is a note's label). */
+export const withoutReferences = (line: Line): string => {
+  const references = (line.marks ?? []).filter((mark) => mark.style === Style.footnote)
+  return references.reduceRight((text, mark) => text.slice(0, mark.start) + text.slice(mark.end), line.text)
+}
 
 const words = (text: string): number => text.split(/\s+/).filter((word) => word !== "").length
 
@@ -80,6 +86,12 @@ export const headingTitle = (lineText: string, outlineTitle: string): string => 
   if (matchKey(shown) === matchKey(title) && words(shown) === words(title) && shown !== title) {
     return number === undefined ? shown : `${number.trim()} ${shown}`
   }
+  // "APPENDIX B. MULTILINGUAL SUPPORT" where the bookmark says "B Multilingual Support".
+  const titleNumber = sectionNumber.exec(title)?.[0]
+  const titleRest = title.slice(titleNumber?.length ?? 0).trim()
+  if (number !== undefined && titleNumber !== undefined && matchKey(shown) === matchKey(titleRest)) {
+    return `${number.trim()} ${words(shown) === words(titleRest) ? shown : titleRest}`
+  }
   if (number === undefined || title.startsWith(number)) return title
   // "Appendix A A sample session" where the bookmark says "A A sample session".
   const word = appendixWord.exec(number)?.[0]
@@ -87,6 +99,25 @@ export const headingTitle = (lineText: string, outlineTitle: string): string => 
   // A single capital is a section number only when the outline's title does not start the line with it.
   if (/^[A-Z]$/.test(number) && matchKey(lineText).startsWith(matchKey(title))) return title
   return `${number} ${title}`
+}
+
+/** An outlined heading's text, and the note references that end its line after the title (the page's). */
+export const outlinedTitle = (line: Line, title: string): { text: string; marks: Array<Mark> } => {
+  const trailing: Array<Mark> = []
+  let end = line.text.trimEnd().length
+  for (const mark of [...(line.marks ?? [])].reverse()) {
+    if (mark.style !== Style.footnote || line.text.slice(mark.end, end).trim() !== "") break
+    trailing.unshift(mark)
+    end = mark.start
+  }
+  let text = headingTitle(withoutReferences(line), title)
+  const marks: Array<Mark> = []
+  for (const mark of trailing) {
+    const label = line.text.slice(mark.start, mark.end).trim()
+    marks.push({ start: text.length, end: text.length + label.length, style: Style.footnote })
+    text += label
+  }
+  return { text, marks }
 }
 
 /** A section number of two levels or more at the start of a title: "1.2", "0.6.3.1". */
@@ -202,11 +233,11 @@ const findTitleLines = (
   for (let i = 0; i < lines.length; i++) {
     const first = lines[i]!
     if (taken.has(first)) continue
-    let joined = lineKey(first.text, key)
+    let joined = lineKey(withoutReferences(first), key)
     if (joined === "" || !key.startsWith(joined)) continue
     const group = [first]
     while (joined.length < key.length && i + group.length < lines.length) {
-      const next = matchKey(lines[i + group.length]!.text)
+      const next = matchKey(withoutReferences(lines[i + group.length]!))
       if (next === "" || !key.startsWith(joined + next)) break
       joined += next
       group.push(lines[i + group.length]!)

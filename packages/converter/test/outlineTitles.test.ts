@@ -1,0 +1,56 @@
+import { assert, describe, it } from "@effect/vitest"
+import { headingTitle, matchOutline, outlinedTitle } from "../src/internal/layout/headings.js"
+import type { Line } from "../src/internal/layout/model.js"
+import { Style } from "../src/internal/layout/model.js"
+
+const line = (text: string, y: number, note?: string): Line => ({
+  text: note === undefined ? text : `${text}${note}`,
+  x0: 50,
+  x1: 300,
+  y,
+  size: 9,
+  rtl: false,
+  ...(note === undefined
+    ? {}
+    : { marks: [{ start: text.length, end: text.length + note.length, style: Style.footnote }] })
+})
+
+describe("outlined headings as the page sets them", () => {
+  it("an appendix word in capitals, or in French, goes before the letter the bookmark starts with", () => {
+    assert.strictEqual(
+      headingTitle("APPENDIX B. MULTILINGUAL SUPPORT", "B Multilingual Support"),
+      "APPENDIX B. MULTILINGUAL SUPPORT"
+    )
+    assert.strictEqual(
+      headingTitle("ANNEXE C. DISCOURS PRÉLIMINAIRE DE FOURIER", "C Discours Préliminaire de Fourier"),
+      "ANNEXE C. DISCOURS PRÉLIMINAIRE DE FOURIER"
+    )
+  })
+
+  it("a page's number and the bookmark's are not both kept", () => {
+    assert.strictEqual(headingTitle("6. MORE ON MATH: u⃗ · ω⃗ = 0", "6 More on math: u·ω=0"), "6. More on math: u·ω=0")
+  })
+
+  it("a heading line ending in a note reference matches its bookmark and keeps the reference", () => {
+    const heading = line("5. REFERENCE FORMATTING WITH asmeconf.bst", 100, "3")
+    const page = {
+      page: 3,
+      height: 800,
+      items: [heading, line("The style follows the reference formats of ASME.", 120)].map((l) => ({
+        _tag: "Line" as const,
+        line: l
+      }))
+    }
+    const match = matchOutline([page], [{
+      title: "5 Reference Formatting with asmeconf.bst",
+      level: 1,
+      page: 3,
+      top: 90
+    }])
+    assert.deepStrictEqual([...match.lines.keys()], [heading])
+    assert.deepStrictEqual(outlinedTitle(heading, "5 Reference Formatting with asmeconf.bst"), {
+      text: "5. REFERENCE FORMATTING WITH asmeconf.bst3",
+      marks: [{ start: 41, end: 42, style: Style.footnote }]
+    })
+  })
+})
