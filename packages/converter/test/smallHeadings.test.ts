@@ -65,6 +65,27 @@ describe("bold headings set smaller than the text", () => {
     ])
   })
 
+  it("a centred title ending in a colon takes the centred line under it", () => {
+    const centred = (text: string) => (y: number) => small(text, y, 200 - text.length * 9 * 0.25)
+    const blocks = page([[centred("IV. FLOATS AND OTHER MATTERS:"), centred("FIGURES")], [centred("V. SUMMARY")]])
+    assert.deepStrictEqual(headingsOf(blocks).map(([, text]) => text), [
+      "IV. FLOATS AND OTHER MATTERS: FIGURES",
+      "V. SUMMARY"
+    ])
+  })
+
+  it("where paragraphs stand wide apart, two lines' space under the heading is enough", () => {
+    // Paragraphs 32 points apart (a display's space, say); each heading 40 above its text, 25 over it.
+    const items = [0, 1].flatMap((s) => [
+      small(s === 0 ? "I. INTRODUCTION" : "II. METHODS", 60 + s * 220),
+      ...[0, 1, 2, 3].flatMap((i) => [
+        item("A paragraph of the section runs over the whole width of its column", 50, 85 + s * 220 + i * 44),
+        item("and ends on its second line.", 50, 97 + s * 220 + i * 44)
+      ])
+    ])
+    assert.deepStrictEqual(headingsOf(pageBlocks(items)), [[1, "I. INTRODUCTION"], [1, "II. METHODS"]])
+  })
+
   it("small bold labelled lines set close together, without a heading's space, stay a list", () => {
     const items = [
       item("Running text before the list, long enough to set the body size of the page.", 50, 100),

@@ -126,7 +126,7 @@ export const layout = (input: LayoutInput): Layout => {
     spaced: outline.length === 0 ? spacedHeadings(pages, body, gap) : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
     numbered: outline.length === 0 ? numberedHeadings(pages, body) : new Set(),
-    small: outline.length === 0 ? smallHeadings(pages, body, gap) : new Map(),
+    small: outline.length === 0 ? smallHeadings(pages, body, gap, ratio) : new Map(),
     numberOffset: numberingOffset(matched.lines),
     plain: notHeadings(pages),
     hyphenation: collectWords(lineTexts(pages))

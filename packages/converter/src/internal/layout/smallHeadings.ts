@@ -51,10 +51,11 @@ const headingShape = (line: Line, body: number): boolean =>
   !/[.;,]$/.test(line.text) &&
   (numberings(line.text).length > 0 || appendix.test(line.text) || capitals(line.text))
 
-/** The line under a heading line that wraps its title: at its size and margin, right below it. */
+/** The line under a heading line that wraps its title: at its size and margin (or centre), right below it. */
 const wrapOf = (line: Line, next: Line | undefined): Line | undefined =>
   next !== undefined && next.size === line.size && next.y > line.y && next.y - line.y < line.size * 1.6 &&
-    Math.abs(next.x0 - line.x0) < line.size && letterCount(next.text) >= 2
+    (Math.abs(next.x0 - line.x0) < line.size || Math.abs(next.x0 + next.x1 - line.x0 - line.x1) < line.size) &&
+    letterCount(next.text) >= 2
     ? next
     : undefined
 
@@ -62,7 +63,8 @@ const wrapOf = (line: Line, next: Line | undefined): Line | undefined =>
 export const smallHeadings = (
   pages: ReadonlyArray<OrderedPage>,
   body: number,
-  gap: number | undefined
+  gap: number | undefined,
+  lineRatio: number
 ): Map<Line, number> => {
   const found = new Map<Line, string | undefined>()
   if (gap === undefined) return new Map()
@@ -91,7 +93,9 @@ export const smallHeadings = (
       // Last in its column (the text goes on in the next one), it has only the space above to go by.
       if (next === undefined || next.y > end.y) {
         const below = next === undefined ? undefined : next.y - end.y
-        if (below === undefined || below < gap + minExtra * body || below > gap + maxExtra * body) return
+        // Two lines' space is enough where paragraph gaps are wide (display equations widen them).
+        const least = Math.min(gap + minExtra * body, 2 * lineRatio * body)
+        if (below === undefined || below < least || below > gap + maxExtra * body) return
       } else if (previous === undefined) return
       const kind = kindOf(line.text)
       found.set(line, kind)
