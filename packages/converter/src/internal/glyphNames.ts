@@ -149,13 +149,16 @@ greek.forEach((name, i) => {
   named.set(name.toLowerCase(), String.fromCodePoint(0x3B1 + i))
 })
 
+/** A control code: below 32, or from 127 to 159 (where PDFium leaves a code it cannot map). */
+export const isControlCode = (code: number): boolean => code < 0x20 || (code >= 0x7F && code < 0xA0)
+
 const letter = /^[A-Za-z]$/
 const uni = /^uni((?:[0-9A-F]{4})+)$/
 const u = /^u([0-9A-F]{4,6})$/
 
 /** A code point a name may stand for: not a surrogate, not a control character. */
 const usable = (code: number): boolean =>
-  code >= 0x20 && code <= 0x10FFFF && !(code >= 0xD800 && code <= 0xDFFF) && !(code >= 0x7F && code < 0xA0)
+  code <= 0x10FFFF && !(code >= 0xD800 && code <= 0xDFFF) && !isControlCode(code)
 
 const component = (name: string): string | undefined => {
   if (letter.test(name)) return name

@@ -6,6 +6,8 @@
  * letters whose codes below 32 are all among T1's text characters, none below 16, is taken as T1.
  */
 
+import { isControlCode } from "./glyphNames.js"
+
 /** T1's text characters below 32 (and its section sign) by code, as glyph names. */
 const t1 = new Map<number, string>([
   [16, "quotedblleft"],
@@ -25,14 +27,19 @@ const minLetters = 3
 
 const codeName = /^a(\d+)$/
 
-/** The font's names with T1's where the font is a TeX bitmap font taken as T1; the names as they are otherwise. */
+const unicodeName = (code: number): string => `uni${code.toString(16).toUpperCase().padStart(4, "0")}`
+
+/**
+ * The font's names with T1's where the font is a TeX bitmap font taken as T1 (its other codes named
+ * as the characters at those codes, where T1 sets its letters); the names as they are otherwise.
+ */
 export const texBitmapNames = (names: ReadonlyMap<number, string>): ReadonlyMap<number, string> => {
   let letters = 0
   for (const [code, name] of names) {
     if (codeName.exec(name)?.[1] !== String(code)) return names
-    if ((code < 32 || (code >= 127 && code < 160)) && !t1.has(code)) return names
+    if (isControlCode(code) && !t1.has(code)) return names
     if (code >= 97 && code <= 122) letters++
   }
   if (letters < minLetters) return names
-  return new Map([...names].map(([code, name]) => [code, t1.get(code) ?? name]))
+  return new Map([...names.keys()].map((code) => [code, t1.get(code) ?? unicodeName(code)]))
 }

@@ -5,14 +5,14 @@
  * Type 3 font, so a page's font is tied to the fonts of the file by its codes: those that define
  * every code the font shows on the page; a code is given text only when all of them agree on it.
  */
-import { glyphText } from "./glyphNames.js"
+import { glyphText, isControlCode } from "./glyphNames.js"
 import type { Pdfium } from "./pdfium.js"
 import type { Type3Font } from "./type3Fonts.js"
 
 /** A control character, as PDFium gives an unmapped code below 32 or from 127 to 159 (tab and line ends are its own). */
 const isControl = (character: string): boolean => {
   const code = character.length === 1 ? character.charCodeAt(0) : 0x20
-  return (code < 0x20 && code !== 0x09 && code !== 0x0A && code !== 0x0D) || (code >= 0x7F && code < 0xA0)
+  return isControlCode(code) && code !== 0x09 && code !== 0x0A && code !== 0x0D
 }
 
 /** What PDFium writes that is not a code of the font: the hyphen it marks, spaces it adds between words. */
@@ -31,24 +31,16 @@ export const codeText = (
   return texts.size === 1 ? text : undefined
 }
 
-/** A name that is its code (pdfTeX's bitmap fonts: `/a97`), and a font's name for a code below 32 that is not. */
-const codeName = /^a(\d+)$/
-const namesText = (font: Type3Font): boolean =>
-  [...font].some(([code, name]) => code < 32 && glyphText(name) !== undefined)
-
 /**
  * Whether every file font a page's font fits agrees with PDFium's reading of its codes as text: each
- * code's name gives that character, or the name is the code in a font whose text names say it is
- * TeX's T1 (`texBitmapFonts`), whose letters sit at their ASCII codes.
+ * code's name gives that character (a control code's, some text).
  */
 const confirms = (fonts: ReadonlyArray<Type3Font>, shown: ReadonlySet<number>): boolean => {
   const fitting = fonts.filter((font) => [...shown].every((code) => font.has(code)))
   return fitting.length > 0 && fitting.every((font) =>
     [...shown].every((code) => {
       const name = font.get(code)!
-      if (code < 32 || (code >= 0x7F && code < 0xA0)) return glyphText(name) !== undefined
-      return glyphText(name) === String.fromCharCode(code) ||
-        (codeName.exec(name)?.[1] === String(code) && namesText(font))
+      return isControlCode(code) ? glyphText(name) !== undefined : glyphText(name) === String.fromCharCode(code)
     })
   )
 }

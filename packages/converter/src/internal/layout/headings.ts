@@ -62,10 +62,12 @@ export const useOutline = (outline: ReadonlyArray<OutlineEntry>): boolean => out
 
 const matchKey = (text: string): string => normalizeText(text).toLowerCase().replace(/[^\p{L}\p{N}]/gu, "")
 
-/** A visible section number at the start of a title: "1", "1.2", "A.3", "Appendix B" (then a space). */
-const appendixWord = /^(?:Appendix|APPENDIX|Annexe|ANNEXE)\s+(?=[A-Z]\b)/
+const appendixName = "(?:Appendix|APPENDIX|Annexe|ANNEXE)"
+/** "Appendix B", "ANNEXE C": a title's appendix word, then its letter. */
+export const appendixWord = new RegExp(`^${appendixName}\\s+(?=[A-Z]\\b)`, "u")
 
-const sectionNumber = /^(?:(?:Appendix|APPENDIX|Annexe|ANNEXE)\s+)?(?:\d+|[A-Z])(?:\.\d+)*\.?(?=\s+\S)/
+/** A visible section number at the start of a title: "1", "1.2", "A.3", "Appendix B" (then a space). */
+const sectionNumber = new RegExp(`^(?:${appendixName}\\s+)?(?:\\d+|[A-Z])(?:\\.\\d+)*\\.?(?=\\s+\\S)`, "u")
 
 /** A line's text without the note references set in it ("TITLE3" where 3 is a note's label). */
 export const withoutReferences = (line: Line): string => {

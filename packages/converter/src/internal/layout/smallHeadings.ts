@@ -3,7 +3,7 @@
  * "1. Notes"): numbered or in capitals, with a heading's space around them. Their numbering styles
  * nest in the usual outline order, so "II." stands over "A." over "1." over "a.".
  */
-import { allBold } from "./headings.js"
+import { allBold, appendixWord } from "./headings.js"
 import { labelAt } from "./labels.js"
 import type { Line, OrderedPage } from "./model.js"
 import { letterCount } from "./text.js"
@@ -20,8 +20,6 @@ const outerFirst: Readonly<Record<string, number>> = { upperRoman: 0, upper: 1, 
 const outlineOrder = (kind: string): number =>
   kind.startsWith("arabic") ? 1 + Number(kind.slice("arabic".length)) : outerFirst[kind] ?? 12
 
-/** "Appendix B:", "APPENDIX C." or "Annexe D" starts a heading at the top numbering's level. */
-const appendix = /^(?:appendix|annexe|anhang|ap[eé]ndice)\s+[A-Z]\b/iu
 const arabic = /^(\d+(?:\.\d+)*)\.?\s+\S/u
 
 /** A numbering style and the number it gives the heading: roman and letter readings of "I." are both kept. */
@@ -36,7 +34,7 @@ const numberings = (text: string): Array<Numbering> => {
     const parts = digits.split(".")
     return [{ kind: `arabic${parts.length}`, number: Number(parts[parts.length - 1]) }]
   }
-  if (appendix.test(text)) return []
+  if (appendixWord.test(text)) return []
   return (labelAt(text)?.readings ?? []).map((reading) => ({ kind: reading.kind, number: reading.number }))
 }
 
@@ -49,7 +47,7 @@ const headingShape = (line: Line, body: number): boolean =>
   line.charWidth === undefined && line.size < body && line.size >= body - maxShrink &&
   line.text.length <= maxChars && letterCount(line.text) >= 2 && allBold(line.text, line.marks ?? []) &&
   !/[.;,]$/.test(line.text) &&
-  (numberings(line.text).length > 0 || appendix.test(line.text) || capitals(line.text))
+  (numberings(line.text).length > 0 || appendixWord.test(line.text) || capitals(line.text))
 
 /** The line under a heading line that wraps its title: at its size and margin (or centre), right below it. */
 const wrapOf = (line: Line, next: Line | undefined): Line | undefined =>
