@@ -83,6 +83,33 @@ const bodyBlock = (kind: BlockKind, raw: string, extra: Partial<Block> = {}): Bl
   ...extra
 })
 
+const isText = (token: Token): boolean => token.type === "text" || token.type === "paragraph"
+
+const itemText = (tokens: ReadonlyArray<Token>): string =>
+  tokens.map((child) => inlineText("tokens" in child && child.tokens !== undefined ? child.tokens : [])).join(" ")
+
+/**
+ * A list item's blocks: its text (its paragraphs before any nested list), then its code and nested
+ * lists; text after a nested list is the item's too, read where it stands, after that list.
+ */
+const itemBlocks = (tokens: ReadonlyArray<Token>, out: Array<Block>): void => {
+  const split = tokens.findIndex((child) => child.type === "list")
+  const head = split < 0 ? tokens : tokens.slice(0, split)
+  out.push(bodyBlock("item", itemText(head.filter(isText))))
+  blocksOf(head.filter((child) => !isText(child)), out)
+  let run: Array<Token> = []
+  for (const child of split < 0 ? [] : tokens.slice(split)) {
+    if (isText(child)) {
+      run.push(child)
+      continue
+    }
+    if (run.length > 0) out.push(bodyBlock("item", itemText(run)))
+    run = []
+    blocksOf([child], out)
+  }
+  if (run.length > 0) out.push(bodyBlock("item", itemText(run)))
+}
+
 /** The blocks of `tokens`, in order; a list item's nested lists and code follow its own text. */
 const blocksOf = (tokens: ReadonlyArray<Token>, out: Array<Block>): void => {
   for (const token of tokens) {
@@ -115,11 +142,7 @@ const blocksOf = (tokens: ReadonlyArray<Token>, out: Array<Block>): void => {
         break
       }
       case "list":
-        for (const item of (token as Tokens.List).items) {
-          const own = item.tokens.filter((child) => child.type === "text" || child.type === "paragraph")
-          out.push(bodyBlock("item", own.map((child) => inlineText("tokens" in child ? child.tokens : [])).join(" ")))
-          blocksOf(item.tokens.filter((child) => !own.includes(child)), out)
-        }
+        for (const item of (token as Tokens.List).items) itemBlocks(item.tokens, out)
         break
       case "blockquote":
         blocksOf((token as Tokens.Blockquote).tokens, out)

@@ -136,6 +136,13 @@ describe("fidelity judgements", () => {
     assert.isTrue(holds("item: nested one", "1. top\n   - nested one\n"))
   })
 
+  it("an item's text after its nested list is the item's, read after that list", () => {
+    const md = "1. top\n   - nested one\n\n   after the list\n2. next\n"
+    assert.isTrue(holds("item: after the list", md))
+    assert.isTrue(holds("order: nested one >> after the list", md))
+    assert.isFalse(holds("order: after the list >> nested one", md))
+  })
+
   it("row needs both cells in one row, in order", () => {
     const md = "| Name | Value |\n| --- | --- |\n| alpha | 1.5 |\n| beta | 2.5 |\n"
     assert.isTrue(holds("row: alpha | 1.5", md))
