@@ -61,7 +61,8 @@ export interface Paragraph {
 
 /**
  * A list item: its text (wrapped lines joined), its marks, the paragraphs and listings it holds after
- * its text (`blocks`, since 0.2.0), and the lists nested in it.
+ * its text (`blocks`, since 0.2.0), the lists nested in it, and the paragraphs and listings that go on
+ * after those lists (`after`, since 0.2.0).
  * @since 0.1.0
  * @category models
  */
@@ -72,6 +73,8 @@ export interface ListItem {
   readonly marks?: ReadonlyArray<Mark> | undefined
   readonly blocks?: ReadonlyArray<Paragraph | Code> | undefined
   readonly lists?: ReadonlyArray<List> | undefined
+  /** Text of the item set after its nested lists, at its own indent, since 0.2.0. */
+  readonly after?: ReadonlyArray<Paragraph | Code> | undefined
 }
 
 /**

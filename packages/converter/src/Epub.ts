@@ -150,17 +150,23 @@ const inlineXhtml = (text: string, marks: ReadonlyArray<Document.Mark> = [], not
   return out + escapeXml(text.slice(at))
 }
 
+const itemBlocksXhtml = (
+  blocks: ReadonlyArray<Document.Paragraph | Document.Code> | undefined,
+  notes: Notes | undefined
+): string =>
+  (blocks ?? []).map((block) =>
+    block._tag === "Code"
+      ? `<pre><code>${escapeXml(block.text)}</code></pre>`
+      : `<p>${inlineXhtml(block.text, block.marks, notes)}</p>`
+  ).join("")
+
 const listXhtml = (list: Document.List, notes: Notes | undefined): string => {
   const tag = list.ordered && list.items[0]?.label === undefined ? "ol" : "ul"
   const start = tag === "ol" && list.start !== 1 ? ` start="${list.start}"` : ""
   const items = list.items.map((item) =>
     `<li>${item.label !== undefined ? `${escapeXml(item.label)} ` : ""}${inlineXhtml(item.text, item.marks, notes)}${
-      (item.blocks ?? []).map((block) =>
-        block._tag === "Code"
-          ? `<pre><code>${escapeXml(block.text)}</code></pre>`
-          : `<p>${inlineXhtml(block.text, block.marks, notes)}</p>`
-      ).join("")
-    }${(item.lists ?? []).map((nested) => listXhtml(nested, notes)).join("")}</li>`
+      itemBlocksXhtml(item.blocks, notes)
+    }${(item.lists ?? []).map((nested) => listXhtml(nested, notes)).join("")}${itemBlocksXhtml(item.after, notes)}</li>`
   )
   return `<${tag}${start}>${items.join("")}</${tag}>`
 }

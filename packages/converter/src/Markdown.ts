@@ -124,11 +124,14 @@ const renderList = (list: Document.List, indent: string, notes: NoteIds | undefi
     const marker = item.label !== undefined ? "-" : list.ordered ? `${list.start + index}.` : "-"
     const inner = indent + " ".repeat(marker.length + 1)
     // An item's paragraphs and listings: indented under its text, blank lines around them.
-    const blocks = (item.blocks ?? []).flatMap((block) => [
-      "",
-      ...(block._tag === "Code" ? renderCode(block.text) : inline(block.text, block.marks ?? [], notes))
-        .split("\n").map((line) => line === "" ? "" : inner + line)
-    ])
+    const itemBlocks = (blocks: ReadonlyArray<Document.Paragraph | Document.Code>): Array<string> =>
+      blocks.flatMap((block) => [
+        "",
+        ...(block._tag === "Code" ? renderCode(block.text) : inline(block.text, block.marks ?? [], notes))
+          .split("\n").map((line) => line === "" ? "" : inner + line)
+      ])
+    const blocks = itemBlocks(item.blocks ?? [])
+    const after = itemBlocks(item.after ?? [])
     return [
       `${indent}${marker} ${item.label !== undefined ? `${item.label} ` : ""}${
         inline(item.text, item.marks ?? [], notes)
@@ -136,7 +139,9 @@ const renderList = (list: Document.List, indent: string, notes: NoteIds | undefi
         .trimEnd(),
       ...blocks,
       ...(blocks.length > 0 ? [""] : []),
-      ...(item.lists ?? []).flatMap((nested) => renderList(nested, inner, notes))
+      ...(item.lists ?? []).flatMap((nested) => renderList(nested, inner, notes)),
+      ...after,
+      ...(after.length > 0 ? [""] : [])
     ]
   })
 

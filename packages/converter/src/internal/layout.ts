@@ -1,7 +1,7 @@
 /** Layout: items -> lines -> reading order -> blocks, as pure functions (one rule a module under `layout/`). */
 import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
-import { pageBlocks } from "./layout/blocks.js"
+import { pageBlocks, pageBlocksCarried } from "./layout/blocks.js"
 import type { OpenReferences } from "./layout/endnotes.js"
 import { endNotes } from "./layout/endnotes.js"
 import type { Note } from "./layout/footnotes.js"
@@ -19,6 +19,7 @@ import {
 } from "./layout/headings.js"
 import { collectWords } from "./layout/hyphens.js"
 import { detectLanguage, languageSample } from "./layout/language.js"
+import type { ListBuilder } from "./layout/lists.js"
 import { mergeSplitParagraphs } from "./layout/mergeBlocks.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
 import { pageLines } from "./layout/model.js"
@@ -26,6 +27,7 @@ import { noteBlocks, placeNotes } from "./layout/noteBlocks.js"
 import { notHeadings } from "./layout/notHeadings.js"
 import { takeNotice } from "./layout/notices.js"
 import { orderPage } from "./layout/order.js"
+import { pageEdges } from "./layout/pageEdges.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
 import { joinSectionNumbers } from "./layout/sectionNumbers.js"
 import { smallHeadings } from "./layout/smallHeadings.js"
@@ -132,6 +134,9 @@ export const layout = (input: LayoutInput): Layout => {
     hyphenation: collectWords(lineTexts(pages))
   }
   const blocks: Array<Document.Block> = []
+  const edges = pageEdges(pages, body)
+  // The list a page ended with, which the next page's first line may go on with.
+  let openList: { readonly builder: ListBuilder; readonly index: number; readonly edge: number | undefined } | undefined
   // A tagged page's artifacts are reported once, as the page's own, whether the rule found them or not.
   const artifacts = new Set(all.flatMap((page) => isTaggedPage(page) ? page.artifacts : []))
   const removedLines = removed.flatMap((line) => artifacts.has(line) ? [] : [line.text])
@@ -142,21 +147,33 @@ export const layout = (input: LayoutInput): Layout => {
   for (let next = all.shift(); next !== undefined; next = all.shift()) {
     const page = pages.shift()!
     blocks.push({ _tag: "PageBreak", page: page.page })
+    const carried = openList
+    openList = undefined
     if (isTaggedPage(next)) {
       open = appendTagged(blocks, taggedBlocks(next, new Set(pageLines(page)), rules), open)
       removedLines.push(...next.artifacts.map((line) => line.text))
       continue
     }
     open = []
-    blocks.push(...pageBlocks(page, rules, matched.missing.get(page.page) ?? []))
-    const made = noteBlocks(notes.get(page.page) ?? [], lastNote?.note, rules.hyphenation)
-    if (made.replaced !== undefined && lastNote !== undefined) blocks[lastNote.index] = made.replaced
-    blocks.push(...made.blocks)
-    const last = made.blocks[made.blocks.length - 1]
+    const edge = edges.get(page.page)
+    if (carried !== undefined && carried.edge !== undefined && edge !== undefined) {
+      carried.builder.shift(edge - carried.edge)
+    }
+    const made = pageBlocksCarried(page, rules, matched.missing.get(page.page) ?? [], carried?.builder)
+    if (made.continued) blocks[carried!.index] = made.blocks[0]!
+    const index = blocks.length + made.blocks.length - 1 - (made.continued ? 1 : 0)
+    blocks.push(...(made.continued ? made.blocks.slice(1) : made.blocks))
+    openList = made.open === undefined
+      ? undefined
+      : { builder: made.open, index: made.continued && made.blocks.length === 1 ? carried!.index : index, edge }
+    const madeNotes = noteBlocks(notes.get(page.page) ?? [], lastNote?.note, rules.hyphenation)
+    if (madeNotes.replaced !== undefined && lastNote !== undefined) blocks[lastNote.index] = madeNotes.replaced
+    blocks.push(...madeNotes.blocks)
+    const last = madeNotes.blocks[madeNotes.blocks.length - 1]
     lastNote = last !== undefined
       ? { index: blocks.length - 1, note: last }
-      : made.replaced !== undefined && lastNote !== undefined
-      ? { index: lastNote.index, note: made.replaced }
+      : madeNotes.replaced !== undefined && lastNote !== undefined
+      ? { index: lastNote.index, note: madeNotes.replaced }
       : undefined
   }
   // A page's foot notice is read after the text, where it interrupts no sentence.

@@ -108,12 +108,17 @@ class PageBlocks {
   private besideTerm: { readonly index: number; readonly code: CodeBuilder } | undefined
   private previous: Line | undefined
   private readonly pendingMissing: Array<OutlineEntry>
+  /** Whether the page's first block is the list the page before left open, grown. */
+  continued = false
+  /** The last list built, and where. */
+  lastList: { readonly builder: ListBuilder; readonly index: number } | undefined
 
   constructor(
     private readonly rules: PageRules,
     missing: ReadonlyArray<OutlineEntry>,
     private readonly textStarts: ReadonlyArray<number>,
-    private readonly labels: ReadonlyMap<Line, ListLabel>
+    private readonly labels: ReadonlyMap<Line, ListLabel>,
+    private carried: ListBuilder | undefined
   ) {
     this.pendingMissing = [...missing].sort((a, b) => (a.top ?? 0) - (b.top ?? 0))
   }
@@ -130,7 +135,10 @@ class PageBlocks {
           : { _tag: "Paragraph", text: rich.text, ...(rich.marks.length > 0 ? { marks: rich.marks } : {}) }
       )
     }
-    if (this.list !== undefined) this.blocks.push(this.list.build())
+    if (this.list !== undefined) {
+      this.lastList = { builder: this.list, index: this.blocks.length }
+      this.blocks.push(this.list.build())
+    }
     if (this.code !== undefined) this.blocks.push(this.code.build())
     if (this.heading !== undefined) {
       // A "heading" this long is a large-print passage (an author list, a lead), not a title.
@@ -182,6 +190,7 @@ class PageBlocks {
     if (outlined !== undefined && outlined.documentTitle !== true) this.rules.sizeLevels.active = true
     const level = outlined?.level ?? (this.rules.plain.has(line) ? undefined : this.styledLevel(line))
     if (level !== undefined) return this.headingLine(line, level, outlined)
+    if (this.carried !== undefined) this.takeCarried(line)
     if (this.heading !== undefined) {
       this.flush()
       this.previous = undefined
@@ -230,6 +239,20 @@ class PageBlocks {
     if (startsItem) this.listItem(line, marker, breaks && previous !== undefined && line.y - previous.y > line.size * 3)
     else if (!this.listContinuation(line, previous, sameBaseline)) {
       this.paragraphLine(line, previous, breaks, sameBaseline)
+    }
+  }
+
+  /** The list the page before left open goes on when the page's first line does. */
+  private takeCarried(line: Line): void {
+    const carried = this.carried!
+    this.carried = undefined
+    const first = this.blocks.length === 0 && this.heading === undefined && this.previous === undefined
+    if (
+      first && line.charWidth === undefined &&
+      carried.goesOn(line, listMarker(line.text, line.marks, this.labels.get(line)))
+    ) {
+      this.list = carried
+      this.continued = true
     }
   }
 
@@ -317,18 +340,34 @@ class PageBlocks {
   }
 }
 
+/** One page's blocks, and the list left open at its end that the next page's first line may go on. */
+export interface PageMade {
+  readonly blocks: Array<Document.Block>
+  /** Whether `blocks[0]` is the list the page before left open (`carried`), grown: it replaces that page's. */
+  readonly continued: boolean
+  readonly open: ListBuilder | undefined
+}
+
 /** One page's items as blocks; `missing` are the outline titles of this page with no visible line. */
 export const pageBlocks = (
   page: OrderedPage,
   rules: PageRules,
   missing: ReadonlyArray<OutlineEntry>
-): Array<Document.Block> => {
+): Array<Document.Block> => pageBlocksCarried(page, rules, missing, undefined).blocks
+
+/** `pageBlocks`, going on with the list the page before left open when the page's first line does. */
+export const pageBlocksCarried = (
+  page: OrderedPage,
+  rules: PageRules,
+  missing: ReadonlyArray<OutlineEntry>,
+  carried: ListBuilder | undefined
+): PageMade => {
   const items = listingComments(textFaceListings(page.items))
   const textStarts = items.flatMap((item) =>
     item._tag === "Line" && item.line.charWidth === undefined ? [item.line.x0] : []
   )
   const lines = items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
-  const builder = new PageBlocks(rules, missing, textStarts, labelRuns(lines))
+  const builder = new PageBlocks(rules, missing, textStarts, labelRuns(lines), carried)
   for (const item of items) {
     if (item._tag === "Table") {
       builder.block(
@@ -338,7 +377,10 @@ export const pageBlocks = (
     } else if (item._tag === "Figure") builder.block(item.placed.figure, undefined)
     else builder.line(item.line)
   }
-  return builder.finish()
+  const blocks = builder.finish()
+  const last = builder.lastList
+  const open = last !== undefined && last.index === blocks.length - 1 ? last.builder : undefined
+  return { blocks, continued: builder.continued, open }
 }
 
 const termOf = (rich: Rich): Document.Term => ({

@@ -60,9 +60,14 @@ interface OpenItem {
   rich: Rich
   readonly blocks: Array<ItemBlock>
   readonly lists: Array<OpenList>
+  /** What goes on at the item's own indent after its nested lists. */
+  readonly after: Array<ItemBlock>
 }
 
-const openItem = (rich: Rich, label?: string): OpenItem => ({ label, rich, blocks: [], lists: [] })
+const openItem = (rich: Rich, label?: string): OpenItem => ({ label, rich, blocks: [], lists: [], after: [] })
+
+/** Where the item's next paragraph or listing goes: after its nested lists once it has some. */
+const tail = (item: OpenItem): Array<ItemBlock> => item.lists.length > 0 ? item.after : item.blocks
 
 const itemBlock = (block: ItemBlock): Document.Paragraph | Document.Code => {
   if (block._tag === "Code") return block
@@ -72,15 +77,17 @@ const itemBlock = (block: ItemBlock): Document.Paragraph | Document.Code => {
 
 /** The text an item's next line would go on from: its last paragraph's, or its own. */
 const lastText = (item: OpenItem): string | undefined => {
-  const last = item.blocks[item.blocks.length - 1]
-  return last === undefined ? item.rich.text : last._tag === "Paragraph" ? last.rich.text : undefined
+  const blocks = tail(item)
+  const last = blocks[blocks.length - 1]
+  if (last === undefined) return item.lists.length > 0 ? undefined : item.rich.text
+  return last._tag === "Paragraph" ? last.rich.text : undefined
 }
 
 interface OpenList {
   readonly ordered: boolean
   readonly start: number
   readonly items: Array<OpenItem>
-  readonly markerX: number
+  markerX: number
   /** Where its items' wrapped lines start, once one has been seen. */
   textX?: number
 }
@@ -103,7 +110,8 @@ const toList = (list: OpenList): Document.List => ({
       text: rich.text,
       ...(rich.marks.length > 0 ? { marks: rich.marks } : {}),
       ...(item.blocks.length > 0 ? { blocks: item.blocks.map(itemBlock) } : {}),
-      ...(item.lists.length > 0 ? { lists: item.lists.map(toList) } : {})
+      ...(item.lists.length > 0 ? { lists: item.lists.map(toList) } : {}),
+      ...(item.after.length > 0 ? { after: item.after.map(itemBlock) } : {})
     }
   })
 })
@@ -152,7 +160,7 @@ export class ListBuilder {
 
   /** Gives the innermost item a listing (`holds` its first line). */
   attach(code: Document.Code): void {
-    this.innermost().blocks.push(code)
+    tail(this.innermost()).push(code)
   }
 
   /** Adds the item a marker line starts at its marker's depth; false when it belongs to no open list. */
@@ -200,11 +208,35 @@ export class ListBuilder {
   }
 
   private join(item: OpenItem, line: Line, besidePrevious: boolean): void {
-    const last = item.blocks[item.blocks.length - 1]
-    // After a listing, a line under the item's text is a paragraph of the item.
-    if (last?._tag === "Code") item.blocks.push({ _tag: "Paragraph", rich: richLine(line) })
-    else if (last !== undefined) last.rich = joinRich(last.rich, richLine(line), besidePrevious, this.hyphenation)
+    const blocks = tail(item)
+    const last = blocks[blocks.length - 1]
+    // After a listing or a nested list, a line under the item's text is a paragraph of the item.
+    if (last?._tag === "Code" || (last === undefined && item.lists.length > 0)) {
+      blocks.push({ _tag: "Paragraph", rich: richLine(line) })
+    } else if (last !== undefined) last.rich = joinRich(last.rich, richLine(line), besidePrevious, this.hyphenation)
     else item.rich = joinRich(item.rich, richLine(line), besidePrevious, this.hyphenation)
+  }
+
+  /** Moves the open lists `dx` right: the next page's text block starts that much further right. */
+  shift(dx: number): void {
+    for (const list of this.stack) {
+      list.markerX += dx
+      if (list.textX !== undefined) list.textX += dx
+    }
+  }
+
+  /**
+   * Whether a page's first line goes on with this list (left open at the page before's end): the next
+   * marker of an open list, a first nested item, or a line where an open list's items' text is known to go.
+   */
+  goesOn(line: Line, marker: ListMarker | undefined): boolean {
+    if (marker === undefined) return this.stack.some((list) => list.textX !== undefined && hangsUnder(list, line))
+    const tolerance = sameDepth * line.size
+    const list = [...this.stack].reverse().find((open) => Math.abs(line.x0 - open.markerX) <= tolerance)
+    if (list !== undefined) {
+      return list.ordered === marker.ordered && (!list.ordered || marker.number === list.start + list.items.length)
+    }
+    return line.x0 > this.stack[this.stack.length - 1]!.markerX + tolerance && (!marker.ordered || marker.number === 1)
   }
 
   /** Joins a piece of the last line (cut from it by a wide space) to the innermost open item. */
@@ -217,39 +249,42 @@ export class ListBuilder {
   }
 }
 
-/** The innermost last item of a list: where its text last went. */
+/** The innermost last item of a list: where its text last went (itself once text follows its nested lists). */
 export const lastItem = (list: Document.List): Document.ListItem => {
   const item = list.items[list.items.length - 1]!
   const inner = item.lists?.[item.lists.length - 1]
-  return inner === undefined ? item : lastItem(inner)
+  return inner === undefined || (item.after?.length ?? 0) > 0 ? item : lastItem(inner)
 }
 
 /** The text after which the innermost last item goes on: its last paragraph's, or its own (none after a listing). */
 export const lastItemText = (list: Document.List): string | undefined => {
   const item = lastItem(list)
-  const last = item.blocks?.[item.blocks.length - 1]
+  const blocks = item.after ?? item.blocks
+  const last = blocks?.[blocks.length - 1]
   return last === undefined ? item.text : last._tag === "Paragraph" ? last.text : undefined
+}
+
+const withText = <A extends { readonly text: string; readonly marks?: ReadonlyArray<Mark> | undefined }>(
+  block: A,
+  rich: Rich,
+  hyphenation: Hyphenation | undefined
+): A => {
+  const joined = joinRich({ text: block.text, marks: block.marks ?? [] }, rich, false, hyphenation)
+  const { marks: _, ...rest } = block
+  return { ...rest, text: joined.text, ...(joined.marks.length > 0 ? { marks: joined.marks } : {}) } as A
 }
 
 /** `list` with `rich` joined to the text of its innermost last item (an item going on after a page end). */
 export const extendLastItem = (list: Document.List, rich: Rich, hyphenation?: Hyphenation): Document.List => {
   const item = list.items[list.items.length - 1]!
   const inner = item.lists?.[item.lists.length - 1]
-  const tail = item.blocks?.[item.blocks.length - 1]
-  let extended: Document.ListItem
-  if (inner !== undefined) {
-    extended = { ...item, lists: [...item.lists!.slice(0, -1), extendLastItem(inner, rich, hyphenation)] }
-  } else if (tail?._tag === "Paragraph") {
-    const joined = joinRich({ text: tail.text, marks: tail.marks ?? [] }, rich, false, hyphenation)
-    const paragraph: Document.Paragraph = {
-      _tag: "Paragraph",
-      text: joined.text,
-      ...(joined.marks.length > 0 ? { marks: joined.marks } : {})
-    }
-    extended = { ...item, blocks: [...(item.blocks ?? []).slice(0, -1), paragraph] }
-  } else {
-    const joined = joinRich({ text: item.text, marks: item.marks ?? [] }, rich, false, hyphenation)
-    extended = { text: joined.text, ...(joined.marks.length > 0 ? { marks: joined.marks } : {}) }
-  }
+  const key = (item.after?.length ?? 0) > 0 ? "after" : "blocks"
+  const blocks = item[key] ?? []
+  const tail = blocks[blocks.length - 1]
+  const extended: Document.ListItem = inner !== undefined && key === "blocks"
+    ? { ...item, lists: [...item.lists!.slice(0, -1), extendLastItem(inner, rich, hyphenation)] }
+    : tail?._tag === "Paragraph"
+    ? { ...item, [key]: [...blocks.slice(0, -1), withText(tail, rich, hyphenation)] }
+    : withText(item, rich, hyphenation)
   return { ...list, items: [...list.items.slice(0, -1), extended] }
 }
