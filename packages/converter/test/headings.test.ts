@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import type { Document } from "../src/index.js"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import { Style } from "../src/internal/layout/model.js"
@@ -216,5 +217,36 @@ describe("bold headings in the body's size told apart by their numbers", () => {
 
   it("a title without a number keeps the level under the larger sizes", () => {
     assert.deepStrictEqual(headings(page("SCOPE"), []).slice(1, 3), [[2, "SCOPE"], [2, "1.1 IDENTIFICATION"]])
+  })
+})
+
+describe("slides' bullets", () => {
+  it("a size bulleted items are set in is text, not a heading size, though larger than the body", () => {
+    const page: PageText = {
+      page: 1,
+      width: 720,
+      height: 540,
+      items: [
+        item("What is Locality Sensitive Hashing", 40, 60, 28),
+        item("\u2022 Traditional hashes have the property that a small change", 40, 120, 20),
+        item("results in a completely different hash", 60, 144, 20),
+        item("\u2013 You can measure the similarity of 2 files", 70, 170, 18),
+        item("A box of smaller text, set at the size most of the deck's characters are in,", 40, 300, 14),
+        item("long enough to make that size the body's: pseudo-code, tables and references.", 40, 318, 14),
+        item("More of that text, so that its size is the body's and the bullets' is larger.", 40, 336, 14)
+      ],
+      figures: []
+    }
+    const blocks = Layout.layoutDocument({ pages: [page], outline: [], title: undefined, filename: "t" }).blocks
+    assert.deepStrictEqual(
+      blocks.flatMap((block) => block._tag === "Heading" ? [block.text] : []),
+      ["What is Locality Sensitive Hashing"]
+    )
+    const list = blocks.find((block): block is Document.List => block._tag === "List")
+    assert.strictEqual(
+      list?.items[0]?.text,
+      "Traditional hashes have the property that a small change results in a completely different hash"
+    )
+    assert.strictEqual(list?.items[0]?.lists?.[0]?.items[0]?.text, "You can measure the similarity of 2 files")
   })
 })

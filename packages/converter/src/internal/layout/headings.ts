@@ -1,5 +1,6 @@
 /** Headings: font sizes larger than the body's, or the PDF's outline matched to the lines it names. */
 import { heaviest } from "./lines.js"
+import { listMarker } from "./lists.js"
 import type { Line, Mark, OrderedPage, OutlineEntry } from "./model.js"
 import { Style } from "./model.js"
 import { pageLines } from "./model.js"
@@ -44,16 +45,23 @@ export const headingMaxChars = 160
 export const isHeadingCandidate = (line: Line, body: number): boolean =>
   line.size >= body * headingRatio && line.text.length <= headingMaxChars && letterCount(line.text) >= 2
 
-/** Larger sizes map to levels: the largest heading size is level 1, and so on up to 6. */
+/**
+ * Larger sizes map to levels: the largest heading size is level 1, and so on up to 6. A size that
+ * bulleted items are set in is the text's (slides set their bullets larger than their other text).
+ */
 export const headingLevels = (pages: ReadonlyArray<OrderedPage>, body: number): Map<number, number> => {
   const sizes = new Set<number>()
+  const bulleted = new Set<number>()
   for (const page of pages) {
     for (const item of page.items) {
-      if (item._tag === "Line" && isHeadingCandidate(item.line, body)) sizes.add(item.line.size)
+      if (item._tag !== "Line") continue
+      if (isHeadingCandidate(item.line, body)) sizes.add(item.line.size)
+      if (listMarker(item.line.text, item.line.marks)?.ordered === false) bulleted.add(item.line.size)
     }
   }
   const levels = new Map<number, number>()
-  ;[...sizes].sort((a, b) => b - a).forEach((size, index) => levels.set(size, Math.min(6, index + 1)))
+  ;[...sizes].filter((size) => ![...bulleted].some((bullet) => Math.abs(bullet - size) < 0.25))
+    .sort((a, b) => b - a).forEach((size, index) => levels.set(size, Math.min(6, index + 1)))
   return levels
 }
 
