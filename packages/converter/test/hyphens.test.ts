@@ -24,7 +24,16 @@ describe("hyphens at line ends", () => {
     assert.isFalse(keepsHyphen(words, "docu", "ment"))
     assert.isFalse(keepsHyphen(undefined, "two", "column"))
     const whole = collectWords(["the tracebased form is written whole here"])
-    assert.isFalse(keepsHyphen({ ...whole, words: new Set([...whole.words, "trace", "based"]) }, "trace", "based"))
+    assert.isFalse(
+      keepsHyphen({ ...whole, words: new Map([...whole.words, ["trace", 1], ["based", 1]]) }, "trace", "based")
+    )
+  })
+
+  it("a document writing a word both ways keeps the spelling it writes more often", () => {
+    const plugIn = collectWords(["the plug-in API, a plug-in and its plug-ins;", "the Plugin API document"])
+    assert.isTrue(keepsHyphen(plugIn, "plug", "in"))
+    const email = collectWords(["send an email, read the email, an e-mail"])
+    assert.isFalse(keepsHyphen(email, "e", "mail"))
   })
 
   it("a hyphen at a line end keeps a compound the document writes elsewhere, and joins a cut word", () => {

@@ -1,9 +1,13 @@
 /** A line-end hyphen is a cut ("docu-ment") or a compound ("two-column"): the document's own words decide. */
 
-/** The words a document writes whole (not cut at a line end), lower-cased. */
+/** The words a document writes whole (not cut at a line end), lower-cased, and how often. */
 export interface Hyphenation {
-  readonly words: ReadonlySet<string>
-  readonly compounds: ReadonlySet<string>
+  readonly words: ReadonlyMap<string, number>
+  readonly compounds: ReadonlyMap<string, number>
+}
+
+const count = (counts: Map<string, number>, word: string): void => {
+  counts.set(word, (counts.get(word) ?? 0) + 1)
 }
 
 /** A soft hyphen: the producer's own mark of a word cut at the line end. */
@@ -14,8 +18,8 @@ const endsInHyphen = /[-\u2010\u00AD]$/
 
 /** The whole words of lines in reading order (a compound's parts too); a word cut at a line end, and its rest, left out. */
 export const collectWords = (lines: Iterable<string>): Hyphenation => {
-  const words = new Set<string>()
-  const compounds = new Set<string>()
+  const words = new Map<string, number>()
+  const compounds = new Map<string, number>()
   let cut = false
   for (const text of lines) {
     let first = true
@@ -27,9 +31,9 @@ export const collectWords = (lines: Iterable<string>): Hyphenation => {
       const lower = word.toLowerCase()
       if (lower.includes("-") || lower.includes("\u2010")) {
         const compound = lower.replace(/\u2010/g, "-")
-        compounds.add(compound)
-        for (const part of compound.split("-")) words.add(part)
-      } else words.add(lower)
+        count(compounds, compound)
+        for (const part of compound.split("-")) count(words, part)
+      } else count(words, lower)
     }
     cut = endsInHyphen.test(text.trimEnd())
   }
@@ -39,15 +43,18 @@ export const collectWords = (lines: Iterable<string>): Hyphenation => {
 const acronym = /^\p{Lu}{2,}$/u
 
 /**
- * Whether a line-end hyphen between `before` and `after` is part of a compound: the document writes the compound or
- * both halves whole, and never the joined word; nor do typesetters cut a hyphenated word or an acronym ("MIT-style").
+ * Whether a line-end hyphen between `before` and `after` is part of a compound: the document writes the compound
+ * more often than the joined word, or both halves whole and never the joined word; nor do typesetters cut a
+ * hyphenated word or an acronym ("MIT-style").
  */
 export const keepsHyphen = (hyphenation: Hyphenation | undefined, before: string, after: string): boolean => {
   if (hyphenation === undefined) return false
   const head = before.toLowerCase()
   const rest = after.toLowerCase()
-  if (hyphenation.words.has(head + rest)) return false
-  if (hyphenation.compounds.has(`${head}-${rest}`)) return true
+  const joined = hyphenation.words.get(head + rest) ?? 0
+  const compound = hyphenation.compounds.get(`${head}-${rest}`) ?? 0
+  if (compound > joined) return true
+  if (joined > 0) return false
   if (rest.length < 2) return false
   const start = before.lastIndexOf("-") + 1
   if (start > 0 || acronym.test(before.slice(start))) return true
