@@ -8,6 +8,7 @@ import type { Rich } from "../layout/inline.js"
 import type { Line, PlacedFigure, TextItem } from "../layout/model.js"
 import type { Piece } from "./content.js"
 import { contentLines, richOf } from "./content.js"
+import { headingItems, pageBodySize } from "./headingLists.js"
 import type { Item } from "./items.js"
 import { isListing, listParts } from "./items.js"
 import type { Made, TaggedContent, TagKid, TagNode, Unit } from "./model.js"
@@ -61,9 +62,6 @@ const paragraphOf = (rich: Rich): Document.Paragraph | undefined =>
     ? undefined
     : { _tag: "Paragraph", text: rich.text, ...(rich.marks.length > 0 ? { marks: rich.marks } : {}) }
 
-/** A page number ending a line: arabic or lower-case roman. */
-const pageNumberEnd = /\s(?:\d+|[ivxlc]+)\s*$/
-
 class Builder {
   units: Array<Unit> = []
   /** Lines of the block being built, kept with it for the document's measures (sizes, leading). */
@@ -73,6 +71,8 @@ class Builder {
   /** Figures placed where their element is; the others go at the page's end. */
   readonly placed = new Set<PlacedFigure>()
   private readonly taken = new Set<number>()
+  /** The size of the page's running text, once a list asks for it. */
+  private body: number | undefined
 
   constructor(
     private readonly runs: Runs,
@@ -146,8 +146,8 @@ class Builder {
     if (lines.length > 0) {
       if (heading !== undefined) {
         this.block((hyphenation) => headingOf(heading, richOf(this.measure(lines), hyphenation)), node)
-      } else if (entry && pageNumberEnd.test(lines[lines.length - 1]!.text)) {
-        // A contents entry (its page number last) is no heading, whatever its section number and face.
+      } else if (entry) {
+        // A contents entry is no heading, whatever its section number and face (its page number or none).
         this.block((hyphenation) => paragraphOf(richOf(this.measure(lines), hyphenation)), node)
       } else {this.units.push({
           _tag: "Lines",
@@ -206,6 +206,18 @@ class Builder {
 
   /** A list; a listing or table in an item (Markdown cannot nest them) ends it, and the list goes on after. */
   list(node: TagNode): void {
+    this.body ??= pageBodySize(this.runs)
+    const headings = headingItems(node, this.runs, this.body)
+    if (headings !== undefined) {
+      for (const part of headings) {
+        if ("list" in part) this.list(part.list)
+        else {
+          this.text(part.title, undefined)
+          for (const kid of part.rest) this.walk(kid, 0)
+        }
+      }
+      return
+    }
     const items = this.listItems(node)
     if (items.length === 0) return
     const cuts = items.flatMap((item, i) => item.after.length > 0 || i === items.length - 1 ? [i + 1] : [])
