@@ -20,6 +20,7 @@ import {
 import { collectWords } from "./layout/hyphens.js"
 import { detectLanguage, languageSample } from "./layout/language.js"
 import type { ListBuilder } from "./layout/lists.js"
+import { largeBoldHeadings } from "./layout/largeBoldHeadings.js"
 import { mergeSplitParagraphs } from "./layout/mergeBlocks.js"
 import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
 import { pageLines } from "./layout/model.js"
@@ -128,7 +129,9 @@ export const layout = (input: LayoutInput): Layout => {
     spaced: outline.length === 0 ? spacedHeadings(pages, body, gap) : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
     numbered: outline.length === 0 ? numberedHeadings(pages, body) : new Set(),
-    small: outline.length === 0 ? smallHeadings(pages, body, gap, ratio) : new Map(),
+    small: outline.length === 0
+      ? new Map([...largeBoldHeadings(pages, body), ...smallHeadings(pages, body, gap, ratio)])
+      : new Map(),
     numberOffset: numberingOffset(matched.lines),
     plain: notHeadings(pages),
     hyphenation: collectWords(lineTexts(pages))
