@@ -254,4 +254,25 @@ describe("code blocks", () => {
     ])
     assert.deepStrictEqual(found[1], { _tag: "Code", text: "iLo_Firmware: <major rev>.<minor rev>" })
   })
+
+  it("a prompt whose glyph box is wider than its advance stays on its line, its indentation counted on the listing's pitch", () => {
+    // The prompt's box is 6.5 wide where the face advances 5: measured on it, the next run is off the grid.
+    const prompt = (y: number): TextItem => ({ ...item("+", 70, y, Style.code), width: 6.5 })
+    const found = blocks([
+      item("Running text before the session, long enough to set the body size here.", 50, 100),
+      item("> plot(z3, screen = 1:3,", 70, 124, Style.code),
+      prompt(136),
+      item("lines(...)", 110, 136, Style.code),
+      prompt(148),
+      item("#", 100, 148, Style.code),
+      item("place axis", 110, 148, Style.code),
+      item("> par(opar)", 70, 160, Style.code),
+      item("Running text after the session goes on here with more words in it.", 50, 184)
+    ])
+    assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Code", "Paragraph"])
+    assert.deepStrictEqual(found[1], {
+      _tag: "Code",
+      text: "> plot(z3, screen = 1:3,\n+       lines(...)\n+     # place axis\n> par(opar)"
+    })
+  })
 })

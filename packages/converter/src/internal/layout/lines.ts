@@ -149,7 +149,7 @@ const collapseSpaces = (
   return { text: trimmed, marks: moved }
 }
 
-export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
+export const makeLine = (items: ReadonlyArray<TextItem>, pitches?: ReadonlyMap<number, TextItem>): Line => {
   let rtlChars = 0
   let ltrChars = 0
   for (const item of items) {
@@ -175,7 +175,8 @@ export const makeLine = (items: ReadonlyArray<TextItem>): Line => {
       const wrapped = Math.abs(item.y - previous.y) > 0.5 * size && gap < -size
       if (gap > spaceGap * size || wrapped) {
         // Between two fixed-pitch runs, the gap is a number of spaces (alignment in code).
-        const spaces = isMono(previous) && isMono(item) ? Math.max(1, Math.round(gap / charWidthOf(previous))) : 1
+        const pitch = charWidthOf(pitches?.get(previous.size) ?? previous)
+        const spaces = isMono(previous) && isMono(item) ? Math.max(1, Math.round(gap / pitch)) : 1
         text += " ".repeat(spaces)
       }
     }
@@ -270,11 +271,15 @@ export const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
 const maxCodeGap = 24
 
 /** Whether `item` goes on with the fixed-pitch run `current` across a wide gap, on its character grid. */
-const alignedCode = (current: ReadonlyArray<TextItem>, item: TextItem): boolean => {
+const alignedCode = (
+  current: ReadonlyArray<TextItem>,
+  item: TextItem,
+  pitches: ReadonlyMap<number, TextItem>
+): boolean => {
   const first = current[0]!
   const last = current[current.length - 1]!
   if (!isMono(item) || !isMono(last) || !isMono(first) || item.size !== last.size) return false
-  const width = charWidthOf(last)
+  const width = charWidthOf(pitches.get(item.size) ?? last)
   const columns = (item.x - first.x) / width
   return item.x - (last.x + last.width) < maxCodeGap * width && Math.abs(columns - Math.round(columns)) < 0.2
 }
@@ -283,8 +288,27 @@ const alignedCode = (current: ReadonlyArray<TextItem>, item: TextItem): boolean 
 const leaders = /(?:\.\s*){3,}$/
 const pageReference = /^\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*$/i
 
+/**
+ * The longest fixed-pitch run of each size among `rows`: what a character's advance is measured on
+ * (a lone glyph's box, a prompt's "+" or a brace, is wider than its advance).
+ */
+export const monoPitches = (rows: ReadonlyArray<Row>): Map<number, TextItem> => {
+  const longest = new Map<number, TextItem>()
+  for (const row of rows) {
+    for (const item of row.items) {
+      const other = longest.get(item.size)
+      if (isMono(item) && (other === undefined || item.text.length > other.text.length)) longest.set(item.size, item)
+    }
+  }
+  return longest
+}
+
 /** One baseline cut into lines at gaps wider than `segmentGap` font sizes and before `cuts`. */
-export const segmentRow = (row: Row, cuts?: ReadonlySet<TextItem>): ReadonlyArray<Line> => {
+export const segmentRow = (
+  row: Row,
+  cuts?: ReadonlySet<TextItem>,
+  pitches: ReadonlyMap<number, TextItem> = monoPitches([row])
+): ReadonlyArray<Line> => {
   const sorted = row.items
   const segments: Array<Line> = []
   let current: Array<TextItem> = []
@@ -296,15 +320,15 @@ export const segmentRow = (row: Row, cuts?: ReadonlySet<TextItem>): ReadonlyArra
     const afterLeaders = current.length > 0 && pageReference.test(item.text) &&
       leaders.test(current[current.length - 1]!.text)
     const wide = gap > segmentGap * size || cuts?.has(item) === true
-    if (current.length > 0 && wide && !alignedCode(current, item) && !afterBullet && !afterLeaders) {
-      segments.push(makeLine(current))
+    if (current.length > 0 && wide && !alignedCode(current, item, pitches) && !afterBullet && !afterLeaders) {
+      segments.push(makeLine(current, pitches))
       current = []
       end = -Infinity
     }
     current.push(item)
     end = Math.max(end, item.x + item.width)
   }
-  if (current.length > 0) segments.push(makeLine(current))
+  if (current.length > 0) segments.push(makeLine(current, pitches))
   // Pieces of a right-to-left baseline are read from the rightmost one.
   return segments.filter((segment) => segment.rtl).length * 2 > segments.length ? segments.reverse() : segments
 }

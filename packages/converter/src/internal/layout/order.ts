@@ -5,7 +5,7 @@ import { noteMarks, separatorRules } from "./footnotes.js"
 import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
 import { gutterCuts } from "./gutters.js"
-import { groupRows, segmentGap, segmentRow } from "./lines.js"
+import { groupRows, monoPitches, segmentGap, segmentRow } from "./lines.js"
 import { dropListingMarks } from "./listingMarks.js"
 import { findMargin, placeMarginNotes } from "./margins.js"
 import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
@@ -114,7 +114,8 @@ export const orderPage = (page: PageText): OrderedPage => {
   const ruled = takeRuledTables(grouped, page.rules ?? [], page.width, inGrid)
   const margin = findMargin(grouped, page.width)
   const cuts = new Set([...gutterCuts(grouped, segmentGap, page.width), ...(margin?.cuts ?? [])])
-  const placed = placeRows(grouped.map((row) => segmentRow(row, cuts)), grids, page.width)
+  const pitches = monoPitches(grouped)
+  const placed = placeRows(grouped.map((row) => segmentRow(row, cuts, pitches)), grids, page.width)
   if (ruled.length > 0) {
     for (const table of ruled) {
       const rows = table.cells.map((row) => row.map((cell) => cell.text))
