@@ -275,4 +275,27 @@ describe("code blocks", () => {
       text: "> plot(z3, screen = 1:3,\n+       lines(...)\n+     # place axis\n> par(opar)"
     })
   })
+
+  it("a displayed line of code closed by its sentence's full stop in the text face is a listing, full stop kept", () => {
+    const found = blocks([
+      item("The upint option selects upright integral signs (rather than slanted integral", 50, 100),
+      item("signs):", 50, 112),
+      item("\\documentclass[upint]{asmejour}", 70, 130, Style.code),
+      item(".", 70 + 31 * 5, 130),
+      item("The option subscriptcorrection improves the spacing of math subscripts.", 50, 148)
+    ])
+    assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Code", "Paragraph"])
+    assert.deepStrictEqual(found[1], { _tag: "Code", text: "\\documentclass[upint]{asmejour}." })
+  })
+
+  it("a paragraph's last line holding only a code span and a full stop goes on with the paragraph", () => {
+    const found = blocks([
+      item("Running text before, long enough to set the body size, that names the option", 50, 100),
+      item("subscriptcorrection", 50, 112, Style.code),
+      item(".", 50 + 19 * 5, 112),
+      item("A new paragraph starts here, indented, and goes on for a while longer.", 62, 126)
+    ])
+    assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Paragraph"])
+    assert.include(found[0]?._tag === "Paragraph" ? found[0].text : "", "names the option subscriptcorrection.")
+  })
 })

@@ -41,6 +41,18 @@ const breaksBefore = (previous: Line, line: Line, paragraphRight: number | undef
   return paragraphRight !== undefined && previous.x1 < paragraphRight - size * 3
 }
 
+/**
+ * A line of code closed by the sentence it is displayed in: in the code face but for a last full
+ * stop or comma (a LaTeX display's "\\documentclass[upint]{asmejour}."), read as a code line.
+ */
+const closedCode = (line: Line): Line | undefined => {
+  const mark = line.marks?.[0]
+  if (line.charWidth !== undefined || line.marks?.length !== 1 || mark === undefined) return undefined
+  const closed = (mark.style & Style.code) !== 0 && mark.start === 0 && mark.end === line.text.length - 1 &&
+    /[.,;]$/.test(line.text)
+  return closed ? { ...line, charWidth: (line.x1 - line.x0) / line.text.length } : undefined
+}
+
 /** A sentence's end: a full stop, perhaps inside a closing quote or bracket. */
 const fullStop = /[.!?]["')\]]?\s*$/
 
@@ -206,6 +218,9 @@ class PageBlocks {
     const indented = previous !== undefined && !sameBaseline && line.x0 > previous.x0 + indent * line.size
     // So does one under a line that ends in a colon: it is what the colon announces.
     const announced = previous !== undefined && !sameBaseline && previous.text.trimEnd().endsWith(":")
+    // So does a displayed one, announced by a colon, that the sentence's full stop closes.
+    const closed = indented && announced ? closedCode(line) : undefined
+    if (closed !== undefined) return this.codeLine(closed)
     // Code that a justified line's wide spaces cut from the sentence it is set in goes on with the sentence.
     const inSentence = sameBaseline && !breaks && (this.paragraph !== undefined || this.list !== undefined)
     if (
