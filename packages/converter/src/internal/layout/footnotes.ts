@@ -3,18 +3,15 @@
  * a reference in the body shows) leave the body, so that a sentence going on past them reads whole.
  */
 import { gluedReferences, markGlued } from "./gluedNotes.js"
-import { noteLabel } from "./lines.js"
+import { lowerPart, withLabelsJoined } from "./joinedLabels.js"
 import { listMarker } from "./lists.js"
 import type { Line, Mark, OrderedPage, PageItem, Rule, Separator } from "./model.js"
 import { Style } from "./model.js"
-import { hasWords, startsLabelled } from "./noteShape.js"
-import { labelBeforePunctuation } from "./punctuatedLabels.js"
+import { follows, hasWords } from "./noteShape.js"
 
 /** A separator is at least this long (points) and at most this share of the page wide. */
 const minRuleLength = 30
 const maxRuleShare = 0.5
-/** Notes start below this share of the page's height. */
-const lowerPart = 0.4
 /** Without a rule, this many body sizes of space stand between the body and smaller notes. */
 const minGap = 1.6
 /** Lines below the notes in this share of the page are its furniture (a folio), not the body. */
@@ -103,41 +100,6 @@ const separatorAbove = (rules: ReadonlyArray<Rule>, line: Line, above: Line | un
     ruleStart(rule, line.rtl) >= Math.min(lead(line), above === undefined ? lead(line) : lead(above)) - 2 * body
   )
 
-/** Whether `a` and `b` are numbers in sequence ("3" then "4"). */
-const follows = (a: string | undefined, b: string): boolean =>
-  a !== undefined && /^\d+$/.test(ascii(a)) && /^\d+$/.test(ascii(b)) && Number(ascii(b)) === Number(ascii(a)) + 1
-
-/** Superscript digits (a font's superior figures) and other scripts' digits ("۱۲") as ASCII ones. */
-const ascii = (label: string): string =>
-  label.replace(/[\u00B9\u00B2\u00B3\u2070\u2074-\u2079]|\p{Nd}/gu, (c) => {
-    const superscript = superscripts.indexOf(c)
-    if (superscript >= 0) return String(superscript)
-    const code = c.codePointAt(0)!
-    const zero = digitZeros.find((z) => code >= z && code < z + 10)
-    return zero === undefined ? c : String(code - zero)
-  })
-const superscripts = "\u2070\u00B9\u00B2\u00B3\u2074\u2075\u2076\u2077\u2078\u2079"
-/** The zeros of the decimal digits of the scripts most documents use (Unicode sets each run of ten in order). */
-const digitZeros = [
-  0x30,
-  0x660,
-  0x6F0,
-  0x966,
-  0x9E6,
-  0xA66,
-  0xAE6,
-  0xBE6,
-  0xC66,
-  0xCE6,
-  0xD66,
-  0xE50,
-  0xED0,
-  0xF20,
-  0x1040,
-  0x17E0,
-  0xFF10
-]
-
 /**
  * The page without the notes at its columns' feet: a foot block, low on the page and no larger than
  * the body, starts below a short rule or (set smaller) a gap, with a label the body refers to, and
@@ -184,50 +146,6 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
   const labels = new Map<string, number>()
   for (const note of notes) if (note.label !== undefined) labels.set(note.label, (labels.get(note.label) ?? 0) + 1)
   return { page: withReferences(page, markGlued(items.filter((_, i) => !taken.has(i)), labels), labels), notes }
-}
-
-/**
- * The page's items with a small label raised alone on its line low on the page (LaTeX's "1" over
- * its note's first line) joined to the text beside it, as the label a note starts with.
- */
-const withLabelsJoined = (page: OrderedPage, body: number): ReadonlyArray<PageItem> => {
-  let out: Array<PageItem> | undefined
-  for (let i = 0; i + 1 < page.items.length; i++) {
-    const item = page.items[i]!
-    const next = page.items[i + 1]!
-    if (item._tag !== "Line" || next._tag !== "Line" || item.line.marks !== undefined) continue
-    const label = item.line
-    const text = next.line
-    if (!noteLabel.test(label.text.trim()) || label.size >= text.size) continue
-    // A reference the line under it ends at, read as a line of its own: it goes back to that line's end.
-    const raised = text.y - label.y >= 0.15 * text.size && text.y - label.y <= 0.6 * text.size
-    if (raised && !text.rtl && Math.abs(label.x0 - text.x1) <= 0.5) {
-      const end = text.text.length
-      const marks = [...(text.marks ?? []), { start: end, end: end + label.text.trim().length, style: Style.footnote }]
-      out ??= [...page.items]
-      out[i] = { _tag: "Line", line: { ...text, text: "" } }
-      out[i + 1] = { _tag: "Line", line: { ...text, text: text.text + label.text.trim(), x1: label.x1, marks } }
-      continue
-    }
-    const punctuated = labelBeforePunctuation(label, text)
-    if (punctuated !== undefined) {
-      out ??= [...page.items]
-      out[i] = { _tag: "Line", line: { ...text, text: "" } }
-      out[i + 1] = { _tag: "Line", line: punctuated }
-      continue
-    }
-    const alone = label.y >= page.height * lowerPart && text.size <= body - 0.75 && text.y > label.y &&
-      text.y - label.y <= 0.6 * text.size &&
-      text.x0 >= label.x1 - 0.5 && text.x0 - label.x1 <= text.size && !startsLabelled(text)
-    if (!alone) continue
-    const cut = label.text.trim().length + 1
-    const marks: Array<Mark> = [{ start: 0, end: cut - 1, style: Style.footnote }]
-    for (const mark of text.marks ?? []) marks.push({ ...mark, start: mark.start + cut, end: mark.end + cut })
-    out ??= [...page.items]
-    out[i] = { _tag: "Line", line: { ...text, text: `${label.text.trim()} ${text.text}`, x0: label.x0, marks } }
-    out[i + 1] = { _tag: "Line", line: { ...text, text: "" } }
-  }
-  return out === undefined ? page.items : out.filter((item) => item._tag !== "Line" || item.line.text !== "")
 }
 
 /** How a foot block starts at `line`: a note's label, or none (a note going on from the page before). */

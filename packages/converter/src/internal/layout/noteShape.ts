@@ -1,4 +1,4 @@
-/** What a note's lines must look like to be one: words, not a formula's raised pieces. */
+/** What a note looks like: words, not a formula's raised pieces; a label of its own; labels in sequence. */
 import type { Note } from "./footnotes.js"
 import type { Line } from "./model.js"
 import { Style } from "./model.js"
@@ -18,3 +18,38 @@ export const startsLabelled = (line: Line): boolean => {
   const first = line.marks?.[0]
   return first !== undefined && first.start === 0 && first.style === Style.footnote
 }
+
+/** Whether `a` and `b` are numbers in sequence ("3" then "4"). */
+export const follows = (a: string | undefined, b: string): boolean =>
+  a !== undefined && /^\d+$/.test(ascii(a)) && /^\d+$/.test(ascii(b)) && Number(ascii(b)) === Number(ascii(a)) + 1
+
+/** Superscript digits (a font's superior figures) and other scripts' digits ("۱۲") as ASCII ones. */
+const ascii = (label: string): string =>
+  label.replace(/[\u00B9\u00B2\u00B3\u2070\u2074-\u2079]|\p{Nd}/gu, (c) => {
+    const superscript = superscripts.indexOf(c)
+    if (superscript >= 0) return String(superscript)
+    const code = c.codePointAt(0)!
+    const zero = digitZeros.find((z) => code >= z && code < z + 10)
+    return zero === undefined ? c : String(code - zero)
+  })
+const superscripts = "\u2070\u00B9\u00B2\u00B3\u2074\u2075\u2076\u2077\u2078\u2079"
+/** The zeros of the decimal digits of the scripts most documents use (Unicode sets each run of ten in order). */
+const digitZeros = [
+  0x30,
+  0x660,
+  0x6F0,
+  0x966,
+  0x9E6,
+  0xA66,
+  0xAE6,
+  0xBE6,
+  0xC66,
+  0xCE6,
+  0xD66,
+  0xE50,
+  0xED0,
+  0xF20,
+  0x1040,
+  0x17E0,
+  0xFF10
+]
