@@ -105,6 +105,12 @@ const headingOf = (level: number, rich: Rich): Document.Heading => {
   return { _tag: "Heading", level, text: rich.text, ...(marks.length > 0 ? { marks } : {}) }
 }
 
+/** A large-print passage read as a heading at first: its code spans and note references stay (its weight is its print's). */
+const passageOf = (rich: Rich): Document.Paragraph => {
+  const marks = rich.marks.filter((mark) => (mark.style & (Style.code | Style.footnote)) !== 0)
+  return { _tag: "Paragraph", text: rich.text, ...(marks.length > 0 ? { marks } : {}) }
+}
+
 /** The block being built from one page's lines, one line at a time. */
 class PageBlocks {
   readonly blocks: Array<Document.Block> = []
@@ -155,11 +161,7 @@ class PageBlocks {
     if (this.heading !== undefined) {
       // A "heading" this long is a large-print passage (an author list, a lead), not a title.
       const rich = trimRich(this.heading.rich)
-      this.blocks.push(
-        rich.text.length > headingMaxChars
-          ? { _tag: "Paragraph", text: rich.text }
-          : headingOf(this.heading.level, rich)
-      )
+      this.blocks.push(rich.text.length > headingMaxChars ? passageOf(rich) : headingOf(this.heading.level, rich))
     }
     // The definition ends with its first block (a new paragraph was not begun yet when it is undefined).
     if (this.paragraph !== undefined || this.list !== undefined || this.heading !== undefined) {
