@@ -90,14 +90,25 @@ const tableReferences = (table: Extract<PageItem, { _tag: "Table" }>): Array<str
 /** Where a line starts, mirrored on a right-to-left line (its right end, negated), so that larger is further in. */
 const lead = (line: Line): number => line.rtl ? -line.x1 : line.x0
 const ruleStart = (rule: Rule, rtl: boolean): number => rtl ? -rule.x1 : rule.x0
+const ruleEnd = (rule: Rule, rtl: boolean): number => rtl ? -rule.x0 : rule.x1
 
-/** The separator between `above` (when there is one) and a note's first line. */
-const separatorAbove = (rules: ReadonlyArray<Rule>, line: Line, above: Line | undefined, body: number): boolean =>
+/**
+ * The separator between `above` (when there is one) and a note's first line, starting near it; with
+ * `setIn`, over its start (a note going on may go on with an example set in from its margin).
+ */
+const separatorAbove = (
+  rules: ReadonlyArray<Rule>,
+  line: Line,
+  above: Line | undefined,
+  body: number,
+  setIn = false
+): boolean =>
   rules.some((rule) =>
     rule.y0 < line.y - 0.6 * line.size && line.y - rule.y0 <= 3 * Math.max(line.size, body) &&
     (above === undefined || rule.y0 > above.y) &&
     ruleStart(rule, line.rtl) <= lead(line) + 0.5 * line.size &&
-    ruleStart(rule, line.rtl) >= Math.min(lead(line), above === undefined ? lead(line) : lead(above)) - 2 * body
+    (ruleStart(rule, line.rtl) >= Math.min(lead(line), above === undefined ? lead(line) : lead(above)) - 2 * body ||
+      setIn && ruleEnd(rule, line.rtl) > lead(line))
   )
 
 /**
@@ -162,7 +173,7 @@ const footStart = (
   const marker = noteMarker(line)
   // Word and LaTeX set a note going on from the page before under a rule across the column.
   if (marker === undefined) {
-    return smaller && continuing && separatorAbove(rules, line, previous, body)
+    return smaller && continuing && separatorAbove(rules, line, previous, body, true)
       ? { label: undefined, cut: 0 }
       : undefined
   }
@@ -197,6 +208,8 @@ const footBlock = (
   const kept = new Set<number>()
   let bullet: Line | undefined
   let last = first
+  // The block's margin: its leftmost line yet (a note going on may start with an example set in).
+  let left = lead(first)
   let end = start
   for (; end + 1 < items.length; end++) {
     const item = items[end + 1]!
@@ -207,10 +220,15 @@ const footBlock = (
       (marker.raised || referred.has(marker.label) || follows(note.label, marker.label))
     const aligned = starts && Math.abs(lead(next) - lead(note.lines[0]!)) <= 1 &&
       Math.abs(next.size - last.size) <= 0.25
-    const leading = (aligned ? maxNoteGap : maxLeading) * Math.max(next.size, last.size)
+    // A blank line inside a note (an example's, a paragraph's) stands between lines at one indent, above the folio's band.
+    const blank = !starts && Math.abs(lead(next) - lead(last)) <= 1 && Math.abs(next.size - last.size) <= 0.25 &&
+      next.y < height * (1 - bottomBand)
+    const leading = (aligned || blank ? maxNoteGap : maxLeading) * Math.max(next.size, last.size)
     // A note of the other direction starts at its own margin; a line's other-direction piece sits beside it.
     const head = next.rtl === first.rtl ? first : note.lines[0]!
-    const margin = next.rtl !== head.rtl ? starts : lead(next) >= lead(head) - maxOutdent * body
+    const margin = next.rtl !== head.rtl
+      ? starts
+      : lead(next) >= (head === first ? left : lead(head)) - maxOutdent * body
     const beside = !starts && Math.abs(next.y - last.y) <= 0.3 * last.size && (next.x1 <= last.x0 || next.x0 >= last.x1)
     const close = next.charWidth === undefined && (beside || next.y > last.y && next.y - last.y <= leading) &&
       next.size <= first.size + 1 && (beside || margin)
@@ -227,6 +245,7 @@ const footBlock = (
       bullet ??= next
       kept.add(end + 1)
     } else note.lines.push(next)
+    if (next.rtl === first.rtl) left = Math.min(left, lead(next))
     last = next
   }
   return { notes, end, kept }
