@@ -173,6 +173,19 @@ describe("page furniture", () => {
     assert.include(out, "Body text of page 10")
   })
 
+  it("a chapter's number set large at the top of a page is no folio, though it is the page's number", () => {
+    // A Word chapter opening: "1" and its title in 28 points on the page whose folio, at the foot, is 1 too;
+    // the title stands just under the top band, where a running head beside a folio may stand.
+    const pages = Array.from({ length: 6 }, (_, i) => {
+      const top = i === 0 ? [item("1", 50, 100, 28), item("Introduction", 110, 100, 28)] : []
+      return page(i + 1, top, [item(String(i + 1), 295, 780)])
+    })
+    const out = text(pages)
+    assert.include(out, "Introduction")
+    assert.match(out, /^# 1 Introduction$/m)
+    assert.notMatch(out, /^\d+$/m)
+  })
+
   it("folios in Persian digits go, with the running head beside them a little below the band", () => {
     const digits = "۰۱۲۳۴۵۶۷۸۹"
     const persian = (n: number) => [...String(n)].map((d) => digits[Number(d)]).join("")

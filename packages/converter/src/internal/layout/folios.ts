@@ -1,4 +1,5 @@
 /** Folios found by their sequence (one offset of folio minus page index on many pages), in or beyond the bands. */
+import { heaviest } from "./lines.js"
 import type { Line, OrderedPage } from "./model.js"
 
 /** A folio alone: "12", "- 12 -", "Page 12", "12 of 40", "12/40". */
@@ -27,6 +28,8 @@ const sameBaseline = 1.5
 /** A sequence holds on this many pages, and this share of those with text, at least. */
 const minPages = 3
 const minShare = 0.3
+/** A folio is set at most this many times the size most folios have: a chapter's number set large is none. */
+const maxGrowth = 1.5
 
 interface Candidate {
   readonly line: Line
@@ -84,8 +87,15 @@ export const sequenceFolios = (pages: ReadonlyArray<OrderedPage>): Set<Line> => 
   }
   const textPages = pages.filter((page) => page.items.some((item) => item._tag === "Line")).length
   if (offset === undefined || best < Math.max(minPages, minShare * textPages)) return found
+  const sizes = new Map<number, number>()
   pages.forEach((page, i) => {
-    const folios = perPage[i]!.filter((c) => c.value === page.page + offset)
+    for (const c of perPage[i]!) {
+      if (c.value === page.page + offset) sizes.set(c.line.size, (sizes.get(c.line.size) ?? 0) + 1)
+    }
+  })
+  const usual = heaviest(sizes)
+  pages.forEach((page, i) => {
+    const folios = perPage[i]!.filter((c) => c.value === page.page + offset && c.line.size <= usual * maxGrowth)
     if (folios.length === 0) return
     for (const folio of folios) found.add(folio.line)
     // The running head beside the folio on its baseline (a title at the other margin).
