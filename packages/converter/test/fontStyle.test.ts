@@ -25,6 +25,11 @@ describe("a font's style from its name", () => {
     assert.strictEqual(nameStyle("UIEXKW+SFTI1000"), Style.emphasis)
   })
 
+  it("Apple's Monaco is code: macOS's Quartz embeds it without the fixed-pitch flag", () => {
+    assert.strictEqual(nameStyle("YNSZEH+Monaco"), Style.code)
+    assert.strictEqual(faceStyle("YNSZEH+Monaco", 4, 400, 0), Style.code)
+  })
+
   it("text faces are not code, whatever letters their names share with one", () => {
     for (
       const name of [

@@ -13,7 +13,7 @@ const forceBoldFlag = 1 << 18
 
 /** The typewriter faces of txfonts and newtx (Sphinx's LaTeX), and cm-super's (T1 LaTeX without Latin Modern). */
 const monoName =
-  /mono|courier|nimbusmon|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|sftt|sfit\d|sfst\d|ectt|t(?:1|c)?xb?tt|andale|lucidaconsole|\btt\d/i
+  /mono|courier|monaco|nimbusmon|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|sftt|sfit\d|sfst\d|ectt|t(?:1|c)?xb?tt|andale|lucidaconsole|\btt\d/i
 const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx|sfbx|sfsx|t(?:1|c)?xbtt/i
 const italicName = /italic|oblique|cmti|cmsl|cmitt|sfti|sfsl|sfit\d|sfst\d|slanted|kursiv/i
 /** Normal weight by name: PDFium guesses weight from StemV, which dvips + Ghostscript set as high for CMR12 as CMBX12. */
