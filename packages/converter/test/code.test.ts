@@ -298,4 +298,21 @@ describe("code blocks", () => {
     assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Paragraph"])
     assert.include(found[0]?._tag === "Paragraph" ? found[0].text : "", "names the option subscriptcorrection.")
   })
+
+  it("a comment at a far tab stop, its sign in the code face and its words in the text face, stays on its code line", () => {
+    const found = blocks([
+      item("Running text before the example, long enough to set the body size here.", 50, 100),
+      item(">", 70, 124, Style.code),
+      item("x[i]", 80, 124, Style.code),
+      item("#", 230, 124, Style.code),
+      item("Extract those elements", 240, 124),
+      item("[1] 9 6 3", 70, 136, Style.code),
+      item("Running text after the example goes on here with more words in it.", 50, 160)
+    ])
+    assert.deepStrictEqual(found.map((block) => block._tag), ["Paragraph", "Code", "Paragraph"])
+    assert.deepStrictEqual(found[1], {
+      _tag: "Code",
+      text: `> x[i]${" ".repeat(26)}# Extract those elements\n[1] 9 6 3`
+    })
+  })
 })

@@ -269,6 +269,9 @@ export const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
 
 /** A code line's gap wider than this many characters is a gutter, not alignment. */
 const maxCodeGap = 24
+/** A comment at a far tab stop (texinfo's `@r{}` comments in a column of their own) may stand this far. */
+const maxCommentGap = 48
+const commentSign = /^(?:#|\/\/|\/\*|--|;|%)/
 
 /** Whether `item` goes on with the fixed-pitch run `current` across a wide gap, on its character grid. */
 const alignedCode = (
@@ -281,7 +284,8 @@ const alignedCode = (
   if (!isMono(item) || !isMono(last) || !isMono(first) || item.size !== last.size) return false
   const width = charWidthOf(pitches.get(item.size) ?? last)
   const columns = (item.x - first.x) / width
-  return item.x - (last.x + last.width) < maxCodeGap * width && Math.abs(columns - Math.round(columns)) < 0.2
+  const maxGap = commentSign.test(item.text.trim()) ? maxCommentGap : maxCodeGap
+  return item.x - (last.x + last.width) < maxGap * width && Math.abs(columns - Math.round(columns)) < 0.2
 }
 
 /** Dot leaders ending a run, and a page number alone: a contents entry's two ends. */
