@@ -18,6 +18,7 @@ import * as Os from "node:os"
 import * as WorkerThreads from "node:worker_threads"
 import * as Converter from "./Converter.js"
 import type * as Engine from "./internal/engine.js"
+import * as OcrPool from "./internal/ocrPool.js"
 import * as PdfiumWasm from "./internal/pdfiumWasm.js"
 import { useReplacingOnTimeout } from "./internal/pooled.js"
 import { ConvertRequest, EngineFailure } from "./internal/protocol.js"
@@ -147,12 +148,17 @@ export const layerInProcess = (options: Options = {}): Layer.Layer<Converter.Con
 const require = createRequire(import.meta.url)
 
 /** From TypeScript sources the worker needs tsx's loader registered first: a small CommonJS bootstrap does it. */
-const spawnWorker = (maxHeapMb: number, niceness: number, pdfium: WebAssembly.Module): WorkerThreads.Worker => {
+const spawnWorker = (
+  maxHeapMb: number,
+  niceness: number,
+  pdfium: WebAssembly.Module,
+  ocrWorkers: number
+): WorkerThreads.Worker => {
   const fromSource = import.meta.url.endsWith(".ts")
   const url = new URL(`./internal/worker.${fromSource ? "ts" : "js"}`, import.meta.url)
   // Some of the caller's Node flags (`--input-type`, `--eval`) stop a worker from starting.
   const resourceLimits = { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: workerYoungGenerationMb }
-  const workerData = { niceness, pdfium }
+  const workerData = { niceness, pdfium, ocrWorkers }
   if (!fromSource) return new WorkerThreads.Worker(url, { execArgv: [], resourceLimits, workerData })
   const tsxApi = require.resolve("tsx/esm/api")
   return new WorkerThreads.Worker(
@@ -174,11 +180,18 @@ export const makePool = (
 ): Effect.Effect<Converter.Service, WorkerError, Scope.Scope> =>
   Effect.gen(function*() {
     const size = Math.max(1, options.size ?? Os.availableParallelism())
+    // The workers share the cores: a second tesseract worker each only when there is a core for it.
+    const ocrWorkers = OcrPool.workersFor(Os.availableParallelism() / size)
     // Compiled once here and shared by every worker (see `PdfiumWasm`).
     const pdfium = yield* PdfiumWasm.compileForPool
     const pool = yield* Worker.makePoolSerialized<ConvertRequest>({ size, concurrency: 1 }).pipe(
       Effect.provide(NodeWorker.layer(() =>
-        spawnWorker(options.maxHeapMb ?? defaultWorkerHeapMb, options.niceness ?? defaultWorkerNiceness, pdfium)
+        spawnWorker(
+          options.maxHeapMb ?? defaultWorkerHeapMb,
+          options.niceness ?? defaultWorkerNiceness,
+          pdfium,
+          ocrWorkers
+        )
       ))
     )
     const timeout = options.timeout ?? defaultTimeout
@@ -209,9 +222,7 @@ export const makePool = (
               ? Effect.dieMessage("The conversion worker ended without a result")
               : Effect.succeed(result)
           ),
-          Effect.catchAll((error) =>
-            isConverterError(error) ? Effect.fail(error) : Effect.die(error)
-          ),
+          Effect.catchAll((error) => isConverterError(error) ? Effect.fail(error) : Effect.die(error)),
           withTimeout(timeout, convertOptions)
         )
       return useReplacingOnTimeout(pool.backing, convertOn, (error) => error._tag === "ConversionTimeout").pipe(

@@ -24,6 +24,8 @@ export interface EngineOptions {
   readonly password: string | undefined
   readonly ocrLanguages: ReadonlyArray<string>
   readonly ocrDataPath: string | undefined
+  /** tesseract workers a conversion may run at once (default: this machine's cores, at most 2). */
+  readonly ocrWorkers?: number | undefined
   /** A full garbage collection, where available (conversion workers): see `convert`. */
   readonly collectGarbage?: (() => void) | undefined
   /** Whether a tagged document's structure tree is read (default true; benches compare without it). */

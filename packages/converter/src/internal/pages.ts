@@ -14,6 +14,7 @@ import type { EngineOptions } from "./engine.js"
 import type { OrderedPage, TextItem } from "./layout.js"
 import { hasText, isBetterReading, isJunkTextLayer, orderPage } from "./layout.js"
 import * as Ocr from "./ocr.js"
+import * as OcrPool from "./ocrPool.js"
 import * as Pdf from "./pdf.js"
 import type { PageVerdict, TaggedPage } from "./tagged/page.js"
 import { arrangePage, isTaggedPage } from "./tagged/page.js"
@@ -66,8 +67,8 @@ export const readPages = (
     }
     const pages: Array<OrderedPage | TaggedPage | Fiber.Fiber<OrderedPage | TaggedPage, OcrFailed>> = []
     const pending: Array<Fiber.Fiber<OrderedPage, OcrFailed>> = []
-    /** One tesseract worker per conversion, started by the first page that needs it. */
-    let tesseract: Effect.Effect<Ocr.Ocr, string> | undefined
+    /** tesseract's workers for this conversion, the first started by the first page that needs it. */
+    let tesseract: Effect.Effect<Ocr.Ocr> | undefined
     const ocrFailure = (page: number, reason: string) =>
       Effect.gen(function*() {
         const error = new OcrFailed({ page, reason })
@@ -78,7 +79,11 @@ export const readPages = (
       Effect.gen(function*() {
         ocrPages.push(n)
         const rendering = Pdf.render(open, n)
-        tesseract ??= yield* Effect.cached(Ocr.make(options.models).pipe(Scope.extend(scope)))
+        tesseract ??= yield* Effect.cached(
+          OcrPool.make(Ocr.make(options.models), options.ocrWorkers ?? OcrPool.defaultWorkers()).pipe(
+            Scope.extend(scope)
+          )
+        )
         const worker = tesseract
         const fallback = orderPage({ page: n, ...content })
         const work = Effect.gen(function*() {

@@ -54,6 +54,13 @@ const reportCollector: Effect.Effect<void> = "unavailable" in garbageCollector
   ? Effect.logDebug("no garbage collector function in the conversion worker", garbageCollector.unavailable)
   : Effect.void
 
+/** tesseract workers a conversion may run, as the pool gave them (see `OcrPool.workersFor`). */
+const ocrWorkers =
+  ((data: unknown): number | undefined =>
+    typeof data === "object" && data !== null && "ocrWorkers" in data && typeof data.ocrWorkers === "number"
+      ? data.ocrWorkers
+      : undefined)(WorkerThreads.workerData)
+
 const convert = (request: ConvertRequest) =>
   Stream.unwrapScoped(Effect.gen(function*() {
     const events = yield* Mailbox.make<ProgressEvent | DoneEvent, EngineError>()
@@ -65,6 +72,7 @@ const convert = (request: ConvertRequest) =>
       ocrLanguages: request.ocrLanguages,
       ocrDataPath: request.ocrDataPath,
       collectGarbage,
+      ocrWorkers,
       // Bytes are moved to the caller's thread (see DoneEvent); a string would be copied.
       markdownAsUtf8: true,
       onProgress: coalesce((progress) => Effect.asVoid(events.offer(new ProgressEvent(progress))))
