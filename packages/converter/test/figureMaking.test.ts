@@ -7,6 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import * as Fflate from "fflate"
+import * as Zlib from "node:zlib"
 import type { PDFPage } from "pdf-lib"
 import {
   concatTransformationMatrix,
@@ -248,7 +249,7 @@ describe("EPUB figures from Flate samples", () => {
       assert.deepStrictEqual([scaled!.width, scaled!.height], [1400, 30])
     }))
 
-  it.effect("at most four figures are made off the thread at once; the next ones are made on it", () =>
+  it.effect("many small figures are all made off the thread at once", () =>
     Effect.gen(function*() {
       const pdf = yield* pdfOf(async (document) => {
         const page = document.addPage([400, 800])
@@ -264,10 +265,44 @@ describe("EPUB figures from Flate samples", () => {
         }
       })
       const { pages, pending } = yield* readAll(pdf)
-      assert.deepStrictEqual(pending, [4])
+      assert.deepStrictEqual(pending, [6])
       assert.deepStrictEqual(
         pages[0]!.figures.map((placed) => greyOf(placed.figure)),
         [0, 1, 2, 3, 4, 5].map((i) => grey.map((value) => value ^ i))
+      )
+    }))
+
+  it.effect("figures go off the thread up to 32 MiB of pixels at once; the next one is made on it", () =>
+    Effect.gen(function*() {
+      // 2,800 x 2,800 grey: 7.84 MB each, so four fit and the fifth does not.
+      const large = 2800
+      const row = (i: number) => new Uint8Array(large).map((_, x) => (x + i * 50) & 0xFF)
+      const samples = (i: number) => {
+        const out = new Uint8Array(large * large)
+        for (let y = 0; y < large; y++) out.set(row(i), y * large)
+        return out
+      }
+      const pdf = yield* pdfOf(async (document) => {
+        const page = document.addPage([400, 800])
+        await text(document, page)
+        for (let i = 0; i < 5; i++) {
+          drawImage(
+            page,
+            `Large${i}`,
+            { ColorSpace: "DeviceGray", Filter: "FlateDecode", Width: large, Height: large },
+            Zlib.deflateSync(samples(i), { level: 1 }),
+            20 + i * 100
+          )
+        }
+      })
+      const { pages, pending } = yield* readAll(pdf)
+      assert.deepStrictEqual(pending, [4])
+      // The PNG's first row (after its filter byte) is the image's.
+      const firstRow = (png: Uint8Array) =>
+        Zlib.inflateSync(png.subarray(8 + 25 + 8, png.length - 16)).subarray(1, 1 + large)
+      assert.deepStrictEqual(
+        pages[0]!.figures.map((placed) => new Uint8Array(firstRow(placed.figure.data))),
+        [0, 1, 2, 3, 4].map(row)
       )
     }))
 })

@@ -21,8 +21,12 @@ const minFigurePixels = 48
 const maxKeptPixels = 2 * maxDecodedPixels
 /** Form XObjects nested deeper than this are not searched for images. */
 const maxFormDepth = 8
-/** Figures made off the conversion's thread at once (libuv's pool), so waiting pixels do not pile up. */
-const maxOffThread = 4
+/**
+ * Bytes of pixels being made into figures off the conversion's thread (libuv's pool) at most, so
+ * they do not pile up; past it a figure is made on the thread, which then waits for it. A count
+ * instead sent a page of many small figures to the thread.
+ */
+const maxOffThreadBytes = 32 * 1024 * 1024
 
 /** A figure, or one being made off this thread (`undefined` then: decode it at its place instead). */
 export type Made = Document.Figure | Promise<Document.Figure | undefined>
@@ -32,13 +36,15 @@ export interface DocumentFigures {
   readonly dictionaries: StreamDictionaries.StreamDictionaries
   readonly made: Map<string, Made | undefined>
   offThread: number
+  offThreadBytes: number
 }
 
 /** The figures context of a document whose bytes are `pdf`. */
 export const documentFigures = (pdf: Uint8Array): DocumentFigures => ({
   dictionaries: StreamDictionaries.make(pdf),
   made: new Map(),
-  offThread: 0
+  offThread: 0,
+  offThreadBytes: 0
 })
 
 /** What makes a figure what it is: its stream's bytes and dictionary, and what they say of the image. */
@@ -54,23 +60,39 @@ const placeOf = (context: DocumentFigures, data: Uint8Array): string | undefined
   return start === undefined ? undefined : `@${start} ${data.byteLength}`
 }
 
-/** Makes a figure off this thread when fewer than `maxOffThread` are, on it otherwise. */
+/** Makes a figure of `bytes` of pixels off this thread while `maxOffThreadBytes` allows (or none is), on it otherwise. */
 const offThread = (
   context: DocumentFigures,
+  bytes: number,
   there: () => Promise<Document.Figure | undefined> | undefined,
   here: () => Document.Figure | undefined
 ): Made | undefined => {
-  if (context.offThread >= maxOffThread) return here()
+  if (context.offThread > 0 && context.offThreadBytes + bytes > maxOffThreadBytes) return here()
   const made = there()
   if (made === undefined) return undefined
   context.offThread++
-  return made.catch(() => undefined).finally(() => context.offThread--)
+  context.offThreadBytes += bytes
+  return made.catch(() => undefined).finally(() => {
+    context.offThread--
+    context.offThreadBytes -= bytes
+  })
+}
+
+/** The most bytes of pixels PDFium's decoding of an image of `width` x `height` gives (BGRA, scaled down). */
+const decodedBytes = (width: number, height: number): number => {
+  const scale = Math.min(1, maxDecodedPixels / Math.max(width, height))
+  return Math.ceil(width * scale) * Math.ceil(height * scale) * 4
 }
 
 /** The figure of an image object (see the module's comment); `undefined` for none (too small, unreadable). */
 const figureOf = (m: Pdfium, object: number, page: number, context: DocumentFigures): Made | undefined => {
-  const decode = () =>
-    offThread(context, () => decodedOffThread(m, object, minFigurePixels), () => decoded(m, object, minFigurePixels))
+  const decode = (bytes = decodedBytes(maxDecodedPixels, maxDecodedPixels)) =>
+    offThread(
+      context,
+      bytes,
+      () => decodedOffThread(m, object, minFigurePixels),
+      () => decoded(m, object, minFigurePixels)
+    )
   // A stream painted again (a slide's background on every page) is found by its place, not copied.
   const raw = rawDataOrKnown(m, object, (view) => {
     const place = placeOf(context, view)
@@ -82,7 +104,7 @@ const figureOf = (m: Pdfium, object: number, page: number, context: DocumentFigu
   const image = (dictionary === undefined ? undefined : describedIn(dictionary)) ?? imageObject(m, object, page)
   if (image === undefined) return decode()
   if (image.width < minFigurePixels || image.height < minFigurePixels) return undefined
-  if (data === undefined) return decode()
+  if (data === undefined) return decode(decodedBytes(image.width, image.height))
   const key = identity(image, data, dictionary)
   const place = key === undefined ? undefined : placeOf(context, data)
   const remember = (made: Made | undefined) => {
@@ -95,9 +117,11 @@ const figureOf = (m: Pdfium, object: number, page: number, context: DocumentFigu
   const copy = copied(image, data, maxKeptPixels, rows)
   // A copy still to be checked is not shared: where it fails, it is decoded at its place.
   if (copy?.valid !== undefined) return copy.valid.then((valid) => valid ? copy.figure : undefined)
+  const samples = image.width * image.height * image.bitsPerPixel / 8
   const made = copy?.figure ?? (inflatable(image, dictionary, maxKeptPixels)
-    ? offThread(context, () => inflatedOffThread(image, data), () => inflated(image, data)) ?? decode()
-    : decode())
+    ? offThread(context, samples, () => inflatedOffThread(image, data), () => inflated(image, data)) ??
+      decode(decodedBytes(image.width, image.height))
+    : decode(decodedBytes(image.width, image.height)))
   return remember(made)
 }
 
