@@ -14,11 +14,12 @@ import {
 import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
+import { headingOf, outlineHeading, passageOf, termOf } from "./lineBlocks.js"
 import type { ListLabel, ListMarker } from "./lists.js"
 import { labelRuns, ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
 import { Style } from "./model.js"
-import { endsSentence, lowerStart, normalizeText } from "./text.js"
+import { endsSentence, lowerStart } from "./text.js"
 import { startsInCode, textFaceListings } from "./textFaceCode.js"
 
 export { listMarker } from "./lists.js"
@@ -91,24 +92,6 @@ const numberedLevel = (text: string, rules: PageRules): number | undefined => le
 const smallLevel = (line: Line, rules: PageRules): number | undefined => {
   const depth = rules.small.get(line)
   return depth === undefined ? undefined : Math.min(6, rules.spacedLevel + depth)
-}
-
-const outlineHeading = (entry: OutlineEntry): Document.Heading => ({
-  _tag: "Heading",
-  level: Math.min(6, entry.level),
-  text: normalizeText(entry.title).trim()
-})
-
-/** A heading with the code spans and note references of its title (that it is bold goes without saying). */
-const headingOf = (level: number, rich: Rich): Document.Heading => {
-  const marks = rich.marks.filter((mark) => (mark.style & (Style.code | Style.footnote)) !== 0)
-  return { _tag: "Heading", level, text: rich.text, ...(marks.length > 0 ? { marks } : {}) }
-}
-
-/** A large-print passage read as a heading at first: its code spans and note references stay (its weight is its print's). */
-const passageOf = (rich: Rich): Document.Paragraph => {
-  const marks = rich.marks.filter((mark) => (mark.style & (Style.code | Style.footnote)) !== 0)
-  return { _tag: "Paragraph", text: rich.text, ...(marks.length > 0 ? { marks } : {}) }
 }
 
 /** The block being built from one page's lines, one line at a time. */
@@ -399,9 +382,3 @@ export const pageBlocksCarried = (
   const open = last !== undefined && last.index === blocks.length - 1 ? last.builder : undefined
   return { blocks, continued: builder.continued, open }
 }
-
-const termOf = (rich: Rich): Document.Term => ({
-  _tag: "Term",
-  text: rich.text,
-  ...(rich.marks.length > 0 ? { marks: rich.marks } : {})
-})
