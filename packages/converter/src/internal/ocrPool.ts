@@ -1,7 +1,4 @@
-/**
- * tesseract workers shared by one conversion's OCR pages: each started only when a page waits and
- * every started worker is busy, so a document with one scanned page starts one.
- */
+/** A conversion's tesseract workers, each started only when a page waits and every worker is busy. */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Pool from "effect/Pool"
@@ -9,16 +6,12 @@ import type * as Scope from "effect/Scope"
 import * as Os from "node:os"
 import type { Ocr } from "./ocr.js"
 
-/**
- * tesseract runs on one thread per worker: two pages at once use two cores. More would each hold
- * a model and a page's rendering (100 MB or more) for little on machines of this size.
- */
+/** One thread a worker; more than two would each hold a model and a rendering (100 MB+) for little. */
 const maxWorkers = 2
 
 /** Workers for a conversion that has `cores` to itself (a pool's worker shares them with the others). */
 export const workersFor = (cores: number): number => Math.max(1, Math.min(maxWorkers, Math.floor(cores)))
 
-/** The default when the caller does not say: this machine's cores. */
 export const defaultWorkers = (): number => workersFor(Os.availableParallelism())
 
 /** The pool; a worker that could not start is not tried again: every later page fails with its reason. */

@@ -42,10 +42,7 @@ const breaksBefore = (previous: Line, line: Line, paragraphRight: number | undef
   return paragraphRight !== undefined && previous.x1 < paragraphRight - size * 3
 }
 
-/**
- * A line of code closed by the sentence it is displayed in: in the code face but for a last full
- * stop or comma (a LaTeX display's "\\documentclass[upint]{asmejour}."), read as a code line.
- */
+/** A displayed code line closed by its sentence's full stop or comma, read as code. */
 const closedCode = (line: Line): Line | undefined => {
   const mark = line.marks?.[0]
   if (line.charWidth !== undefined || line.marks?.length !== 1 || mark === undefined) return undefined

@@ -37,7 +37,7 @@ export const bodySize = (pages: ReadonlyArray<OrderedPage>): number => {
 }
 
 /** A line set this much larger than the body, short, and with letters, is a heading. */
-const headingRatio = 1.15
+export const headingRatio = 1.15
 /** Longer "headings" are large-print passages (an author list, a lead), not titles. */
 export const headingMaxChars = 160
 

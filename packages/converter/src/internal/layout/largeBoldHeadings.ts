@@ -1,8 +1,4 @@
-/**
- * Headings in bold a point or so larger than the text, too little for a heading by size alone (a
- * JSS-style LaTeX section, 12 pt bold italic over 11 pt text): a size whose every line is bold, and
- * that holds few of the document's characters, is a heading face.
- */
+/** A size a point above the text whose every line is bold, holding few characters, is a heading face. */
 import { isHeadingCandidate } from "./headings.js"
 import type { Mark } from "./model.js"
 import { Style } from "./model.js"
@@ -16,7 +12,6 @@ const maxShare = 0.1
 /** Longer lines are a passage set in bold, not a title's line. */
 const maxChars = 120
 
-/** Bold throughout, code spans aside (a title may start with one). */
 const boldText = (text: string, marks: ReadonlyArray<Mark>): boolean => {
   let end = 0
   for (const mark of marks) {

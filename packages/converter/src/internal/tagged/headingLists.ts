@@ -1,17 +1,10 @@
-/**
- * Numbered headings tagged as a list: Word's heading styles numbered by a list, which Acrobat's
- * PDFMaker tags `L`/`LI`/`LBody` (the heading style only in the class the role map cannot reach).
- */
+/** Word's list-numbered headings, which PDFMaker tags `L`/`LI`/`LBody` (the style only in the class). */
+import { headingMaxChars, headingRatio } from "../layout/headings.js"
 import { heaviest } from "../layout/lines.js"
 import type { TextItem } from "../layout/model.js"
 import { Style } from "../layout/model.js"
 import type { TagNode } from "./model.js"
 import * as Roles from "./roles.js"
-
-/** A heading's text is this much larger than the page's running text (as `isHeadingCandidate`). */
-const headingRatio = 1.15
-/** Longer items are a passage set in bold, not a title. */
-const maxChars = 160
 
 type Runs = ReadonlyMap<number, ReadonlyArray<TextItem>>
 
@@ -48,7 +41,6 @@ const split = (item: TagNode): TitledItem => {
   return { title: { ...item, kids: head }, rest }
 }
 
-/** The runs an element's content holds. */
 const runsOf = (node: TagNode, runs: Runs): Array<TextItem> =>
   node.kids.flatMap((kid) => typeof kid === "number" ? [...(runs.get(kid) ?? [])] : runsOf(kid, runs))
 
@@ -56,17 +48,14 @@ const runsOf = (node: TagNode, runs: Runs): Array<TextItem> =>
 const isTitle = (items: ReadonlyArray<TextItem>, body: number): boolean => {
   const text = items.map((item) => item.text).join("").trim()
   const inked = items.filter((item) => item.text.trim() !== "")
-  return inked.length > 0 && text.length <= maxChars && /\p{L}.*\p{L}/u.test(text) &&
+  return inked.length > 0 && text.length <= headingMaxChars && /\p{L}.*\p{L}/u.test(text) &&
     inked.every((item) => (item.style & Style.strong) !== 0 && item.size >= body * headingRatio)
 }
 
 /** A part of a list of headings: a title and what follows it, or items that are no title (a list of their own). */
 export type HeadingPart = TitledItem | { readonly list: TagNode }
 
-/**
- * A list whose first item and at least half of its items start with a title (bold, larger than the
- * text) is numbered headings: its parts in order; undefined for any other list.
- */
+/** A list whose first item and half of its items start with a title is headings: its parts, in order. */
 export const headingItems = (list: TagNode, runs: Runs, body: number): Array<HeadingPart> | undefined => {
   const parts: Array<HeadingPart> = []
   let items = 0
