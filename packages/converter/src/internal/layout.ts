@@ -33,6 +33,7 @@ import { removeRunningHeads } from "./layout/runningHeads.js"
 import { joinSectionNumbers } from "./layout/sectionNumbers.js"
 import { smallHeadings } from "./layout/smallHeadings.js"
 import { numberedHeadings, paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
+import { tableHeadings } from "./layout/tableHeadings.js"
 import { linesPage, taggedBlocks } from "./tagged/assemble.js"
 import { appendTagged } from "./tagged/merge.js"
 import type { TaggedPage } from "./tagged/page.js"
@@ -126,7 +127,9 @@ export const layout = (input: LayoutInput): Layout => {
     outlineLines: matched.lines,
     sizeLevels: { active: outline.length === 0 },
     // An outlined document's headings are its outline's (and larger sizes): bold lines stay text.
-    spaced: outline.length === 0 ? spacedHeadings(pages, body, gap) : new Set(),
+    spaced: outline.length === 0
+      ? new Set([...spacedHeadings(pages, body, gap), ...tableHeadings(pages, body)])
+      : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
     numbered: outline.length === 0 ? numberedHeadings(pages, body) : new Set(),
     small: outline.length === 0
