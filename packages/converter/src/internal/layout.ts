@@ -38,6 +38,7 @@ import { linesPage, taggedBlocks } from "./tagged/assemble.js"
 import { appendTagged } from "./tagged/merge.js"
 import type { TaggedPage } from "./tagged/page.js"
 import { isTaggedPage } from "./tagged/page.js"
+import { treeHeadingSizes } from "./tagged/paragraphHeadings.js"
 
 export { detectLanguage } from "./layout/language.js"
 export { mergeSplitParagraphs } from "./layout/mergeBlocks.js"
@@ -139,6 +140,7 @@ export const layout = (input: LayoutInput): Layout => {
     plain: notHeadings(pages),
     hyphenation: collectWords(lineTexts(pages))
   }
+  const headingSizes = treeHeadingSizes(all.filter(isTaggedPage))
   const blocks: Array<Document.Block> = []
   const edges = pageEdges(pages, body)
   // The list a page ended with, which the next page's first line may go on with.
@@ -156,7 +158,7 @@ export const layout = (input: LayoutInput): Layout => {
     const carried = openList
     openList = undefined
     if (isTaggedPage(next)) {
-      open = appendTagged(blocks, taggedBlocks(next, new Set(pageLines(page)), rules), open)
+      open = appendTagged(blocks, taggedBlocks(next, new Set(pageLines(page)), rules, headingSizes), open)
       removedLines.push(...next.artifacts.map((line) => line.text))
       continue
     }

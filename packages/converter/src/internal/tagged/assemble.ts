@@ -8,6 +8,7 @@ import type { Line, OrderedPage } from "../layout/model.js"
 import { withReferences } from "./content.js"
 import type { Placed } from "./merge.js"
 import type { TaggedPage } from "./page.js"
+import { leadHeading } from "./paragraphHeadings.js"
 
 /** A tagged page's lines, then its artifacts, as a layout page: for the document's measures and the running-head rule. */
 export const linesPage = (page: TaggedPage): OrderedPage => ({
@@ -50,7 +51,8 @@ const referenced = (block: Document.Block): Document.Block => {
 export const taggedBlocks = (
   page: TaggedPage,
   kept: ReadonlySet<Line>,
-  rules: PageRules
+  rules: PageRules,
+  headingSizes: ReadonlyMap<number, number> = new Map()
 ): Array<Placed> => {
   // The tree says which elements are headings: a paragraph is one only by its size, not its spacing.
   const paragraphRules: PageRules = { ...rules, spaced: new Set(), numbered: new Set(), small: new Map() }
@@ -80,7 +82,12 @@ export const taggedBlocks = (
     }
     code = undefined
     const items = lines.map((line) => ({ _tag: "Line" as const, line }))
-    const blocks = pageBlocks({ page: page.page, height: page.height, items }, paragraphRules, []).map(referenced)
+    const blocks = leadHeading(
+      lines,
+      pageBlocks({ page: page.page, height: page.height, items }, paragraphRules, []),
+      headingSizes,
+      rules.body
+    ).map(referenced)
     blocks.forEach((block, i) =>
       placed.push({
         block,

@@ -145,7 +145,9 @@ class Builder {
     this.checkOrder(lines)
     if (lines.length > 0) {
       if (heading !== undefined) {
-        this.block((hyphenation) => headingOf(heading, richOf(this.measure(lines), hyphenation)), node)
+        const made: Made<Document.Block | undefined> = (hyphenation) =>
+          headingOf(heading, richOf(this.measure(lines), hyphenation))
+        this.block(made, node, undefined, false, { level: heading, line: lines[0]! })
       } else if (entry) {
         // A contents entry is no heading, whatever its section number and face (its page number or none).
         this.block((hyphenation) => paragraphOf(richOf(this.measure(lines), hyphenation)), node)
@@ -164,11 +166,12 @@ class Builder {
     make: Made<Document.Block | undefined>,
     node?: TagNode,
     ends = { first: true, last: true },
-    item = false
+    item = false,
+    heading?: { readonly level: number; readonly line: Line }
   ) {
     const continued = ends.first && node !== undefined && continuesBefore(node)
     const continues = ends.last && node !== undefined && continuesAfter(node)
-    this.units.push({ _tag: "Block", make, lines: this.measured, item, continued, continues })
+    this.units.push({ _tag: "Block", make, lines: this.measured, heading, item, continued, continues })
     this.measured = []
   }
 

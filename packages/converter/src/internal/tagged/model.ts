@@ -72,6 +72,8 @@ export type Unit =
     readonly _tag: "Block"
     readonly make: Made<Document.Block | undefined>
     readonly lines: ReadonlyArray<Line>
+    /** A heading's level and first line (the face the tree's headings are set in). */
+    readonly heading?: { readonly level: number; readonly line: Line } | undefined
     readonly item: boolean
     readonly continued: boolean
     readonly continues: boolean
