@@ -1,6 +1,7 @@
 /**
  * A page's paths, read once per object: bullets drawn as shapes (browsers, beamer) come back as "•"
- * runs where they mark a run's start, so the list rules see them; thin paths are a table's rules.
+ * runs where they mark a run's start, so the list rules see them; thin paths are a table's rules,
+ * large ones the panels a listing may be set on.
  */
 import type { TextItem } from "./layout.js"
 import type { Box, Rule } from "./layout/model.js"
@@ -22,11 +23,18 @@ const maxThickness = 2
 const minLength = 12
 /** Pages with more rules than this are drawings (a plot's grid), not tables. */
 const maxRules = 600
+/** A panel (a shaded or framed box a listing may be set on) is at least this wide and high (points). */
+const minPanelWidth = 40
+const minPanelHeight = 10
+/** Pages with more panels than this are drawings (a chart's bars). */
+const maxPanels = 200
 
 /** A page's paths as the layout reads them: small square-ish shapes and rules (top-down coordinates). */
 export interface PagePaths {
   readonly shapes: ReadonlyArray<Box>
   readonly rules: ReadonlyArray<Rule>
+  /** Paths large enough to hold lines of text: shaded boxes and frames. */
+  readonly panels: ReadonlyArray<Box>
 }
 
 /** Whether a box is the size and shape of a list marker: small and roughly square. */
@@ -46,6 +54,7 @@ export const pagePaths = (m: Pdfium, page: number, width: number, height: number
   P.withBuffer(m, 24, (out) => {
     const shapes: Array<Box> = []
     const rules: Array<Rule> = []
+    const panels: Array<Box> = []
     const toPage = (x: number, y: number): readonly [number, number] => {
       m.direct.FPDF_PageToDevice(page, 0, 0, Math.ceil(width * 16), Math.ceil(height * 16), 0, x, y, out + 16, out + 20)
       return [P.int(m, out + 16) / 16, P.int(m, out + 20) / 16]
@@ -72,9 +81,15 @@ export const pagePaths = (m: Pdfium, page: number, width: number, height: number
         if (rules.length <= maxRules) rules.push({ ...box, horizontal: false })
       } else if (shapes.length <= maxCandidates && isMarkerBox(w, h)) {
         shapes.push(box)
+      } else if (w >= minPanelWidth && h >= minPanelHeight && panels.length <= maxPanels) {
+        panels.push(box)
       }
     }
-    return { shapes, rules: rules.length > maxRules ? [] : rules }
+    return {
+      shapes,
+      rules: rules.length > maxRules ? [] : rules,
+      panels: panels.length > maxPanels ? [] : panels
+    }
   })
 
 /** A page's runs ordered by baseline, so each shape looks only at the runs of its own height. */

@@ -12,7 +12,7 @@ import { pagePaths, shapeBullets } from "./bullets.js"
 import type { DeferredFigure, DocumentFigures, PendingFigure } from "./figures.js"
 import { decodedAt, documentFigures, figureAt, pageFigures } from "./figures.js"
 import type { OutlineEntry, PlacedFigure, TextItem } from "./layout.js"
-import type { Rule } from "./layout/model.js"
+import type { Box, Rule } from "./layout/model.js"
 import { ruledSpans } from "./layout/ruledTables.js"
 import { pageText } from "./pageText.js"
 import type { Pdfium } from "./pdfium.js"
@@ -202,6 +202,8 @@ export interface PageContent {
   readonly junk: number
   /** Thin paths: a table's rules. */
   readonly rules: ReadonlyArray<Rule>
+  /** Shaded boxes and frames a listing may be set on. */
+  readonly panels: ReadonlyArray<Box>
   /** The page's structure tree and its runs' marked content, when the document is tagged and the page has a tree. */
   readonly tagged: TaggedContent | undefined
 }
@@ -245,7 +247,16 @@ export const readPage = (
     const images = options.figures || empty
       ? pageFigures(m, page, width, height, options.figures ? open.figures : undefined, marked)
       : { figures: [], imageCoverage: 0, pending: [], deferred: [] }
-    return { width, height, items: text.items, junk: text.junk, rules: paths.rules, tagged, ...images }
+    return {
+      width,
+      height,
+      items: text.items,
+      junk: text.junk,
+      rules: paths.rules,
+      panels: paths.panels,
+      tagged,
+      ...images
+    }
   })
 
 /**

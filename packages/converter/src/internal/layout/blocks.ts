@@ -19,6 +19,7 @@ import type { ListLabel, ListMarker } from "./lists.js"
 import { labelRuns, ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
 import { Style } from "./model.js"
+import { panelListings } from "./panelCode.js"
 import { endsSentence, lowerStart } from "./text.js"
 import { startsInCode, textFaceListings } from "./textFaceCode.js"
 
@@ -359,7 +360,7 @@ export const pageBlocksCarried = (
   missing: ReadonlyArray<OutlineEntry>,
   carried: ListBuilder | undefined
 ): PageMade => {
-  const items = listingComments(textFaceListings(page.items))
+  const items = listingComments(textFaceListings(panelListings(page.items, page.panels ?? [])))
   const textStarts = items.flatMap((item) =>
     item._tag === "Line" && item.line.charWidth === undefined ? [item.line.x0] : []
   )

@@ -60,3 +60,9 @@ export const isBlockStatement = (text: string): boolean => {
 }
 
 export const isListingDirective = (text: string): boolean => listingDirective.test(ascii(text))
+
+/** A line of prose rather than of a listing: a bullet, or five plain words in a row outside strings and comments. */
+export const readsAsProse = (text: string): boolean => {
+  const line = ascii(text)
+  return !comment.test(line) && (bullet.test(line) || words.test(line.replace(quoted, "\"\"")))
+}

@@ -45,6 +45,8 @@ export interface PageText {
   readonly figures: ReadonlyArray<PlacedFigure>
   /** Its rules (absent: none read). */
   readonly rules?: ReadonlyArray<Rule> | undefined
+  /** Its shaded boxes and frames (absent: none read). */
+  readonly panels?: ReadonlyArray<Box> | undefined
 }
 
 /** A bookmark resolved to its page (1-based) and, when the destination says, its top. */
@@ -92,6 +94,8 @@ export interface OrderedPage {
   readonly items: ReadonlyArray<PageItem>
   /** Its horizontal rules where a footnote separator may be (`footnotes`). */
   readonly separators?: ReadonlyArray<Separator> | undefined
+  /** Its shaded boxes and frames, where a listing in a text face is read whole (`panelCode`). */
+  readonly panels?: ReadonlyArray<Box> | undefined
 }
 
 /** The lines of a page, in reading order, without its tables and figures. */

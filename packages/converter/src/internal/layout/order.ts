@@ -137,5 +137,11 @@ export const orderPage = (page: PageText): OrderedPage => {
     if (index < 0) items.push(item)
     else items.splice(items.indexOf(ordered[index]!.item), 0, item)
   }
-  return { page: page.page, height: page.height, items, separators: separatorRules(page.rules ?? [], page.width) }
+  return {
+    page: page.page,
+    height: page.height,
+    items,
+    separators: separatorRules(page.rules ?? [], page.width),
+    ...(page.panels !== undefined && page.panels.length > 0 ? { panels: page.panels } : {})
+  }
 }
