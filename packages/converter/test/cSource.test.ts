@@ -35,7 +35,7 @@ describe("C source in a text face", () => {
       assert.isFalse(isCSource([]))
     }))
 
-  it.effect("a listing's line reads as C by its statement, control head, function head or brace, not as a sentence", () =>
+  it.effect("a listing's line reads as C by its statement, declaration, control head, function head or brace, not as a sentence", () =>
     Effect.sync(() => {
       const kinds = [
         "typedef char bool;",
@@ -47,7 +47,11 @@ describe("C source in a text face", () => {
         "\u2022 the version number of Stow (\u2018stow --version\u2019);",
         "at the same time (and they will be if they fulfill all the criteria);",
         "AB\u2190\u2192 \\underleftrightarrow{AB}",
-        "#define and #include directives directly into program modules."
+        "#define and #include directives directly into program modules.",
+        "cmsHPROFILE hInProfile, hOutProfile;",
+        "gs_color_space *color_space, names[8];",
+        "apples, pears and the rest;",
+        "Note well;"
       ].map(listingLine)
       assert.deepStrictEqual(kinds, [
         "code",
@@ -58,6 +62,10 @@ describe("C source in a text face", () => {
         "comment",
         undefined,
         undefined,
+        undefined,
+        undefined,
+        "code",
+        "code",
         undefined,
         undefined
       ])

@@ -26,6 +26,14 @@ const keyword = "(?:typedef|return|break|continue|goto|static|extern|const|struc
   "void|int|char|short|long|float|double|bool)"
 /** A statement with no punctuation but its `;`: one a keyword starts (`return 0;`), or an increment. */
 const plainStatement = new RegExp(`^(?:${keyword}\\b.*|.*(?:\\+\\+|--).*);$`)
+/**
+ * A declaration: a type, then names (pointer stars, array bounds) separated by commas, and `;`. A type or
+ * name must look like code (an underscore, a capital inside a word, a star), so "see the rest;" is none.
+ */
+const declaration =
+  /^(?:(?:const|static|extern|struct|enum|union|unsigned|signed|volatile)\s+)*[A-Za-z_]\w*(?:\s*\*+\s*|\s+)[A-Za-z_]\w*(?:\[\w*\])?(?:\s*,\s*\**\s*[A-Za-z_]\w*(?:\[\w*\])?)*\s*;$/
+const codeName = /_|\*|[a-z][A-Z]/
+
 /** A control statement's head, `else` or `do`, with its opening brace. */
 const control = /^(?:\}\s*)?(?:(?:else\s+)?(?:if|while|for|switch)\s*\(.*\)|else|do)\s*\{?$/
 /** A function's head: a type (a keyword or a name in capitals), pointer stars, the name, its parameters. */
@@ -50,6 +58,7 @@ export const listingLine = (text: string): "code" | "comment" | undefined => {
   const bare = line.replace(quoted, "\"\"")
   if (bullet.test(line) || words.test(bare)) return undefined
   if (plainStatement.test(bare) || control.test(line) || functionHead.test(line) || brace.test(line)) return "code"
+  if (declaration.test(line) && codeName.test(line)) return "code"
   return !directive.test(line) && listingStatement.test(line) ? "code" : undefined
 }
 
