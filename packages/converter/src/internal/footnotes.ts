@@ -36,9 +36,15 @@ export const markedTexts = (block: Document.Block): Array<Marked> => {
 /** An id from a label: its letters and digits, "note" when it has none. */
 export const idBase = (label: string): string => label.normalize("NFKD").replace(/[^A-Za-z0-9]/g, "") || "note"
 
-/** Pairs references and footnotes (see `Document.Footnote`); a repeated label's ids get "-2", "-3", ... */
+/** A symbol label ("†", "*"): a table's note answers every reference of it in the table, not only the nearest. */
+const sharedLabel = /^[*\u2217\u2020\u2021\u00A7\u00B6\u2016]+$/u
+
+/**
+ * Pairs references and footnotes (see `Document.Footnote`); a repeated label's ids get "-2", "-3", ...
+ * A footnote of a symbol label also takes the other waiting references of it in the same block.
+ */
 export const pairNotes = (blocks: ReadonlyArray<Document.Block>): NoteIds => {
-  const open = new Map<string, Array<Document.Mark>>()
+  const open = new Map<string, Array<{ readonly mark: Document.Mark; readonly block: number }>>()
   const references = new Map<Document.Mark, string>()
   const notes = new Map<Document.Footnote, string>()
   const used = new Map<string, number>()
@@ -48,22 +54,29 @@ export const pairNotes = (blocks: ReadonlyArray<Document.Block>): NoteIds => {
     used.set(base, count)
     return count === 1 ? base : `${base}-${count}`
   }
-  for (const block of blocks) {
+  blocks.forEach((block, index) => {
     if (block._tag === "Footnote") {
-      const reference = open.get(block.label.trim())?.pop()
+      const label = block.label.trim()
+      const waiting = open.get(label) ?? []
+      const reference = waiting.pop()
       const id = nextId(block.label)
       notes.set(block, id)
-      if (reference !== undefined) references.set(reference, id)
+      if (reference !== undefined) {
+        references.set(reference.mark, id)
+        while (sharedLabel.test(label) && waiting[waiting.length - 1]?.block === reference.block) {
+          references.set(waiting.pop()!.mark, id)
+        }
+      }
     }
     for (const { marks, text } of markedTexts(block)) {
       for (const mark of marks) {
         if ((mark.style & Style.footnote) === 0) continue
         const label = text.slice(mark.start, mark.end).trim()
         const waiting = open.get(label) ?? []
-        waiting.push(mark)
+        waiting.push({ mark, block: index })
         open.set(label, waiting)
       }
     }
-  }
+  })
   return { references, notes }
 }

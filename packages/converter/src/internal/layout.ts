@@ -34,6 +34,7 @@ import { joinSectionNumbers } from "./layout/sectionNumbers.js"
 import { smallHeadings } from "./layout/smallHeadings.js"
 import { numberedHeadings, paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
 import { tableHeadings } from "./layout/tableHeadings.js"
+import { tableNotes } from "./layout/tableNotes.js"
 import { linesPage, taggedBlocks } from "./tagged/assemble.js"
 import { appendTagged } from "./tagged/merge.js"
 import type { TaggedPage } from "./tagged/page.js"
@@ -186,7 +187,7 @@ export const layout = (input: LayoutInput): Layout => {
   }
   // A page's foot notice is read after the text, where it interrupts no sentence.
   const merged = placeNotes([
-    ...mergeSplitParagraphs(blocks, rules.hyphenation),
+    ...tableNotes(mergeSplitParagraphs(blocks, rules.hyphenation)),
     ...notices.flatMap((page) => pageBlocks(page, rules, []))
   ])
   const firstHeading = merged.find((block): block is Document.Heading => block._tag === "Heading")
