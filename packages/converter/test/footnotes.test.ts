@@ -68,6 +68,25 @@ describe("footnotes at a page's foot", () => {
       assert.notInclude(markdown.split("[^1]:")[0]!, "A note at the foot")
     }))
 
+  it.effect("a note above a float framed by a rule across the page (LaTeX's bottom float) ends at that rule", () =>
+    Effect.sync(() => {
+      const notes = (rules: ReadonlyArray<Rule>) =>
+        footnotes(layout([page([
+          ...bodyLines(filler, 50, 100),
+          ...referring("Two demonstrations from the Junicode font", "9", " are shown below.", 50, 160),
+          ...bodyLines(["A last line of the body ends the text here."], 50, 172),
+          item("9", 50, 401, 6),
+          item("http://junicode.sf.net", 54, 405, 8),
+          item("Example 29: an example framed above and below.", 80, 440),
+          item("\\fontspec{Hiragino Mincho Pro}", 300, 460)
+        ], rules)]))
+      const note = { _tag: "Footnote", label: "9", text: "http://junicode.sf.net" }
+      const frame = { x0: 40, x1: 560, y0: 425, y1: 425.4, horizontal: true }
+      assert.deepStrictEqual(notes([separator(50, 390), frame]), [note])
+      // Without the frame, lines below that are no notes and no folio leave the block as body text.
+      assert.deepStrictEqual(notes([separator(50, 390)]), [])
+    }))
+
   it.effect("a note in the body's size, its label raised, after a gap without a rule (LibreOffice's) answers its reference", () =>
     Effect.sync(() => {
       const notes = (label: ReadonlyArray<TextItem>) =>

@@ -119,7 +119,6 @@ const separatorAbove = (
 export const footNotes = (page: OrderedPage, body: number, continuing: boolean): PageNotes => {
   const items = withLabelsJoined(page, body)
   const all = page.separators ?? []
-  const rules = all.filter((rule) => !rule.long)
   const referred = new Set<string>()
   const taken = new Set<number>()
   const notes: Array<Note> = []
@@ -141,7 +140,7 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
     const start = line.size <= body + 0.5 && line.y >= page.height * lowerPart && line.charWidth === undefined
       ? footStart(line, previous, afterBlock, all, body, referred, continuing && notes.length === 0)
       : undefined
-    const found = start === undefined ? undefined : footBlock(items, i, start, referred, rules, body, page.height)
+    const found = start === undefined ? undefined : footBlock(items, i, start, referred, all, body, page.height)
     const block = found?.notes.every(hasWords) === true ? found : undefined
     if (block === undefined) {
       for (const label of referenceLabels(line)) referred.add(label)
@@ -187,7 +186,8 @@ const footStart = (
 
 /**
  * The notes of the foot block at `start` and its last line's index, when its lines, close below one
- * another, run to the column's end (a figure, a line higher up, a rule, the bottom band); else undefined.
+ * another, run to the column's end (a figure, a line higher up, a rule (a float's frame below the
+ * notes too), the bottom band); else undefined.
  */
 const footBlock = (
   items: ReadonlyArray<PageItem>,
