@@ -109,3 +109,33 @@ describe("notes set under a table", () => {
     )
   })
 })
+
+describe("notes labelled with an italic letter (LaTeX's minipage notes)", () => {
+  it("an italic letter after a row's word refers to the note that letter leads, in any script", () => {
+    const row = "بدون در نظر گرفتن پارامترهای داخلیآ !"
+    const note = "آمانند ماکسیمم تعداد اشیاء شناور در یک صفحه"
+    const blocks = tableNotes([
+      paragraph("در یک صفحۀ ویژه که تنها شامل اجسام شناور است."),
+      paragraph(row, [{ start: 34, end: 35, style: Style.emphasis }]),
+      paragraph(note, [{ start: 0, end: 1, style: Style.emphasis }])
+    ])
+    assert.deepStrictEqual(blocks[1], {
+      _tag: "Paragraph",
+      text: row,
+      marks: [{ start: 34, end: 35, style: Style.footnote }]
+    })
+    assert.deepStrictEqual(blocks[2], {
+      _tag: "Footnote",
+      label: "آ",
+      text: "مانند ماکسیمم تعداد اشیاء شناور در یک صفحه"
+    })
+  })
+
+  it("an italic letter leading a paragraph that no word above carries is text", () => {
+    const blocks: ReadonlyArray<Document.Block> = [
+      paragraph("Let the sides be a and b, each in metres.", [{ start: 17, end: 18, style: Style.emphasis }]),
+      paragraph("a is the longer side.", [{ start: 0, end: 1, style: Style.emphasis }])
+    ]
+    assert.deepStrictEqual(tableNotes(blocks), [...blocks])
+  })
+})

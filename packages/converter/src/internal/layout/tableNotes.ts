@@ -19,45 +19,65 @@ const reach = 6
 
 type Marked = Document.Paragraph | Document.Table
 
+/**
+ * How a note's label is set: a symbol; a raised figure or letter, or one on the line; or (LaTeX's
+ * minipage notes) a letter in italics set close to the word it follows and to its note's text.
+ */
+type Kind = "symbol" | "other" | "italic"
+
+/** Whether a mark is one italic letter (in any script: "a", "آ"). */
+const italicLetter = (text: string, mark: Document.Mark): boolean =>
+  (mark.style & Style.emphasis) !== 0 && (mark.style & Style.code) === 0 &&
+  /^\p{L}$/u.test(text.slice(mark.start, mark.end))
+
 /** A paragraph's leading label and where its text starts. */
 const leadLabel = (
   block: Document.Paragraph
-): { readonly label: string; readonly cut: number; readonly symbol: boolean } | undefined => {
+): { readonly label: string; readonly cut: number; readonly kind: Kind } | undefined => {
   const first = block.marks?.[0]
+  const italic = first !== undefined && first.start === 0 && italicLetter(block.text, first)
+    ? /^\s?(?=\p{L})/u.exec(block.text.slice(first.end))
+    : null
+  if (italic !== null) {
+    return { label: block.text.slice(0, first!.end), cut: first!.end + italic[0].length, kind: "italic" }
+  }
   if (first !== undefined && first.start === 0 && first.style === Style.footnote) {
     const rest = block.text.slice(first.end)
     return rest.trim() === "" ? undefined : {
       label: block.text.slice(0, first.end).trim(),
       cut: block.text.length - rest.trimStart().length,
-      symbol: symbolLabel.test(block.text.slice(0, first.end).trim())
+      kind: symbolLabel.test(block.text.slice(0, first.end).trim()) ? "symbol" : "other"
     }
   }
   const symbol = symbolLead.exec(block.text)
-  if (symbol !== null) return { label: symbol[1]!, cut: symbol[0].length, symbol: true }
+  if (symbol !== null) return { label: symbol[1]!, cut: symbol[0].length, kind: "symbol" }
   const other = otherLead.exec(block.text)
-  return other === null ? undefined : { label: other[1]!, cut: other[0].length, symbol: false }
+  return other === null ? undefined : { label: other[1]!, cut: other[0].length, kind: "other" }
 }
 
 const isSpace = (c: string | undefined): boolean => c === undefined || /\s/u.test(c)
 const closing = /[\s.,;:)\]]/u
 
 /**
- * Where `label` stands in `text` as a reference: a raised label, or (a symbol) one set after a word
- * ("Band-Aid*.") or alone between spaces ("cswh †"), outside code; not at the text's start.
+ * Where `label` stands in `text` as a reference: a raised label, an italic letter set after a word,
+ * or (a symbol) one set after a word ("Band-Aid*.") or alone between spaces ("cswh †"), outside
+ * code; not at the text's start.
  */
 const referencesIn = (
   text: string,
   marks: ReadonlyArray<Document.Mark>,
   label: string,
-  symbol: boolean
+  kind: Kind
 ): Array<{ readonly start: number; readonly end: number }> => {
   const found: Array<{ start: number; end: number }> = []
   for (const mark of marks) {
-    if (mark.style === Style.footnote && text.slice(mark.start, mark.end).trim() === label) {
-      found.push({ start: mark.start, end: mark.end })
-    }
+    const raised = mark.style === Style.footnote && text.slice(mark.start, mark.end).trim() === label
+    const italic = kind === "italic" && mark.start > 0 && italicLetter(text, mark) &&
+      text.slice(mark.start, mark.end) === label && !isSpace(text[mark.start - 1]) &&
+      (mark.end === text.length || closing.test(text[mark.end]!))
+    if (raised || italic) found.push({ start: mark.start, end: mark.end })
   }
-  if (!symbol) return found
+  if (kind !== "symbol") return found
   for (let at = text.indexOf(label, 1); at > 0; at = text.indexOf(label, at + label.length)) {
     const end = at + label.length
     const before = text[at - 1]
@@ -96,16 +116,16 @@ const withSpans = (
 }
 
 /** The block with `label`'s references marked, or undefined when it shows none. */
-const referring = (block: Marked, label: string, symbol: boolean): Marked | undefined => {
+const referring = (block: Marked, label: string, kind: Kind): Marked | undefined => {
   if (block._tag === "Paragraph") {
-    const spans = referencesIn(block.text, block.marks ?? [], label, symbol)
+    const spans = referencesIn(block.text, block.marks ?? [], label, kind)
     return spans.length === 0 ? undefined : { ...block, marks: withSpans(block.marks ?? [], spans) }
   }
   let any = false
   const marks = block.rows.map((row, r) =>
     row.map((cell, c) => {
       const own = block.marks?.[r]?.[c] ?? []
-      const spans = referencesIn(cell, own, label, symbol)
+      const spans = referencesIn(cell, own, label, kind)
       if (spans.length > 0) any = true
       return spans.length === 0 ? own : withSpans(own, spans)
     })
@@ -141,13 +161,14 @@ export const tableNotes = (blocks: ReadonlyArray<Document.Block>): Array<Documen
       // An earlier note of the same label ends what this one may refer to.
       if (above._tag === "Paragraph" && leadLabel(above)?.label === lead.label) break
       sawTable ||= above._tag === "Table"
-      const marked = referring(above, lead.label, lead.symbol)
+      const marked = referring(above, lead.label, lead.kind)
       if (marked !== undefined) changed.set(j, marked)
     }
-    const unreferred = lead.symbol && alwaysNotes.test(lead.label)
+    const unreferred = lead.kind === "symbol" && alwaysNotes.test(lead.label)
     if (changed.size === 0 && !unreferred) continue
-    // A letter, a figure or an asterisk leads a note only under a table (a daggers' note may be under rows read as text).
-    if ((!lead.symbol || asterisks.test(lead.label)) && !sawTable) continue
+    // A letter, a figure or an asterisk leads a note only under a table (a dagger's or an italic
+    // letter's note may be under rows read as text).
+    if ((lead.kind === "other" || asterisks.test(lead.label)) && !sawTable) continue
     for (const [j, marked] of changed) out[j] = marked
     out[i] = noteOf(block, lead.label, lead.cut)
   }
