@@ -137,7 +137,10 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
     const afterBlock = blockAbove
     above = line
     blockAbove = false
-    const start = line.size <= body + 0.5 && line.y >= page.height * lowerPart && line.charWidth === undefined
+    // A note set in a fixed-pitch face (a URL) is one only right below a separator.
+    const fixed = line.charWidth !== undefined &&
+      !separatorAbove(all.filter((rule) => !rule.long), line, previous, body)
+    const start = line.size <= body + 0.5 && line.y >= page.height * lowerPart && !fixed
       ? footStart(line, previous, afterBlock, all, body, referred, continuing && notes.length === 0)
       : undefined
     const found = start === undefined ? undefined : footBlock(items, i, start, referred, all, body, page.height)
