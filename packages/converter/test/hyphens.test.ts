@@ -23,6 +23,16 @@ describe("hyphens at line ends", () => {
     assert.isTrue(keepsHyphen(words, "mixed", "mode"))
     assert.isFalse(keepsHyphen(words, "docu", "ment"))
     assert.isFalse(keepsHyphen(undefined, "two", "column"))
+    // ASCII lines are scanned without the regular expression, others with it: the same words either way.
+    const ascii = collectWords(["Two-column, two-column-wide and trace- based", "a two-", "column page"])
+    const other = collectWords(["Two-column, two-column-wide and trace- basé", "a two-", "column page é"])
+    assert.deepStrictEqual([...ascii.compounds], [["two-column", 1], ["two-column-wide", 1]])
+    assert.deepStrictEqual([...other.compounds], [...ascii.compounds])
+    assert.deepStrictEqual([...ascii.words].slice(0, 4), [["two", 2], ["column", 2], ["wide", 1], ["and", 1]])
+    assert.deepStrictEqual([...other.words].slice(0, 4), [...ascii.words].slice(0, 4))
+    assert.isFalse(ascii.words.has("trace"))
+    assert.isTrue(ascii.words.has("based"))
+    assert.strictEqual(ascii.words.get("page"), 1)
     const whole = collectWords(["the tracebased form is written whole here"])
     assert.isFalse(
       keepsHyphen({ ...whole, words: new Map([...whole.words, ["trace", 1], ["based", 1]]) }, "trace", "based")

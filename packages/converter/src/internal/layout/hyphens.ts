@@ -16,25 +16,60 @@ export const softHyphen = "\u00AD"
 const wordPattern = /\p{L}+(?:[-\u2010]\p{L}+)*[-\u2010\u00AD]?/gu
 const endsInHyphen = /[-\u2010\u00AD]$/
 
+const nonAscii = /[\u0080-\uFFFF]/
+
+const isAsciiLetter = (code: number): boolean => {
+  const lower = code | 0x20
+  return lower >= 0x61 && lower <= 0x7A
+}
+
+/**
+ * `wordPattern`'s matches in an ASCII text, found without a regular expression (most lines of
+ * most documents): letters, then hyphens each followed by letters, then maybe a hyphen.
+ */
+const asciiWords = (text: string, each: (word: string) => void): void => {
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    if (!isAsciiLetter(text.charCodeAt(i))) {
+      i++
+      continue
+    }
+    let j = i + 1
+    while (j < n && isAsciiLetter(text.charCodeAt(j))) j++
+    while (j + 1 < n && text.charCodeAt(j) === 0x2D && isAsciiLetter(text.charCodeAt(j + 1))) {
+      j += 2
+      while (j < n && isAsciiLetter(text.charCodeAt(j))) j++
+    }
+    if (j < n && text.charCodeAt(j) === 0x2D) j++
+    each(text.slice(i, j))
+    i = j
+  }
+}
+
 /** The whole words of lines in reading order (a compound's parts too); a word cut at a line end, and its rest, left out. */
 export const collectWords = (lines: Iterable<string>): Hyphenation => {
   const words = new Map<string, number>()
   const compounds = new Map<string, number>()
   let cut = false
+  let first = true
+  const take = (word: string): void => {
+    const tail = first && cut
+    first = false
+    const end = word.charCodeAt(word.length - 1)
+    if (tail || end === 0x2D || end === 0x2010 || end === 0xAD) return
+    const lower = word.toLowerCase()
+    if (lower.includes("-") || lower.includes("\u2010")) {
+      const compound = lower.replace(/\u2010/g, "-")
+      count(compounds, compound)
+      for (const part of compound.split("-")) count(words, part)
+    } else count(words, lower)
+  }
   for (const text of lines) {
-    let first = true
-    for (const match of text.matchAll(wordPattern)) {
-      const word = match[0]
-      const tail = first && cut
-      first = false
-      if (tail || endsInHyphen.test(word)) continue
-      const lower = word.toLowerCase()
-      if (lower.includes("-") || lower.includes("\u2010")) {
-        const compound = lower.replace(/\u2010/g, "-")
-        count(compounds, compound)
-        for (const part of compound.split("-")) count(words, part)
-      } else count(words, lower)
-    }
+    first = true
+    if (nonAscii.test(text)) {
+      for (const match of text.matchAll(wordPattern)) take(match[0])
+    } else asciiWords(text, take)
     cut = endsInHyphen.test(text.trimEnd())
   }
   return { words, compounds }

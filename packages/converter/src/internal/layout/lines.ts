@@ -50,7 +50,23 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
  * printer driver left without advances (zero wide) gets Courier's.
  */
 const charWidthOf = (item: TextItem): number =>
-  item.width > 0 ? item.width / Math.max(1, [...item.text].length) : 0.6 * item.size
+  item.width > 0 ? item.width / Math.max(1, codePoints(item.text)) : 0.6 * item.size
+
+/** How many code points a text has (what `[...text].length` counts), without the array. */
+const codePoints = (text: string): number => {
+  let count = text.length
+  for (let i = 0; i + 1 < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 0xD800 && code <= 0xDBFF) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xDC00 && next <= 0xDFFF) {
+        count--
+        i++
+      }
+    }
+  }
+  return count
+}
 
 /** A footnote's label as a page sets it at the reference: a number (in any script's digits) or a note symbol. */
 export const noteLabel = /^(?:\p{Nd}{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})$/u
@@ -131,15 +147,25 @@ const collapseSpaces = (
   if (marks.length === 0) {
     return { text: code || !text.includes("  ") ? text.trim() : text.replace(/ {2,}/g, " ").trim(), marks: [] }
   }
-  const map = new Array<number>(text.length + 1)
+  const map = new Int32Array(text.length + 1)
+  // The text kept, appended a stretch at a time (between skipped spaces).
   let out = ""
+  let length = 0
+  let lastSpace = false
+  let from = 0
   for (let i = 0; i < text.length; i++) {
-    map[i] = out.length
-    const c = text[i]!
-    if (c === " " && (out === "" || (!code && out.endsWith(" ")))) continue
-    out += c
+    map[i] = length
+    const space = text.charCodeAt(i) === 32
+    if (space && (length === 0 || (!code && lastSpace))) {
+      out += text.slice(from, i)
+      from = i + 1
+      continue
+    }
+    length++
+    lastSpace = space
   }
-  map[text.length] = out.length
+  out += text.slice(from)
+  map[text.length] = length
   const trimmed = out.trimEnd()
   const moved = marks.map((mark) => ({
     start: Math.min(map[mark.start]!, trimmed.length),
@@ -147,6 +173,14 @@ const collapseSpaces = (
     style: mark.style
   })).filter((mark) => mark.end > mark.start)
   return { text: trimmed, marks: moved }
+}
+
+/** Whether `text` holds only whitespace from `from` to `to` (most often one space, or nothing). */
+const blank = (text: string, from: number, to: number): boolean => {
+  for (let i = from; i < to; i++) {
+    if (text.charCodeAt(i) !== 32) return text.slice(i, to).trim() === ""
+  }
+  return true
 }
 
 export const makeLine = (items: ReadonlyArray<TextItem>, pitches?: ReadonlyMap<number, TextItem>): Line => {
@@ -175,8 +209,9 @@ export const makeLine = (items: ReadonlyArray<TextItem>, pitches?: ReadonlyMap<n
       const wrapped = Math.abs(item.y - previous.y) > 0.5 * size && gap < -size
       if (gap > spaceGap * size || wrapped) {
         // Between two fixed-pitch runs, the gap is a number of spaces (alignment in code).
-        const pitch = charWidthOf(pitches?.get(previous.size) ?? previous)
-        const spaces = isMono(previous) && isMono(item) ? Math.max(1, Math.round(gap / pitch)) : 1
+        const spaces = isMono(previous) && isMono(item)
+          ? Math.max(1, Math.round(gap / charWidthOf(pitches?.get(previous.size) ?? previous)))
+          : 1
         text += " ".repeat(spaces)
       }
     }
@@ -200,10 +235,9 @@ export const makeLine = (items: ReadonlyArray<TextItem>, pitches?: ReadonlyMap<n
     if (style === 0 || item.text.trim() === "") {
       // nothing to mark
     } else if (
-      last !== undefined && last.style === style && style !== Style.footnote &&
-      text.slice(last.end, start).trim() === ""
+      last !== undefined && last.style === style && style !== Style.footnote && blank(text, last.end, start)
     ) {
-      marks[marks.length - 1] = { ...last, end: text.length }
+      marks[marks.length - 1] = { start: last.start, end: text.length, style: last.style }
     } else {
       marks.push({ start, end: text.length, style })
     }
@@ -307,32 +341,50 @@ export const monoPitches = (rows: ReadonlyArray<Row>): Map<number, TextItem> => 
   return longest
 }
 
-/** One baseline cut into lines at gaps wider than `segmentGap` font sizes and before `cuts`. */
-export const segmentRow = (
+/** One baseline's runs cut into the runs of each line, at gaps wider than `segmentGap` font sizes and before `cuts`. */
+export const segmentItems = (
   row: Row,
   cuts?: ReadonlySet<TextItem>,
   pitches: ReadonlyMap<number, TextItem> = monoPitches([row])
-): ReadonlyArray<Line> => {
-  const sorted = row.items
-  const segments: Array<Line> = []
+): Array<ReadonlyArray<TextItem>> => {
+  const segments: Array<ReadonlyArray<TextItem>> = []
   let current: Array<TextItem> = []
   let end = -Infinity
-  for (const item of sorted) {
+  for (const item of row.items) {
     const gap = item.x - end
     const size = Math.max(item.size, current[0]?.size ?? 0)
-    const afterBullet = current.length === 1 && bulletOnly.test(current[0]!.text.trim()) && gap < maxBulletGap * size
-    const afterLeaders = current.length > 0 && pageReference.test(item.text) &&
-      leaders.test(current[current.length - 1]!.text)
-    const wide = gap > segmentGap * size || cuts?.has(item) === true
-    if (current.length > 0 && wide && !alignedCode(current, item, pitches) && !afterBullet && !afterLeaders) {
-      segments.push(makeLine(current, pitches))
+    // Tested in this order, the cheap ones first: most items join the line before any regular expression runs.
+    if (
+      current.length > 0 && (gap > segmentGap * size || cuts?.has(item) === true) &&
+      !alignedCode(current, item, pitches) &&
+      !(current.length === 1 && gap < maxBulletGap * size && bulletOnly.test(current[0]!.text.trim())) &&
+      !(pageReference.test(item.text) && leaders.test(current[current.length - 1]!.text))
+    ) {
+      segments.push(current)
       current = []
       end = -Infinity
     }
     current.push(item)
     end = Math.max(end, item.x + item.width)
   }
-  if (current.length > 0) segments.push(makeLine(current, pitches))
+  if (current.length > 0) segments.push(current)
+  return segments
+}
+
+/** The right end of the line a segment's runs make (its `x1`), without making the line. */
+export const segmentEnd = (items: ReadonlyArray<TextItem>): number => {
+  let x1 = -Infinity
+  for (const item of items) x1 = Math.max(x1, item.x + item.width)
+  return x1
+}
+
+/** One baseline cut into lines at gaps wider than `segmentGap` font sizes and before `cuts`. */
+export const segmentRow = (
+  row: Row,
+  cuts?: ReadonlySet<TextItem>,
+  pitches: ReadonlyMap<number, TextItem> = monoPitches([row])
+): ReadonlyArray<Line> => {
+  const segments = segmentItems(row, cuts, pitches).map((items) => makeLine(items, pitches))
   // Pieces of a right-to-left baseline are read from the rightmost one.
   return segments.filter((segment) => segment.rtl).length * 2 > segments.length ? segments.reverse() : segments
 }

@@ -4,7 +4,7 @@
  */
 import type { Placed } from "./columns.js"
 import type { Row } from "./lines.js"
-import { segmentRow } from "./lines.js"
+import { segmentEnd, segmentItems } from "./lines.js"
 import type { TextItem } from "./model.js"
 
 /** The text's right edge: this many lines end within `sameEdge` points of it. */
@@ -19,7 +19,7 @@ const maxNoteWidth = 0.12
 
 /** The rightmost x most lines of a page end at (justified text), if any. */
 const textEdge = (rows: ReadonlyArray<Row>): number | undefined => {
-  const ends = rows.flatMap((row) => segmentRow(row).map((line) => line.x1)).sort((a, b) => b - a)
+  const ends = rows.flatMap((row) => segmentItems(row).map(segmentEnd)).sort((a, b) => b - a)
   for (let i = 0; i + minEdgeLines <= ends.length; i++) {
     if (ends[i]! - ends[i + minEdgeLines - 1]! <= sameEdge) return ends[i + minEdgeLines - 1]!
   }

@@ -5,11 +5,16 @@ import { keepsHyphen } from "./hyphens.js"
 // XML 1.0 forbids these; PDFs carry them (control codes from broken encodings, lone surrogates).
 const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
+/** Text every step of `normalizeText` leaves as it is (most runs): no ligature, accent, control or soft hyphen. */
+const printableAscii = /^[\x20-\x7E]*$/
+
 /**
  * NFKC for ligatures and presentation forms; control characters and soft hyphens dropped, but for
  * one ending a run after a letter: the producer's mark of a word cut at the line end.
  */
-export const normalizeText = (text: string): string =>
+export const normalizeText = (text: string): string => printableAscii.test(text) ? text : normalizeOther(text)
+
+const normalizeOther = (text: string): string =>
   composeAccents(misreadLigatures(text)).normalize("NFKC").replace(xmlInvalid, "").replace(
     /\u00AD(?!\s*$)|(?<!\p{L})\u00AD/gu,
     ""
