@@ -19,7 +19,7 @@ import {
   StandardFonts
 } from "pdf-lib"
 import type { Document } from "../src/index.js"
-import { pixelsOf } from "../src/internal/bitmaps.js"
+import { pixelsOf, pngRowsOf } from "../src/internal/bitmaps.js"
 import * as Pdf from "../src/internal/pdf.js"
 import { rowsInPlace, rowsOf } from "../src/internal/png.js"
 
@@ -362,6 +362,28 @@ describe("PDFium's bitmaps as PNG pixels", () => {
       }
     }
     assert.deepStrictEqual(scaled, expected)
+  })
+
+  it("gives PNG rows (a zero filter byte before each row) of the same pixels, at its size or scaled, grey or colour", () => {
+    const grey = {
+      bytes: new Uint8Array([1, 2, 3, 0, 4, 5, 6, 0]),
+      width: 3,
+      height: 2,
+      stride: 4,
+      sourceChannels: 1 as const
+    }
+    const cases = [
+      [bitmapOf(rgb, width, height, 3), 3, width, height],
+      [bitmapOf(rgb, width, height, 4), 4, width, height],
+      [bitmapOf(rgb, width, height, 4), 3, 3, 2],
+      [grey, 1, 3, 2]
+    ] as const
+    for (const [bitmap, channels, w, h] of cases) {
+      assert.deepStrictEqual(
+        pngRowsOf(bitmap, channels, w, h),
+        rowsOf(pixelsOf(bitmap, channels, w, h), w, h, channels)
+      )
+    }
   })
 })
 

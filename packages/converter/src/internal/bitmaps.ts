@@ -24,10 +24,18 @@ const spans = (source: number, size: number): Int32Array => {
 }
 
 /** The bitmap's pixels in `channels`, scaled to `width` x `height`: each the rounded mean of those it covers. */
-export const pixelsOf = (bitmap: Bitmap, channels: Channels, width: number, height: number): Uint8Array => {
-  if (width === bitmap.width && height === bitmap.height) return converted(bitmap, channels)
+export const pixelsOf = (bitmap: Bitmap, channels: Channels, width: number, height: number): Uint8Array =>
+  rowsLed(bitmap, channels, width, height, 0)
+
+/** `pixelsOf` as PNG rows, each led by its filter byte (0): what is deflated, made without a copy of the pixels. */
+export const pngRowsOf = (bitmap: Bitmap, channels: Channels, width: number, height: number): Uint8Array =>
+  rowsLed(bitmap, channels, width, height, 1)
+
+/** The pixels with `lead` zero bytes before each row. */
+const rowsLed = (bitmap: Bitmap, channels: Channels, width: number, height: number, lead: 0 | 1): Uint8Array => {
+  if (width === bitmap.width && height === bitmap.height) return converted(bitmap, channels, lead)
   const { bytes, stride, sourceChannels } = bitmap
-  const out = new Uint8Array(width * height * channels)
+  const out = new Uint8Array(height * (width * channels + lead))
   const xs = spans(bitmap.width, width)
   const ys = spans(bitmap.height, height)
   // Source channel read for each target channel: BGR(A) to RGB(A), grey as it is.
@@ -47,7 +55,7 @@ export const pixelsOf = (bitmap: Bitmap, channels: Channels, width: number, heig
       }
     }
     const rows = y1 - y0
-    for (let x = 0, o = 0, t = y * width * channels; x < width; x++) {
+    for (let x = 0, o = 0, t = y * (width * channels + lead) + lead; x < width; x++) {
       const count = rows * (Math.min(xs[x + 1]!, bitmap.width) - xs[x]!)
       for (let c = 0; c < channels; c++, o++, t++) out[t] = Math.round(sums[o]! / count)
     }
@@ -55,12 +63,13 @@ export const pixelsOf = (bitmap: Bitmap, channels: Channels, width: number, heig
   return out
 }
 
-/** The bitmap's pixels in `channels`, at its own size. */
-const converted = (bitmap: Bitmap, channels: Channels): Uint8Array => {
+/** The bitmap's pixels in `channels`, at its own size, `lead` zero bytes before each row. */
+const converted = (bitmap: Bitmap, channels: Channels, lead: 0 | 1): Uint8Array => {
   const { bytes, height, sourceChannels, stride, width } = bitmap
-  const out = new Uint8Array(width * height * channels)
+  const out = new Uint8Array(height * (width * channels + lead))
   for (let y = 0, o = 0; y < height; y++) {
     const row = y * stride
+    o += lead
     if (channels === 1) {
       out.set(bytes.subarray(row, row + width), o)
       o += width

@@ -4,17 +4,17 @@
  * alpha), scaled down to bound the book's size and memory.
  */
 import type * as Document from "../Document.js"
-import { pixelsOf } from "./bitmaps.js"
+import { pngRowsOf } from "./bitmaps.js"
 import type { Pdfium } from "./pdfium.js"
 import type { Channels } from "./png.js"
-import { encodePng, encodePngOffThread } from "./png.js"
+import { pngOfRows, pngOfRowsOffThread } from "./png.js"
 
 /** Decoded figures are scaled down to this many pixels on the longer side. */
 export const maxDecodedPixels = 1400
 
-/** An image's decoded pixels, ready to be compressed. */
+/** An image's decoded pixels as PNG rows, ready to be compressed. */
 interface Pixels {
-  readonly pixels: Uint8Array
+  readonly rows: Uint8Array
   readonly width: number
   readonly height: number
   readonly channels: Channels
@@ -39,7 +39,7 @@ const decode = (m: Pdfium, object: number, minSize: number): Pixels | undefined 
     const w = Math.max(1, Math.round(width * scale))
     const h = Math.max(1, Math.round(height * scale))
     return {
-      pixels: pixelsOf({ bytes, width, height, stride, sourceChannels }, channels, w, h),
+      rows: pngRowsOf({ bytes, width, height, stride, sourceChannels }, channels, w, h),
       width: w,
       height: h,
       channels
@@ -60,7 +60,7 @@ const figure = (decoded: Pixels, data: Uint8Array): Document.Figure => ({
 /** The image object decoded as a PNG figure. */
 export const decoded = (m: Pdfium, object: number, minSize: number): Document.Figure | undefined => {
   const pixels = decode(m, object, minSize)
-  return pixels && figure(pixels, encodePng(pixels.pixels, pixels.width, pixels.height, pixels.channels))
+  return pixels && figure(pixels, pngOfRows(pixels.rows, pixels.width, pixels.height, pixels.channels))
 }
 
 /** `decoded`, compressed off this thread (PDFium decodes on it). */
@@ -71,5 +71,5 @@ export const decodedOffThread = (
 ): Promise<Document.Figure | undefined> | undefined => {
   const pixels = decode(m, object, minSize)
   return pixels &&
-    encodePngOffThread(pixels.pixels, pixels.width, pixels.height, pixels.channels).then((data) => figure(pixels, data))
+    pngOfRowsOffThread(pixels.rows, pixels.width, pixels.height, pixels.channels).then((data) => figure(pixels, data))
 }

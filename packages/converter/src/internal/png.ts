@@ -76,16 +76,6 @@ export const encodePng = (pixels: Uint8Array, width: number, height: number, cha
   return pngOfRows(rowsOf(pixels, width, height, channels), width, height, channels)
 }
 
-/** `encodePng` with the compression on libuv's threads, while this thread goes on. */
-export const encodePngOffThread = async (
-  pixels: Uint8Array,
-  width: number,
-  height: number,
-  channels: Channels
-): Promise<Uint8Array> => {
-  return pngOfRowsOffThread(rowsOf(pixels, width, height, channels), width, height, channels)
-}
-
 /**
  * A PNG file around image data already compressed: a zlib stream of rows of `channels` 8-bit
  * channels, each row led by its filter byte (as a PDF's FlateDecode image with PNG predictors is).
