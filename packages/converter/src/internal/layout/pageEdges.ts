@@ -1,4 +1,5 @@
 /** Where each page's text block starts: two-sided books set odd and even pages' text apart. */
+import { heaviest } from "./lines.js"
 import type { OrderedPage } from "./model.js"
 import { pageLines } from "./model.js"
 
@@ -11,12 +12,12 @@ const leftEdge = (page: OrderedPage, body: number): number | undefined => {
   return edge
 }
 
+/** The most common of the values rounded (the first counted on a tie); none of no values, where `heaviest` answers 0. */
 const mode = (values: ReadonlyArray<number>): number | undefined => {
+  if (values.length === 0) return undefined
   const counts = new Map<number, number>()
   for (const value of values) counts.set(Math.round(value), (counts.get(Math.round(value)) ?? 0) + 1)
-  let best: [number, number] | undefined
-  for (const entry of counts) if (best === undefined || entry[1] > best[1]) best = entry
-  return best?.[0]
+  return heaviest(counts)
 }
 
 /**
