@@ -53,4 +53,29 @@ describe("outlined headings as the page sets them", () => {
       marks: [{ start: 41, end: 42, style: Style.footnote }]
     })
   })
+
+  it("a bookmark cut short inside a title's second line is the page's two lines whole", () => {
+    const first = { ...line("3.3 When do I need to use the host debugger for debugging a", 100), size: 14 }
+    const second = { ...line("simulator?", 116), size: 14 }
+    const body = line("While a simulator is being debugged, its execution may be unreliable.", 140)
+    const page = {
+      page: 2,
+      height: 800,
+      items: [first, second, body].map((l) => ({ _tag: "Line" as const, line: l }))
+    }
+    const outline = (title: string) => [{ title, level: 2, page: 2, top: 700 }]
+    const match = matchOutline([page], outline("When do I need to use the host debugger for debugging a simu"))
+    assert.deepStrictEqual([...match.lines.keys()], [first, second])
+    const title = match.lines.get(first)!.title
+    assert.strictEqual(
+      outlinedTitle(first, title).text,
+      "3.3 When do I need to use the host debugger for debugging a simulator?"
+    )
+    // A bookmark that ends with the line does not take the next one in, nor one in another size.
+    const whole = matchOutline([page], outline("When do I need to use the host debugger for debugging a"))
+    assert.deepStrictEqual([...whole.lines.keys()], [first])
+    const smaller = { ...page, items: [first, { ...second, size: 9 }].map((l) => ({ _tag: "Line" as const, line: l })) }
+    const other = matchOutline([smaller], outline("When do I need to use the host debugger for debugging a simu"))
+    assert.deepStrictEqual([...other.lines.keys()], [first])
+  })
 })

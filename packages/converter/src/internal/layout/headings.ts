@@ -234,12 +234,19 @@ export interface OutlineMatch {
   readonly missing: Map<number, Array<OutlineEntry>>
 }
 
-/** The lines of a page, from the one starting the entry's title, that together spell it; undefined when none do. */
+/** A bookmark this long that stops inside a line of the title was cut short (PDFMaker keeps 60 characters). */
+const cutTitleLength = 40
+
+/**
+ * The lines of a page, from the one starting the entry's title, that together spell it; undefined when
+ * none do. `cut`: the title stops inside the last of them, which goes on in the heading's size.
+ */
 const findTitleLines = (
   lines: ReadonlyArray<Line>,
   key: string,
-  taken: ReadonlyMap<Line, OutlinedLine>
-): Array<Line> | undefined => {
+  taken: ReadonlyMap<Line, OutlinedLine>,
+  long: boolean
+): { group: Array<Line>; cut: boolean } | undefined => {
   for (let i = 0; i < lines.length; i++) {
     const first = lines[i]!
     if (taken.has(first)) continue
@@ -252,7 +259,12 @@ const findTitleLines = (
       joined += next
       group.push(lines[i + group.length]!)
     }
-    if (joined === key || (joined.length >= 8 && joined.length >= key.length * 0.6)) return group
+    const after = lines[i + group.length]
+    if (
+      long && joined.length < key.length && after !== undefined && after.size === first.size &&
+      !taken.has(after) && matchKey(withoutReferences(after)).startsWith(key.slice(joined.length))
+    ) return { group: [...group, after], cut: true }
+    if (joined === key || (joined.length >= 8 && joined.length >= key.length * 0.6)) return { group, cut: false }
   }
   return undefined
 }
@@ -266,9 +278,14 @@ export const matchOutline = (pages: ReadonlyArray<OrderedPage>, outline: Readonl
     const page = byPage.get(pageNumber)
     const key = matchKey(entry.title)
     if (page === undefined || key === "") return false
-    const group = findTitleLines(pageLines(page), key, lines)
-    if (group === undefined) return false
-    group.forEach((line, index) => lines.set(line, { level: entry.level, title: entry.title, first: index === 0 }))
+    const long = normalizeText(entry.title).trim().length >= cutTitleLength
+    const found = findTitleLines(pageLines(page), key, lines, long)
+    if (found === undefined) return false
+    // A title cut short is the page's lines whole.
+    const title = found.cut
+      ? found.group.map((line) => normalizeText(withoutReferences(line)).trim()).join(" ")
+      : entry.title
+    found.group.forEach((line, index) => lines.set(line, { level: entry.level, title, first: index === 0 }))
     return true
   }
   for (const entry of outline) {
