@@ -1,6 +1,7 @@
 /** Lines of one page -> blocks: headings, paragraphs, lists, code (rejoined across pages in `mergeBlocks.ts`). */
 import type * as Document from "../../Document.js"
 import { CodeBuilder } from "./code.js"
+import { columnShifts } from "./columnShifts.js"
 import { listingComments } from "./commentLines.js"
 import type { OutlinedLine } from "./headings.js"
 import {
@@ -117,7 +118,8 @@ class PageBlocks {
     missing: ReadonlyArray<OutlineEntry>,
     private readonly textStarts: ReadonlyArray<number>,
     private readonly labels: ReadonlyMap<Line, ListLabel>,
-    private carried: ListBuilder | undefined
+    private carried: ListBuilder | undefined,
+    private readonly columns: ReadonlyMap<Line, number>
   ) {
     this.pendingMissing = [...missing].sort((a, b) => (a.top ?? 0) - (b.top ?? 0))
   }
@@ -186,6 +188,9 @@ class PageBlocks {
     const level = outlined?.level ?? (this.rules.plain.has(line) ? undefined : this.styledLevel(line))
     if (level !== undefined) return this.headingLine(line, level, outlined)
     if (this.carried !== undefined) this.takeCarried(line)
+    // A list goes on at the next column's top as at the next page's.
+    const shift = this.columns.get(line)
+    if (shift !== undefined) this.list?.shift(shift)
     if (this.heading !== undefined) {
       this.flush()
       this.previous = undefined
@@ -365,7 +370,7 @@ export const pageBlocksCarried = (
     item._tag === "Line" && item.line.charWidth === undefined ? [item.line.x0] : []
   )
   const lines = items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
-  const builder = new PageBlocks(rules, missing, textStarts, labelRuns(lines), carried)
+  const builder = new PageBlocks(rules, missing, textStarts, labelRuns(lines), carried, columnShifts(lines))
   for (const item of items) {
     if (item._tag === "Table") {
       builder.block(
