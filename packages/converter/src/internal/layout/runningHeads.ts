@@ -1,4 +1,5 @@
 /** Page furniture (running heads and feet, folios, print headers and footers) in the top and bottom bands. */
+import { placedHeads } from "./chapterHeads.js"
 import { asciiDigits, sequenceFolios } from "./folios.js"
 import type { Line, OrderedPage } from "./model.js"
 
@@ -104,13 +105,14 @@ export const removeRunningHeads = (
   const threshold = Math.max(3, textPages * 0.3)
   const repeats = textPages <= 3 ? Math.max(2, textPages) : minPlacedRepeats
   const folios = sequenceFolios(pages)
+  const heads = placedHeads(pages)
   const pairs = pages.map(apartPairs)
   const paired = new Map<string, number>()
   for (const lines of pairs) {
     for (const key of new Set(lines.flatMap(spotKeys))) paired.set(key, (paired.get(key) ?? 0) + 1)
   }
   const isFurniture = (line: Line, height: number, printed: boolean): boolean => {
-    if (folios.has(line) || continuation.test(line.text.trim())) return true
+    if (folios.has(line) || heads.has(line) || continuation.test(line.text.trim())) return true
     const where = position(line, height)
     if (where === undefined) return false
     if (isFurnitureText(line.text, printed)) return true
