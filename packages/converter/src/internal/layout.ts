@@ -2,6 +2,7 @@
 import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { pageBlocks, pageBlocksCarried } from "./layout/blocks.js"
+import { floatsAfterText } from "./layout/columnFloats.js"
 import type { OpenReferences } from "./layout/endnotes.js"
 import { endNotes } from "./layout/endnotes.js"
 import type { Note } from "./layout/footnotes.js"
@@ -105,7 +106,7 @@ export const layout = (input: LayoutInput): Layout => {
     const foot = footNotes(pages[i]!, body, notes.has(pages[i - 1]?.page ?? -1))
     const end = endNotes(foot.page, body, references, foot.notes)
     const notice = takeNotice(joinSectionNumbers(end.page, body), body)
-    pages[i] = notice.page
+    pages[i] = floatsAfterText(notice.page, body)
     if (notice.lines.length > 0) {
       notices.push({ ...notice.page, items: notice.lines.map((line) => ({ _tag: "Line", line })) })
     }
