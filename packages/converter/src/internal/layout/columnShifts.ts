@@ -1,26 +1,19 @@
 /** Where a page's reading goes up into the next column, and how far right that column's text starts. */
 import type { Line } from "./model.js"
 
-/** In font sizes: a line this far above the one before starts the next column. */
+// In font sizes: a rise that starts the next column, and how far right of the last one's edge it starts.
 const rise = 2
-/** In font sizes: a column starting this far right of the last one's edge is the next column, not an indent. */
 const apart = 5
 
-/** A column's edge: its lines' leftmost start, fixed-pitch lines aside when it has others. */
 const edgeOf = (lines: ReadonlyArray<Line>): number => {
   const text = lines.filter((line) => line.charWidth === undefined)
   return Math.min(...(text.length > 0 ? text : lines).map((line) => line.x0))
 }
 
-/**
- * The first line of each column after the page's first, with how far its edge stands right of the
- * column before's: a list open at a column's foot goes on at the next column's top moved by as much,
- * as it does at a page's (`ListBuilder.shift`).
- */
+/** Each column's first line after the page's first, with how far its edge stands right of the column before's. */
 export const columnShifts = (lines: ReadonlyArray<Line>): Map<Line, number> => {
   const columns: Array<Array<Line>> = []
   let column: Array<Line> = []
-  // The column's leftmost start so far (any line's: enough to tell an indent from the next column).
   let left = Infinity
   for (const line of lines) {
     const previous = column[column.length - 1]

@@ -237,10 +237,7 @@ export interface OutlineMatch {
 /** A bookmark this long that stops inside a line of the title was cut short (PDFMaker keeps 60 characters). */
 const cutTitleLength = 40
 
-/**
- * The lines of a page, from the one starting the entry's title, that together spell it; undefined when
- * none do. `cut`: the title stops inside the last of them, which goes on in the heading's size.
- */
+/** The lines of a page that spell an entry's title (`cut`: it stops inside the last); undefined when none do. */
 const findTitleLines = (
   lines: ReadonlyArray<Line>,
   key: string,
@@ -281,7 +278,6 @@ export const matchOutline = (pages: ReadonlyArray<OrderedPage>, outline: Readonl
     const long = normalizeText(entry.title).trim().length >= cutTitleLength
     const found = findTitleLines(pageLines(page), key, lines, long)
     if (found === undefined) return false
-    // A title cut short is the page's lines whole.
     const title = found.cut
       ? found.group.map((line) => normalizeText(withoutReferences(line)).trim()).join(" ")
       : entry.title
