@@ -81,6 +81,19 @@ describe("hyphens at line ends", () => {
     )
   })
 
+  it("a hyphen ending a URL or a number is kept, with no space; a word's is still a cut", () => {
+    assert.strictEqual(
+      Layout.joinLines("on the NetBSD web site, at http://www.netbsd.org/Ports/vax/emulator-", "howto.html."),
+      "on the NetBSD web site, at http://www.netbsd.org/Ports/vax/emulator-howto.html."
+    )
+    assert.strictEqual(
+      Layout.joinLines("after the OF_DT_PROP, has a 32-", "bit value"),
+      "after the OF_DT_PROP, has a 32-bit value"
+    )
+    assert.strictEqual(Layout.joinLines("see pages 10-", "20 of it"), "see pages 10-20 of it")
+    assert.strictEqual(Layout.joinLines("the emulator docu-", "mentation"), "the emulator documentation")
+  })
+
   it("a soft hyphen ending a line joins the word, before a capital too; elsewhere it is dropped", () => {
     assert.strictEqual(Layout.joinLines("a docu\u00AD", "ment"), "a document")
     assert.strictEqual(Layout.joinLines("Ver\u00AD", "Änderung"), "VerÄnderung")

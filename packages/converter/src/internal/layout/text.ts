@@ -74,6 +74,7 @@ export interface JoinedParts {
 const lineEndHyphen = /(\p{L}+(?:-\p{L}+)*)[-\u2010]$/u
 const leadingLetters = /^\p{L}+/u
 const suspended = /^(?:or|and)\s/u
+const keptHyphen = /(?:(?:https?:\/\/|www\.)\S*|(?<![\p{L}\p{N}.,-])\p{N}+)[-\u2010]$/u
 
 /**
  * Two lines as running text. A hyphen between letters at the end of the left one is a cut when the
@@ -94,6 +95,10 @@ export const joinParts = (
   if (a.endsWith("\u00AD")) {
     if (literal) return { text: `${a.slice(0, -1)} ${b}`, kept: a.length - 1, offset: a.length, lead }
     return { text: a.slice(0, -1) + b, kept: a.length - 1, offset: a.length - 1, lead }
+  }
+  // A hyphen ending a URL or a number ("32-" "bit") is the text's own: no typesetter cuts them there.
+  if (!literal && keptHyphen.test(a.slice(-256)) && /^[\p{L}\p{N}]/u.test(b)) {
+    return { text: a + b, kept: a.length, offset: a.length, lead }
   }
   // Only the end of a (a paragraph's text so far) is read: joins stay linear in its length.
   const hyphen = literal || !(a.endsWith("-") || a.endsWith("\u2010")) ? null : lineEndHyphen.exec(a.slice(-64))
