@@ -250,3 +250,36 @@ describe("slides' bullets", () => {
     assert.strictEqual(list?.items[0]?.lists?.[0]?.items[0]?.text, "You can measure the similarity of 2 files")
   })
 })
+
+describe("a bulleted line at an outlined heading's size", () => {
+  it("is a list item, not a heading of that size's level", () => {
+    const blocks = Layout.layoutDocument({
+      pages: [{
+        page: 1,
+        width: 600,
+        height: 800,
+        items: [
+          item("1 Usage", 50, 100, 12),
+          item("Body text of the usage section, long enough to be the body size here.", 50, 130),
+          item("• an environment which delivers footnotes", 60, 160, 12),
+          item("• a macro to patch environments", 60, 180, 12),
+          item("2 Notes", 50, 220, 12),
+          item("More body text of the notes section, long enough to be the body size.", 50, 250)
+        ],
+        figures: []
+      }],
+      outline: [{ title: "Usage", level: 1, page: 1, top: 90 }, { title: "Notes", level: 1, page: 1, top: 210 }],
+      title: undefined,
+      filename: "t"
+    }).blocks
+    assert.deepStrictEqual(blocks.flatMap((block) => block._tag === "Heading" ? [block.text] : []), [
+      "1 Usage",
+      "2 Notes"
+    ])
+    const list = blocks.find((block): block is Document.List => block._tag === "List")
+    assert.deepStrictEqual(list?.items.map((entry) => entry.text), [
+      "an environment which delivers footnotes",
+      "a macro to patch environments"
+    ])
+  })
+})

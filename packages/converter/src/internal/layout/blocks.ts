@@ -17,7 +17,7 @@ import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
 import { headingOf, outlineHeading, passageOf, termOf } from "./lineBlocks.js"
 import type { ListLabel, ListMarker } from "./lists.js"
-import { labelRuns, ListBuilder, listMarker } from "./lists.js"
+import { bulleted, labelRuns, ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
 import { Style } from "./model.js"
 import { panelListings } from "./panelCode.js"
@@ -261,7 +261,9 @@ class PageBlocks {
 
   /** A heading's level by the line's size or weight (not the outline's). */
   private styledLevel(line: Line): number | undefined {
-    return (this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body)
+    // A bulleted line at a heading's size is an item: an outline's heading size can be the items' too.
+    const sized = this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body) && !bulleted(line)
+    return (sized
       ? this.rules.levels.get(line.size)
       : undefined) ??
       (this.rules.spaced.has(line) ? numberedLevel(line.text, this.rules) ?? this.rules.spacedLevel : undefined) ??

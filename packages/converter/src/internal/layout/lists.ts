@@ -12,6 +12,12 @@ export { labelRuns } from "./labels.js"
 export type { ListLabel } from "./labels.js"
 
 const bulletMarker = new RegExp(`^([${bulletCharacters}])\\s+(?=\\S)`, "u")
+/** A bullet glyph then text: a dash or an asterisk may start a title ("- Part II -"), a glyph does not. */
+const glyphBullet = new RegExp(`^[${bulletCharacters.replace(/[*\u2013\u2014-]/gu, "")}]\\s+(?=\\S)`, "u")
+
+/** Whether a line starts with a bullet glyph followed by text: an item, whatever its size. */
+export const bulleted = (line: Line): boolean => glyphBullet.test(line.text)
+
 const orderedMarker = /^(\(?(\d{1,3}|[a-z])[.)])\s+(?=\S)/u
 
 export interface ListMarker {
