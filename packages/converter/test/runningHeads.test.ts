@@ -71,6 +71,17 @@ describe("page furniture", () => {
     assert.include(out, "Body text of page 15")
   })
 
+  it("on two pages, numbered titles out of step with the pages are kept; a head in step with them goes", () => {
+    const titles = text([page(1, [item("Example 1:", 50, 30)], []), page(2, [item("Example 3:", 50, 30)], [])])
+    assert.include(titles, "Example 1:")
+    assert.include(titles, "Example 3:")
+    const heads = text([
+      page(1, [item("Report 2021, sheet 1", 50, 30)], []),
+      page(2, [item("Report 2021, sheet 2", 50, 30)], [])
+    ])
+    assert.notInclude(heads, "Report")
+  })
+
   it("a running head's half on alternate pages goes with the half beside it", () => {
     const pages = Array.from({ length: 6 }, (_, i) =>
       page(

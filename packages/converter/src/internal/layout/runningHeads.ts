@@ -64,6 +64,43 @@ const placedKeys = (line: Line, height: number): Array<string> => {
   return keys.flatMap((key) => [`${at}:${key}`, `${at + 1}:${key}`])
 }
 
+/** The arabic numbers of a line, in order. */
+const numbersOf = (text: string): Array<number> => (asciiDigits(text).match(/\d+/g) ?? []).map(Number)
+
+/**
+ * Whether two lines of one key repeat as a running head does: each number the same (a chapter's) or in
+ * step with the pages (a folio's). "Example 1:" then "Example 3:" on the next page are titles.
+ */
+const inStep = (a: ReadonlyArray<number>, pageA: number, b: ReadonlyArray<number>, pageB: number): boolean =>
+  a.length === b.length && a.every((n, i) => n === b[i] || n - b[i]! === pageA - pageB)
+
+type Placed = Map<string, Array<{ readonly page: number; readonly numbers: ReadonlyArray<number> }>>
+
+/** The lines of each place's key (`placedKeys`), with their page's index and their numbers. */
+const placedLines = (pages: ReadonlyArray<OrderedPage>): Placed => {
+  const placed: Placed = new Map()
+  pages.forEach((page, index) => {
+    for (const item of page.items) {
+      if (item._tag !== "Line") continue
+      const numbers = numbersOf(item.line.text)
+      for (const key of placedKeys(item.line, page.height)) {
+        if (key.includes(":lead:")) continue
+        const list = placed.get(key) ?? []
+        list.push({ page: index, numbers })
+        placed.set(key, list)
+      }
+    }
+  })
+  return placed
+}
+
+/** On how many pages the line's key recurs in step with it (`inStep`). */
+const stepRepeats = (placed: Placed, key: string, line: Line, page: number): number => {
+  const numbers = numbersOf(line.text)
+  const pages = (placed.get(key) ?? []).filter((other) => inStep(numbers, page, other.numbers, other.page))
+  return new Set(pages.map((other) => other.page)).size
+}
+
 /** A head or foot stands this many of its sizes from the page's nearest other baseline, at least. */
 const apartGap = 2.5
 
@@ -102,6 +139,7 @@ export const removeRunningHeads = (
   const textPages = pages.filter((page) => page.items.length > 0).length
   const anywhere = countPages(pages, bandKey)
   const placed = countPages(pages, placedKeys)
+  const stepped = placedLines(pages)
   const threshold = Math.max(3, textPages * 0.3)
   const repeats = textPages <= 3 ? Math.max(2, textPages) : minPlacedRepeats
   const folios = sequenceFolios(pages)
@@ -111,7 +149,7 @@ export const removeRunningHeads = (
   for (const lines of pairs) {
     for (const key of new Set(lines.flatMap(spotKeys))) paired.set(key, (paired.get(key) ?? 0) + 1)
   }
-  const isFurniture = (line: Line, height: number, printed: boolean): boolean => {
+  const isFurniture = (line: Line, height: number, printed: boolean, page: number): boolean => {
     if (folios.has(line) || heads.has(line) || continuation.test(line.text.trim())) return true
     const where = position(line, height)
     if (where === undefined) return false
@@ -121,7 +159,11 @@ export const removeRunningHeads = (
     if (!/\p{L}.*\p{L}/u.test(line.text)) return false
     const keys = placedKeys(line, height)
     // A lead ("Chapter #:") must recur as often as a running head shared by the whole document.
-    return keys.some((key) => (placed.get(key) ?? 0) >= (key.includes(":lead:") ? threshold : repeats))
+    return keys.some((key) =>
+      key.includes(":lead:")
+        ? (placed.get(key) ?? 0) >= threshold
+        : stepRepeats(stepped, key, line, page) >= repeats
+    )
   }
   const removed: Array<Line> = []
   const kept = pages.map((page, p) => {
@@ -135,7 +177,7 @@ export const removeRunningHeads = (
     const repeated = pairs[p]!.filter((line) => spotKeys(line).some((key) => (paired.get(key) ?? 0) >= 2))
     if (repeated.length >= 2) { for (const line of pairs[p]!) furniture.add(line) }
     for (const item of page.items) {
-      if (item._tag === "Line" && isFurniture(item.line, page.height, printed)) furniture.add(item.line)
+      if (item._tag === "Line" && isFurniture(item.line, page.height, printed, p)) furniture.add(item.line)
     }
     // A running head's other half (the title beside "Trovato et al."), on alternate pages only.
     for (const item of page.items) {
