@@ -40,6 +40,15 @@ describe("bullets drawn as shapes", () => {
     assert.deepStrictEqual(shapeBullets([box(34, 69, 11.6)], [item("12", 60, 78.7)]), [])
   })
 
+  it("a ball shaded by discs stacked one inside another (beamer through Ghostscript) is one bullet, or one full stop", () => {
+    const items = [item("One prototype = one file", 50, 95), item("1", 60.5, 166.6, 6), item("Section Header", 72, 168)]
+    // The outer disc is too large to be a bullet of the run; the next is; the smaller ones lie inside it.
+    const ball = [7.2, 6.4, 5.9, 5.4, 4.9, 2.2].map((side) => box(38.9 + (6.4 - side) / 2, 87 + (6.4 - side) / 2, side))
+    const numbered = [4.1, 3.8, 3.2, 1.8].map((side) => box(58.8 + (4.1 - side) / 2, 163 + (4.1 - side) / 2, side))
+    const bullets = shapeBullets([...ball, box(58.3, 162.5, 6), ...numbered], items)
+    assert.deepStrictEqual(bullets.map((b) => b.text).sort(), [".", "•"])
+  })
+
   it.effect("beamer's balls, drawn as small forms holding a shading, mark list items", () =>
     Effect.gen(function*() {
       const pdf = readFileSync(new URL("../../../corpus/fidelity/dev/impressive-demo.pdf", import.meta.url))

@@ -140,6 +140,15 @@ const numberOn = (shape: Box, runs: ByBaseline): TextItem | undefined => {
   return number === undefined ? undefined : { ...number, text: ".", x: number.x + number.width, width: 0 }
 }
 
+/** How far (points) a shape may stick out of another and still be drawn inside it. */
+const insideSlack = 0.5
+
+const inside = (inner: Box, outer: Box): boolean =>
+  inner.x0 >= outer.x0 - insideSlack && inner.x1 <= outer.x1 + insideSlack &&
+  inner.y0 >= outer.y0 - insideSlack && inner.y1 <= outer.y1 + insideSlack
+
+const area = (box: Box): number => (box.x1 - box.x0) * (box.y1 - box.y0)
+
 /**
  * "•" runs for the shapes that mark the start of a text run (on its line, just left of it), and
  * "." after a number set on a shape.
@@ -148,10 +157,15 @@ export const shapeBullets = (shapes: ReadonlyArray<Box>, items: ReadonlyArray<Te
   if (shapes.length === 0 || shapes.length > maxCandidates) return []
   const runs = byBaseline(items)
   const bullets: Array<TextItem> = []
-  for (const shape of shapes) {
+  // A ball shaded by stacking smaller and smaller discs (beamer through dvips and Ghostscript) is
+  // one marker: a shape inside one that made a marker makes none.
+  const marked: Array<Box> = []
+  for (const shape of [...shapes].sort((a, b) => area(b) - area(a))) {
+    if (marked.some((outer) => inside(shape, outer))) continue
     const numbered = numberOn(shape, runs)
     if (numbered !== undefined) {
       bullets.push(numbered)
+      marked.push(shape)
       continue
     }
     if (shape.x1 - shape.x0 > maxSide) continue
@@ -166,6 +180,7 @@ export const shapeBullets = (shapes: ReadonlyArray<Box>, items: ReadonlyArray<Te
         middle > item.y - 0.8 * item.size && shape.x1 - shape.x0 < 0.6 * item.size
     )
     if (item === undefined) continue
+    marked.push(shape)
     bullets.push({
       text: "•",
       x: shape.x0,
