@@ -32,6 +32,7 @@ import { orderPage } from "./layout/order.js"
 import { pageEdges } from "./layout/pageEdges.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
 import { joinSectionNumbers } from "./layout/sectionNumbers.js"
+import { findSlideTitles, slideLevel, slideTitleLines } from "./layout/slideTitles.js"
 import { smallHeadings } from "./layout/smallHeadings.js"
 import { numberedHeadings, paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
 import { tableHeadings } from "./layout/tableHeadings.js"
@@ -121,13 +122,22 @@ export const layout = (input: LayoutInput): Layout => {
   const levels = matched === outlined
     ? sized
     : new Map([...sized].map(([size, level]) => [size, Math.min(6, level + 1)] as const))
+  const treePages = new Set(all.filter(isTaggedPage).map((page) => page.page))
+  const slides = findSlideTitles(pages, (page) => treePages.has(page.page))
+  const outlineDepth = outline.reduce((max, entry) => Math.max(max, entry.level), 0) + (matched === outlined ? 0 : 1)
+  const headingLines = slides === undefined
+    ? matched.lines
+    : new Map([
+      ...matched.lines,
+      ...slideTitleLines(slides, matched.lines, slideLevel(slides.size, levels, outlineDepth))
+    ])
   const ratio = lineRatio(pages, body)
   const gap = paragraphGap(pages, body, ratio)
   const rules: PageRules = {
     body,
     lineRatio: ratio,
     levels,
-    outlineLines: matched.lines,
+    outlineLines: headingLines,
     sizeLevels: { active: outline.length === 0 },
     // An outlined document's headings are its outline's (and larger sizes): bold lines stay text.
     spaced: outline.length === 0
