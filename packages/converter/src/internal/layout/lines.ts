@@ -1,7 +1,14 @@
 /** Positioned text items -> lines: items on one baseline, cut where a gap is wider than a word space. */
+import { charWidthOf, commentedCode, fallbackCode, isMono } from "./codeFace.js"
+import { collapseSpaces } from "./collapseSpaces.js"
 import type { Line, Mark, TextItem } from "./model.js"
 import { Style } from "./model.js"
+import { isRaisedLabel, raisedLabels } from "./raisedLabels.js"
 import { bulletCharacters, letterCount, normalizeText } from "./text.js"
+
+// Kept importable from here, where the rest of the layout has always found them.
+export { commentStart, isMono } from "./codeFace.js"
+export { noteLabel } from "./raisedLabels.js"
 
 export interface Row {
   y: number
@@ -45,135 +52,8 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
   return heaviest(weights)
 }
 
-/**
- * A run's own character width when its font is fixed-pitch (its advance over its characters); a run a
- * printer driver left without advances (zero wide) gets Courier's.
- */
-const charWidthOf = (item: TextItem): number =>
-  item.width > 0 ? item.width / Math.max(1, codePoints(item.text)) : 0.6 * item.size
-
-/** How many code points a text has (what `[...text].length` counts), without the array. */
-const codePoints = (text: string): number => {
-  let count = text.length
-  for (let i = 0; i + 1 < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code >= 0xD800 && code <= 0xDBFF) {
-      const next = text.charCodeAt(i + 1)
-      if (next >= 0xDC00 && next <= 0xDFFF) {
-        count--
-        i++
-      }
-    }
-  }
-  return count
-}
-
-/** A footnote's label as a page sets it at the reference: a number (in any script's digits) or a note symbol. */
-export const noteLabel = /^(?:\p{Nd}{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})$/u
-
-/** Whether a run is a footnote's label raised above the line of `main` and set smaller. */
-const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
-  item.size < 0.85 * main.size && item.y < main.y - 0.15 * main.size && raisedMark(item.text.trim())
-
-/**
- * A raised mark's text: a note label, question marks where the font left a note symbol unmapped
- * (elsarticle's star), or a letter and a parenthesis (AIP's "a)", raised only as a note's label).
- */
-const raisedMark = (text: string): boolean => noteLabel.test(text) || /^(?:\?{1,3}|\p{Ll}\))$/u.test(text)
-
-/** The labels of several notes raised as one run, commas between them ("1,∗"); undefined for any other run. */
-const raisedLabels = (item: TextItem, main: TextItem): Array<string> | undefined => {
-  if (item.size >= 0.85 * main.size || item.y >= main.y - 0.15 * main.size || !item.text.includes(",")) return undefined
-  const parts = item.text.split(",")
-  return parts.every((part) => raisedMark(part.trim())) ? parts : undefined
-}
-
-export const isMono = (item: TextItem): boolean => (item.style & Style.code) !== 0
-
-/** A comment's start in a listing: what a roman comment follows in the code face. */
-export const commentStart = /(?:#|\/\/|\/\*|--|;|%)$/
-
-/** Whether a line is code whose comment is set in the text face (texinfo's `@r{}`, DocBook's `<lineannotation>`). */
-const commentedCode = (items: ReadonlyArray<TextItem>): boolean => {
-  let code = 0
-  while (code < items.length && isMono(items[code]!)) code++
-  if (code === 0 || code === items.length) return false
-  const lead = items.slice(0, code).map((item) => item.text).join(" ").trim()
-  return commentStart.test(lead) && lead.replace(commentStart, "").trim().length >= 2
-}
-
-/**
- * A run of a line otherwise in the code face that a fallback font set: letters of another script,
- * or in a slanted face a brace or a backslash (TeX's math symbols: Sweave's listings), a quote
- * (an apostrophe in a listing's italic comment) or the mark of a wrapped line (Sphinx's, dblatex's).
- */
-const fallbackRun = (item: TextItem): boolean =>
-  !/[A-Za-z0-9]/.test(item.text) &&
-  (/[^\p{Script=Latin}\p{Script=Common}]/u.test(item.text) ||
-    ((item.style & Style.emphasis) !== 0 && /^(?:[{}\\'"-]|\u02D3|\u2190|\u2192){1,3}$/u.test(item.text.trim())))
-
-/**
- * Whether a line is code some of whose characters the code face lacked and a fallback font set
- * (Courier has no Ethiopic): its Latin letters all in the code face, its other runs
- * `fallbackRun`s holding a small part of its characters.
- */
-const fallbackCode = (items: ReadonlyArray<TextItem>): boolean => {
-  let latin = false
-  let mono = 0
-  let other = 0
-  for (const item of items) {
-    if (isMono(item)) {
-      latin ||= /[A-Za-z]/.test(item.text)
-      mono += item.text.length
-    } else if (!fallbackRun(item)) return false
-    else other += item.text.length
-  }
-  return latin && mono >= 3 * other
-}
-
 /** The styles a mark keeps: code alone (what a code span shows), else bold and italic. */
 const markStyle = (item: TextItem): number => isMono(item) ? Style.code : item.style & (Style.strong | Style.emphasis)
-
-/**
- * Runs of spaces collapsed (all of them in prose, only at the ends in a code line, where spaces
- * are indentation and alignment), with the marks moved along.
- */
-const collapseSpaces = (
-  text: string,
-  marks: ReadonlyArray<Mark>,
-  code: boolean
-): { text: string; marks: Array<Mark> } => {
-  // Most lines have no marks: the text alone, without an offset map.
-  if (marks.length === 0) {
-    return { text: code || !text.includes("  ") ? text.trim() : text.replace(/ {2,}/g, " ").trim(), marks: [] }
-  }
-  const map = new Int32Array(text.length + 1)
-  // The text kept, appended a stretch at a time (between skipped spaces).
-  let out = ""
-  let length = 0
-  let lastSpace = false
-  let from = 0
-  for (let i = 0; i < text.length; i++) {
-    map[i] = length
-    const space = text.charCodeAt(i) === 32
-    if (space && (length === 0 || (!code && lastSpace))) {
-      out += text.slice(from, i)
-      from = i + 1
-      continue
-    }
-    length++
-    lastSpace = space
-  }
-  out += text.slice(from)
-  map[text.length] = length
-  const trimmed = out.trimEnd()
-  const moved = marks.map((mark) => ({
-    start: Math.min(map[mark.start]!, trimmed.length),
-    end: Math.min(map[mark.end]!, trimmed.length),
-    style: mark.style
-  })).filter((mark) => mark.end > mark.start)
-  return { text: trimmed, marks: moved }
-}
 
 /** Whether `text` holds only whitespace from `from` to `to` (most often one space, or nothing). */
 const blank = (text: string, from: number, to: number): boolean => {
