@@ -4,94 +4,22 @@ import { CodeBuilder } from "./code.js"
 import { columnShifts } from "./columnShifts.js"
 import { listingComments } from "./commentLines.js"
 import type { OutlinedLine } from "./headings.js"
-import {
-  boldNumberedLevel,
-  headingMaxChars,
-  isHeadingCandidate,
-  numberDepth,
-  outlinedTitle,
-  titleNumberDepth
-} from "./headings.js"
-import type { Hyphenation } from "./hyphens.js"
+import { boldNumberedLevel, headingMaxChars, isHeadingCandidate, numberDepth, outlinedTitle } from "./headings.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
 import { headingOf, outlineHeading, passageOf, termOf } from "./lineBlocks.js"
 import type { ListLabel, ListMarker } from "./lists.js"
 import { bulleted, labelRuns, ListBuilder, listMarker } from "./lists.js"
 import type { Line, OrderedPage, OutlineEntry } from "./model.js"
-import { Style } from "./model.js"
+import type { PageRules } from "./pageRules.js"
+import { levelOf, numberedLevel, smallLevel } from "./pageRules.js"
 import { panelListings } from "./panelCode.js"
-import { endsSentence, lowerStart } from "./text.js"
+import { beside, breaksBefore, closedCode, fullStop } from "./paragraphBreaks.js"
+import { endsSentence } from "./text.js"
 import { startsInCode, textFaceListings } from "./textFaceCode.js"
 
 export { listMarker } from "./lists.js"
-
-/** Where a new paragraph starts: a wider gap, a size change, an indent or a short line after a sentence. */
-const breaksBefore = (previous: Line, line: Line, paragraphRight: number | undefined, lineRatio: number): boolean => {
-  const dy = line.y - previous.y
-  const size = Math.max(previous.size, line.size)
-  if (Math.abs(previous.size - line.size) > 1) return true
-  if (dy <= 0) {
-    // The next column (or a line beside the previous one): the paragraph goes on unless a sentence ended.
-    return endsSentence(previous.text)
-  }
-  // Wider than the document's own leading by a fifth: a paragraph gap, unless a sentence goes on at the same margin.
-  const goesOn = dy < size * 2 && Math.abs(line.x0 - previous.x0) < size && !endsSentence(previous.text) &&
-    lowerStart.test(line.text) && line.charWidth === undefined && previous.charWidth === undefined
-  if (!goesOn && dy > size * Math.max(1.45, lineRatio * 1.2) + 0.5) return true
-  if (!endsSentence(previous.text)) return false
-  if (line.x0 > previous.x0 + size * 0.7) return true
-  return paragraphRight !== undefined && previous.x1 < paragraphRight - size * 3
-}
-
-/** A displayed code line closed by its sentence's full stop or comma, read as code. */
-const closedCode = (line: Line): Line | undefined => {
-  const mark = line.marks?.[0]
-  if (line.charWidth !== undefined || line.marks?.length !== 1 || mark === undefined) return undefined
-  const closed = (mark.style & Style.code) !== 0 && mark.start === 0 && mark.end === line.text.length - 1 &&
-    /[.,;]$/.test(line.text)
-  return closed ? { ...line, charWidth: (line.x1 - line.x0) / line.text.length } : undefined
-}
-
-/** A sentence's end: a full stop, perhaps inside a closing quote or bracket. */
-const fullStop = /[.!?]["')\]]?\s*$/
-
-/** A line on the previous one's baseline (a cell or column beside it) does not continue a word cut by a hyphen. */
-const beside = (previous: Line, line: Line): boolean =>
-  Math.abs(line.y - previous.y) <= 0.5 * Math.max(previous.size, line.size)
-
-/** What a page's lines are turned into, and how headings are told from the rest. */
-export interface PageRules {
-  readonly body: number
-  /** The most common distance between body lines, in font sizes. */
-  readonly lineRatio: number
-  readonly levels: ReadonlyMap<number, number>
-  readonly outlineLines: ReadonlyMap<Line, OutlinedLine>
-  /** Whether `levels` apply yet: in an outlined document, from its first outlined heading on (shared by the pages). */
-  readonly sizeLevels: { active: boolean }
-  /** Bold body-size lines with a heading's space around them (`spacedHeadings`), and their level. */
-  readonly spaced: ReadonlySet<Line>
-  readonly spacedLevel: number
-  /** Bold headings a little smaller than the text (`smallHeadings`), and their depth under `spacedLevel`. */
-  readonly small: ReadonlyMap<Line, number>
-  /** Bold chapter numbers and titles over their text (`numberedHeadings`), at their number's level. */
-  readonly numbered: ReadonlySet<Line>
-  /** Added to a section number's depth to give its level (`numberingOffset`). */
-  readonly numberOffset: number
-  /** Lines no size or weight makes a heading: captions (`notHeadings`). */
-  readonly plain: ReadonlySet<Line>
-  readonly hyphenation?: Hyphenation | undefined
-}
-
-/** A heading's level by its section number's depth, in the document's levels. */
-const levelOf = (depth: number | undefined, rules: PageRules): number | undefined =>
-  depth === undefined ? undefined : Math.min(6, depth + rules.numberOffset)
-const numberedLevel = (text: string, rules: PageRules): number | undefined => levelOf(titleNumberDepth(text), rules)
-
-const smallLevel = (line: Line, rules: PageRules): number | undefined => {
-  const depth = rules.small.get(line)
-  return depth === undefined ? undefined : Math.min(6, rules.spacedLevel + depth)
-}
+export type { PageRules } from "./pageRules.js"
 
 /** The block being built from one page's lines, one line at a time. */
 class PageBlocks {
