@@ -3,11 +3,10 @@
  * whole, and each other text element's lines for the layout's rules. Artifacts are left out.
  */
 import type * as Document from "../../Document.js"
-import { Style } from "../../Document.js"
-import type { Rich } from "../layout/inline.js"
 import type { Line, PlacedFigure, TextItem } from "../layout/model.js"
 import type { Piece } from "./content.js"
 import { contentLines, richOf } from "./content.js"
+import { hasBlocks, replaced, roleStyle, runsByMcid } from "./elements.js"
 import { headingItems, pageBodySize } from "./headingLists.js"
 import type { Item } from "./items.js"
 import { isListing, listParts } from "./items.js"
@@ -16,6 +15,9 @@ import { artifact, continuesAfter, continuesBefore, figureMcid } from "./model.j
 import { footnoteOf, noteLabel, noteLabels } from "./notes.js"
 import * as Roles from "./roles.js"
 import { tableOf } from "./tables.js"
+import { headingOf, jumpsBack, paragraphOf } from "./textBlocks.js"
+
+export { runsByMcid } from "./elements.js"
 
 /** What a page's tree gave, and what the soundness rule needs to know of it. */
 export interface TreeUnits {
@@ -27,40 +29,6 @@ export interface TreeUnits {
 }
 
 type Runs = ReadonlyMap<number, ReadonlyArray<TextItem>>
-
-/** A line that starts above the previous one and overlaps it across: not a new column, a jump back. */
-const jumpsBack = (previous: Line, line: Line): boolean =>
-  line.y < previous.y - 0.5 * Math.max(previous.size, line.size) && line.x0 < previous.x1 && previous.x0 < line.x1
-
-/** The style an inline role gives its text. */
-const roleStyle = (role: string): number =>
-  role === "Code" ? Style.code : role === "Em" ? Style.emphasis : role === "Strong" ? Style.strong : 0
-
-/** Whether an element holds blocks (anything but inline content and notes) somewhere inside. */
-const hasBlocks = (node: TagNode): boolean =>
-  node.kids.some((kid) =>
-    typeof kid !== "number" && !Roles.isNote(kid.role) && kid.role !== "Artifact" &&
-    (!Roles.isInline(kid.role) || hasBlocks(kid))
-  )
-
-/** A run standing for several, with the element's replacement text. */
-const replaced = (items: ReadonlyArray<TextItem>, text: string): TextItem => {
-  const first = items[0]!
-  const right = Math.max(...items.map((item) => item.x + item.width))
-  return { ...first, text, width: right - first.x }
-}
-
-/** A heading keeps its code spans and references (that it is bold goes without saying). */
-const headingOf = (level: number, rich: Rich): Document.Heading | undefined => {
-  if (rich.text === "") return undefined
-  const marks = rich.marks.filter((mark) => (mark.style & (Style.code | Style.footnote)) !== 0)
-  return { _tag: "Heading", level, text: rich.text, ...(marks.length > 0 ? { marks } : {}) }
-}
-
-const paragraphOf = (rich: Rich): Document.Paragraph | undefined =>
-  rich.text === ""
-    ? undefined
-    : { _tag: "Paragraph", text: rich.text, ...(rich.marks.length > 0 ? { marks: rich.marks } : {}) }
 
 class Builder {
   units: Array<Unit> = []
@@ -344,19 +312,6 @@ class Builder {
     }
     flush()
   }
-}
-
-/** The runs of each MCID, in content order. */
-export const runsByMcid = (content: TaggedContent): Map<number, Array<TextItem>> => {
-  const runs = new Map<number, Array<TextItem>>()
-  content.items.forEach((item, i) => {
-    const mcid = content.mcids[i]!
-    if (mcid < 0) return
-    const list = runs.get(mcid)
-    if (list === undefined) runs.set(mcid, [item])
-    else list.push(item)
-  })
-  return runs
 }
 
 /** A tagged page's units, from its tree; figures not in the tree (nor artifacts) go at its end. */
