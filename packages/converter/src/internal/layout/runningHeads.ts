@@ -84,7 +84,6 @@ const placedLines = (pages: ReadonlyArray<OrderedPage>): Placed => {
       if (item._tag !== "Line") continue
       const numbers = numbersOf(item.line.text)
       for (const key of placedKeys(item.line, page.height)) {
-        if (key.includes(":lead:")) continue
         const list = placed.get(key) ?? []
         list.push({ page: index, numbers })
         placed.set(key, list)
@@ -93,6 +92,10 @@ const placedLines = (pages: ReadonlyArray<OrderedPage>): Placed => {
   })
   return placed
 }
+
+/** On how many pages a place's key recurs. */
+const pagesWith = (placed: Placed, key: string): number =>
+  new Set((placed.get(key) ?? []).map((other) => other.page)).size
 
 /** On how many pages the line's key recurs in step with it (`inStep`). */
 const stepRepeats = (placed: Placed, key: string, line: Line, page: number): number => {
@@ -138,8 +141,7 @@ export const removeRunningHeads = (
 ): { readonly pages: Array<OrderedPage>; readonly removed: Array<Line> } => {
   const textPages = pages.filter((page) => page.items.length > 0).length
   const anywhere = countPages(pages, bandKey)
-  const placed = countPages(pages, placedKeys)
-  const stepped = placedLines(pages)
+  const placed = placedLines(pages)
   const threshold = Math.max(3, textPages * 0.3)
   const repeats = textPages <= 3 ? Math.max(2, textPages) : minPlacedRepeats
   const folios = sequenceFolios(pages)
@@ -161,8 +163,8 @@ export const removeRunningHeads = (
     // A lead ("Chapter #:") must recur as often as a running head shared by the whole document.
     return keys.some((key) =>
       key.includes(":lead:")
-        ? (placed.get(key) ?? 0) >= threshold
-        : stepRepeats(stepped, key, line, page) >= repeats
+        ? pagesWith(placed, key) >= threshold
+        : stepRepeats(placed, key, line, page) >= repeats
     )
   }
   const removed: Array<Line> = []
@@ -182,7 +184,7 @@ export const removeRunningHeads = (
     // A running head's other half (the title beside "Trovato et al."), on alternate pages only.
     for (const item of page.items) {
       if (item._tag !== "Line" || furniture.has(item.line) || !besideFurniture(item.line, furniture)) continue
-      if (placedKeys(item.line, page.height).some((key) => (placed.get(key) ?? 0) >= 2)) furniture.add(item.line)
+      if (placedKeys(item.line, page.height).some((key) => pagesWith(placed, key) >= 2)) furniture.add(item.line)
     }
     return {
       ...page,
