@@ -19,6 +19,7 @@ import {
   StandardFonts
 } from "pdf-lib"
 import type { Document } from "../src/index.js"
+import type { Bitmap } from "../src/internal/bitmaps.js"
 import { pixelsOf, pngRowsOf } from "../src/internal/bitmaps.js"
 import * as Pdf from "../src/internal/pdf.js"
 import { rowsInPlace, rowsOf } from "../src/internal/png.js"
@@ -362,6 +363,40 @@ describe("PDFium's bitmaps as PNG pixels", () => {
       }
     }
     assert.deepStrictEqual(scaled, expected)
+  })
+
+  it("scales grey, BGR, BGRx and BGRA alike: each target channel the rounded mean of the source ones it covers", () => {
+    // The source's own layout read naively, pixel by pixel: what the scaled pixels must average.
+    const channelAt = (bitmap: Bitmap, channels: 1 | 3 | 4, x: number, y: number, c: number) =>
+      bitmap.bytes[y * bitmap.stride + x * bitmap.sourceChannels + (channels === 1 ? 0 : [2, 1, 0, 3][c]!)]!
+    const grey = { ...bitmapOf(rgb, width, height, 3), sourceChannels: 1 as const, stride: width + 2 }
+    const cases = [[grey, 1], [bitmapOf(rgb, width, height, 3), 3], [bitmapOf(rgb, width, height, 4), 3], [
+      bitmapOf(rgb, width, height, 4),
+      4
+    ]] as const
+    for (const [bitmap, channels] of cases) {
+      for (const [w, h] of [[3, 2], [1, 1], [6, 5], [7, 3]] as const) {
+        const expected = new Uint8Array(w * h * channels)
+        for (let y = 0; y < h; y++) {
+          for (let x = 0; x < w; x++) {
+            const [x0, x1] = [Math.floor(x * width / w), Math.floor((x + 1) * width / w)]
+            const [y0, y1] = [Math.floor(y * height / h), Math.floor((y + 1) * height / h)]
+            for (let c = 0; c < channels; c++) {
+              let sum = 0
+              for (let sy = y0; sy < y1; sy++) {
+                for (let sx = x0; sx < x1; sx++) sum += channelAt(bitmap, channels, sx, sy, c)
+              }
+              expected[(y * w + x) * channels + c] = Math.round(sum / ((y1 - y0) * (x1 - x0)))
+            }
+          }
+        }
+        assert.deepStrictEqual(
+          pixelsOf(bitmap, channels, w, h),
+          expected,
+          `${bitmap.sourceChannels} -> ${channels}, ${w}x${h}`
+        )
+      }
+    }
   })
 
   it("gives PNG rows (a zero filter byte before each row) of the same pixels, at its size or scaled, grey or colour", () => {

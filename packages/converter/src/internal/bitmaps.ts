@@ -38,29 +38,56 @@ const rowsLed = (bitmap: Bitmap, channels: Channels, width: number, height: numb
   const out = new Uint8Array(height * (width * channels + lead))
   const xs = spans(bitmap.width, width)
   const ys = spans(bitmap.height, height)
-  // Source channel read for each target channel: BGR(A) to RGB(A), grey as it is.
-  const from = channels === 1 ? [0, 0, 0, 0] : [2, 1, 0, 3]
-  const sums = new Uint32Array(width * channels)
+  // Each source column's sums over a target row's source rows (in target channels), then added across
+  // each target pixel's columns: integer sums, so the same means as summing pixel by pixel, in one
+  // straight pass over each source row.
+  const columns = new Int32Array(bitmap.width * channels)
   for (let y = 0; y < height; y++) {
     const y0 = ys[y]!
     const y1 = Math.min(ys[y + 1]!, bitmap.height)
-    sums.fill(0)
-    for (let sy = y0; sy < y1; sy++) {
-      const row = sy * stride
-      for (let x = 0, o = 0; x < width; x++, o += channels) {
-        const x1 = Math.min(xs[x + 1]!, bitmap.width)
-        for (let sx = xs[x]!, i = row + sx * sourceChannels; sx < x1; sx++, i += sourceChannels) {
-          for (let c = 0; c < channels; c++) sums[o + c] += bytes[i + from[c]!]!
-        }
-      }
-    }
+    columns.fill(0)
+    for (let sy = y0; sy < y1; sy++) addRow(columns, bytes, sy * stride, bitmap.width, sourceChannels, channels)
     const rows = y1 - y0
-    for (let x = 0, o = 0, t = y * (width * channels + lead) + lead; x < width; x++) {
-      const count = rows * (Math.min(xs[x + 1]!, bitmap.width) - xs[x]!)
-      for (let c = 0; c < channels; c++, o++, t++) out[t] = Math.round(sums[o]! / count)
+    let t = y * (width * channels + lead) + lead
+    for (let x = 0; x < width; x++) {
+      const x0 = xs[x]!
+      const x1 = Math.min(xs[x + 1]!, bitmap.width)
+      const count = rows * (x1 - x0)
+      for (let c = 0; c < channels; c++) {
+        let sum = 0
+        for (let o = x0 * channels + c, end = x1 * channels; o < end; o += channels) sum += columns[o]!
+        out[t++] = Math.round(sum / count)
+      }
     }
   }
   return out
+}
+
+/** Adds one source row's pixels (from `start`) to `columns`: BGR(A) read as RGB(A), grey as it is. */
+const addRow = (
+  columns: Int32Array,
+  bytes: Uint8Array,
+  start: number,
+  width: number,
+  sourceChannels: number,
+  channels: Channels
+): void => {
+  if (channels === 1) {
+    for (let sx = 0, i = start; sx < width; sx++, i += sourceChannels) columns[sx] += bytes[i]!
+  } else if (channels === 3) {
+    for (let o = 0, i = start, end = width * 3; o < end; o += 3, i += sourceChannels) {
+      columns[o] += bytes[i + 2]!
+      columns[o + 1] += bytes[i + 1]!
+      columns[o + 2] += bytes[i]!
+    }
+  } else {
+    for (let o = 0, i = start, end = width * 4; o < end; o += 4, i += sourceChannels) {
+      columns[o] += bytes[i + 2]!
+      columns[o + 1] += bytes[i + 1]!
+      columns[o + 2] += bytes[i]!
+      columns[o + 3] += bytes[i + 3]!
+    }
+  }
 }
 
 /** The bitmap's pixels in `channels`, at its own size, `lead` zero bytes before each row. */
