@@ -115,7 +115,7 @@ export const layout = (input: LayoutInput): Layout => {
   }
   const outline = useOutline(input.outline) ? input.outline : []
   const outlined = matchOutline(pages, outline)
-  const sized = outline.length > 0 ? outlineSizeLevels(outlined.lines) : headingLevels(pages, body)
+  const sized = outline.length > 0 ? outlineSizeLevels(outlined.lines, pages, body) : headingLevels(pages, body)
   const tagged = outline.length > 0 && all.some(isTaggedPage)
   const matched = withDocumentTitle(outlined, documentTitle(pages, outlined.lines, body, tagged))
   // Sizes found by the outline's levels go one deeper under a title it leaves out.

@@ -189,22 +189,39 @@ export const numberingOffset = (outlined: ReadonlyMap<Line, OutlinedLine>): numb
   return counts.size === 0 ? 0 : Math.max(0, heaviest(counts))
 }
 
+/** At least this share of a size's heading-like lines are the outline's when the size is a heading's. */
+export const outlinedShare = 0.2
+
 /**
  * Heading levels by size in an outlined document: each size takes the level most of its matched lines
- * have, so headings the outline does not list are found by size.
+ * have, so headings the outline does not list are found by size. A size the outline rarely names is
+ * running text's too (a description's terms set a little larger than the text): it gets no level.
  */
-export const outlineSizeLevels = (lines: ReadonlyMap<Line, OutlinedLine>): Map<number, number> => {
+export const outlineSizeLevels = (
+  lines: ReadonlyMap<Line, OutlinedLine>,
+  pages: ReadonlyArray<OrderedPage>,
+  body: number
+): Map<number, number> => {
   const counts = new Map<number, Map<number, number>>()
+  const matched = new Map<number, number>()
   for (const [line, outlined] of lines) {
+    matched.set(line.size, (matched.get(line.size) ?? 0) + 1)
     if (!outlined.first) continue
     const bySize = counts.get(line.size) ?? new Map<number, number>()
     bySize.set(outlined.level, (bySize.get(outlined.level) ?? 0) + 1)
     counts.set(line.size, bySize)
   }
+  const candidates = new Map<number, number>()
+  for (const page of pages) {
+    for (const line of pageLines(page)) {
+      if (isHeadingCandidate(line, body)) candidates.set(line.size, (candidates.get(line.size) ?? 0) + 1)
+    }
+  }
   const levels = new Map<number, number>()
   for (const [size, bySize] of counts) {
     const total = [...bySize.values()].reduce((a, b) => a + b, 0)
-    if (total >= 2) levels.set(size, heaviest(bySize))
+    const share = (matched.get(size) ?? 0) / Math.max(1, candidates.get(size) ?? 0)
+    if (total >= 2 && share >= outlinedShare) levels.set(size, heaviest(bySize))
   }
   return levels
 }
