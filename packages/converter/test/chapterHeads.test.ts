@@ -42,6 +42,14 @@ describe("a chapter's running head on too few pages to repeat", () => {
     ])
   })
 
+  it("goes when led by a section number, as a LaTeX head \"4 Notes\" on a section's two pages", () => {
+    const pages = [page(1, []), chapter(2, "3 Usage"), chapter(3, "4 Notes"), chapter(4, "4 Notes"), page(5, [])]
+    assert.deepStrictEqual(removed(pages), ["3 Usage", "4 Notes", "4 Notes"])
+    // A numbered line that starts a sentence in lower case is no section's head.
+    const items = [page(1, []), chapter(2, "7 items of the list"), chapter(3, "2 more"), chapter(4, "9 others")]
+    assert.deepStrictEqual(removed(items), [])
+  })
+
   it("stays when fewer pages stand apart there, when it has no numbered lead, or when it is set large", () => {
     const two = [page(1, []), chapter(2, "CHAPTER 3. A BASIC PLUGIN"), chapter(3, "CHAPTER 4. THE INTERFACE")]
     assert.deepStrictEqual(removed([...two, page(4, [])]), [])

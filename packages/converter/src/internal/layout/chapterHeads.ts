@@ -1,9 +1,10 @@
-/** Heads of chapters too short to repeat them: a first baseline apart where other pages' are, led by "CHAPTER 3.". */
+/** Heads of chapters too short to repeat them: a first baseline apart where other pages' are, led by "CHAPTER 3." or "4". */
 import { bodySize } from "./headings.js"
 import type { Line, OrderedPage } from "./model.js"
 
-/** "CHAPTER 3.", "Appendix B:", "Part II Syntax" (not "What I want"). */
-const numberedLead = /^\p{Lu}\p{L}*(?:\s+\p{L}+)?\s+(?:\d+|[IVXLCDM]+|[A-Z])(?:[.:]|\s+\p{Lu}|\s*$)/u
+/** "CHAPTER 3.", "Appendix B:", "Part II Syntax", "4 Notes", "3.2 Usage" (not "What I want"). */
+const numberedLead =
+  /^(?:\p{Lu}\p{L}*(?:\s+\p{L}+)?\s+(?:\d+|[IVXLCDM]+|[A-Z])(?:[.:]|\s+\p{Lu}|\s*$)|\d+(?:\.\d+)*\.?\s+\p{Lu})/u
 // The top band; points apart that are one place; sizes a head stands above the text; pages sharing its place.
 const band = 0.1
 const samePlace = 1.5
