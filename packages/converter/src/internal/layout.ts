@@ -3,6 +3,7 @@ import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { pageBlocks, pageBlocksCarried } from "./layout/blocks.js"
 import { floatsAfterText } from "./layout/columnFloats.js"
+import { deepHeadings } from "./layout/deepHeadings.js"
 import type { OpenReferences } from "./layout/endnotes.js"
 import { endNotes } from "./layout/endnotes.js"
 import type { Note } from "./layout/footnotes.js"
@@ -144,7 +145,7 @@ export const layout = (input: LayoutInput): Layout => {
       ? new Set([...spacedHeadings(pages, body, gap), ...tableHeadings(pages, body)])
       : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
-    numbered: outline.length === 0 ? numberedHeadings(pages, body) : new Set(),
+    numbered: outline.length === 0 ? numberedHeadings(pages, body) : deepHeadings(pages, matched.lines, ratio),
     small: outline.length === 0
       ? new Map([...largeBoldHeadings(pages, body), ...smallHeadings(pages, body, gap, ratio)])
       : new Map(),
