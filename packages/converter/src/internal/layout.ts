@@ -2,6 +2,7 @@
 import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { pageBlocks, pageBlocksCarried } from "./layout/blocks.js"
+import { boundHeadings } from "./layout/boundHeadings.js"
 import { floatsAfterText } from "./layout/columnFloats.js"
 import { deepHeadings } from "./layout/deepHeadings.js"
 import type { OpenReferences } from "./layout/endnotes.js"
@@ -142,7 +143,11 @@ export const layout = (input: LayoutInput): Layout => {
     sizeLevels: { active: outline.length === 0 },
     // An outlined document's headings are its outline's (and larger sizes): bold lines stay text.
     spaced: outline.length === 0
-      ? new Set([...spacedHeadings(pages, body, gap), ...tableHeadings(pages, body)])
+      ? new Set([
+        ...spacedHeadings(pages, body, gap),
+        ...tableHeadings(pages, body),
+        ...boundHeadings(pages, body, ratio)
+      ])
       : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
     numbered: outline.length === 0 ? numberedHeadings(pages, body) : deepHeadings(pages, matched.lines, ratio),

@@ -47,7 +47,7 @@ export const paragraphGap = (
 }
 
 /** A whole line in bold (or bold italic), at the body size, short, with letters, not a sentence or a list item. */
-const boldTitleLine = (line: Line, body: number): boolean => {
+export const boldTitleLine = (line: Line, body: number): boolean => {
   return line.charWidth === undefined && allBold(line.text, line.marks ?? []) && Math.abs(line.size - body) <= 0.5 &&
     line.text.length <= maxChars && letterCount(line.text) >= 2 &&
     !/[.:;,]$/.test(line.text) && !/^[\u2022\u25E6\u25AA\u2013\u2014*+-]\s/.test(line.text)
