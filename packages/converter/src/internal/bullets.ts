@@ -5,6 +5,7 @@
  */
 import type { TextItem } from "./layout.js"
 import type { Box, Rule } from "./layout/model.js"
+import { pathLines } from "./pathLines.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 
@@ -68,17 +69,25 @@ export const pagePaths = (m: Pdfium, page: number, width: number, height: number
       if (type !== pathObject && !pictureObjects.has(type)) continue
       if (!m.direct.FPDFPageObj_GetBounds(object, out, out + 4, out + 8, out + 12)) continue
       const [left, bottom, right, top] = P.floats(m, out, 4)
-      const box = rotated ?
-        turned(toPage(left!, bottom!), toPage(right!, top!)) :
-        { x0: left!, x1: right!, y0: height - top!, y1: height - bottom! }
+      const place = (l: number, b: number, r: number, t: number): Box =>
+        rotated ? turned(toPage(l, b), toPage(r, t)) : { x0: l, x1: r, y0: height - t, y1: height - b }
+      const box = place(left!, bottom!, right!, top!)
       const w = box.x1 - box.x0
       const h = box.y1 - box.y0
+      const lines = type === pathObject && w >= minLength && h >= minLength ? pathLines(m, object) : []
       if (type !== pathObject) {
         if (shapes.length <= maxCandidates && isMarkerBox(w, h, maxPictureSide)) shapes.push(box)
       } else if (h <= maxThickness && w >= minLength) {
         if (rules.length <= maxRules) rules.push({ ...box, horizontal: true })
       } else if (w <= maxThickness && h >= minLength) {
         if (rules.length <= maxRules) rules.push({ ...box, horizontal: false })
+      } else if (lines.length > 0) {
+        for (const line of lines) {
+          const ruled = place(line.left, line.bottom, line.right, line.top)
+          const horizontal = ruled.x1 - ruled.x0 >= ruled.y1 - ruled.y0
+          const long = Math.max(ruled.x1 - ruled.x0, ruled.y1 - ruled.y0) >= minLength
+          if (long && rules.length <= maxRules) rules.push({ ...ruled, horizontal })
+        }
       } else if (shapes.length <= maxCandidates && isMarkerBox(w, h)) {
         shapes.push(box)
       } else if (w >= minPanelWidth && h >= minPanelHeight && panels.length <= maxPanels) {

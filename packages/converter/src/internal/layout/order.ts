@@ -5,6 +5,7 @@ import { noteMarks, separatorRules } from "./footnotes.js"
 import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
 import { gutterCuts } from "./gutters.js"
+import type { Row } from "./lines.js"
 import { groupRows, monoPitches, segmentGap, segmentRow } from "./lines.js"
 import { dropListingMarks } from "./listingMarks.js"
 import { findMargin, placeMarginNotes } from "./margins.js"
@@ -104,14 +105,23 @@ const placeRows = (
   return placed
 }
 
+/** Whether one grid holds every row between two heights. */
+const wholeInGrid = (rows: ReadonlyArray<Row>, grids: ReadonlyArray<Grid>) => (y0: number, y1: number) => {
+  const inside = rows.flatMap((row, i) => row.y > y0 && row.y < y1 ? [i] : [])
+  return grids.some((grid) => inside.every((i) => i >= grid.start && i < grid.end))
+}
+
 /** Rebuilds the reading order of one page (see the module's header); figures go before the first text below them. */
 export const orderPage = (page: PageText): OrderedPage => {
-  const grouped = joinStrays(groupRows(dropListingMarks(page.items)))
-  const grids = findGrids(grouped, page.width)
-  // Tables found by their columns keep their form; rules find the others.
+  const all = joinStrays(groupRows(dropListingMarks(page.items)))
+  // Tables found by their columns keep their form, unless ruled around every cell and found only in pieces; rules find the others.
+  const found = findGrids(all, page.width)
+  const framed = takeRuledTables(all, page.rules ?? [], page.width, wholeInGrid(all, found), true)
+  const grouped = framed.length > 0 ? all.filter((row) => row.items.length > 0) : all
+  const grids = framed.length > 0 ? findGrids(grouped, page.width) : found
   const inGrid = (y0: number, y1: number) =>
     grids.some((grid) => grouped[grid.start]!.y <= y1 && grouped[grid.end - 1]!.y >= y0)
-  const ruled = takeRuledTables(grouped, page.rules ?? [], page.width, inGrid)
+  const ruled = [...framed, ...takeRuledTables(grouped, page.rules ?? [], page.width, inGrid)]
   const margin = findMargin(grouped, page.width)
   const cuts = new Set([...gutterCuts(grouped, segmentGap, page.width), ...(margin?.cuts ?? [])])
   const pitches = monoPitches(grouped)

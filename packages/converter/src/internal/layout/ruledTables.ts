@@ -145,12 +145,18 @@ const cutAtInterludes = (stack: ReadonlyArray<Rule>, items: ReadonlyArray<TextIt
   return out.filter((group) => group.length >= 2)
 }
 
+/** A grid: a rule under every row (four or more) and a rule between the columns. */
+const isFramed = (stack: ReadonlyArray<Rule>, verticals: ReadonlyArray<Rule>, x0: number, x1: number): boolean =>
+  stack.length >= 4 &&
+  verticals.some((rule) => (rule.x0 + rule.x1) / 2 > x0 + 2 * joinGap && (rule.x0 + rule.x1) / 2 < x1 - 2 * joinGap)
+
 /** The ruled tables of a page, their items taken out of `rows`; not a table: one column or row, or mostly code. */
 export const takeRuledTables = (
   rows: ReadonlyArray<Row>,
   rules: ReadonlyArray<Rule>,
   pageWidth: number,
-  taken: (y0: number, y1: number) => boolean
+  taken: (y0: number, y1: number) => boolean,
+  framedOnly = false
 ): Array<RuledTable> => {
   if (rules.length === 0) return []
   const tables: Array<RuledTable> = []
@@ -169,7 +175,7 @@ export const takeRuledTables = (
       !rule.horizontal && rule.x0 >= x0 && rule.x1 <= x1 && rule.y1 > y0 && rule.y0 < y1
     )
     const edges = columnEdges(within, verticals, x0, x1)
-    if (edges.length === 0) continue
+    if (edges.length === 0 || (framedOnly && !isFramed(stack, verticals, x0, x1))) continue
     const column = (item: TextItem) => edges.filter((edge) => edge <= item.x + item.width / 2).length
     const baselines = [...new Set(within.map((item) => Math.round(item.y)))].sort((a, b) => a - b)
     // Rules between the rows when there are four or more (booktabs draws three: top, header, bottom).
