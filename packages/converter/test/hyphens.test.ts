@@ -39,6 +39,19 @@ describe("hyphens at line ends", () => {
     )
   })
 
+  it("a long second half the document writes whole keeps the hyphen, though the first half is written nowhere else", () => {
+    const words = collectWords(["a specified length, keys separated by commas, on one side"])
+    assert.isTrue(keepsHyphen(words, "user", "specified"))
+    assert.isTrue(keepsHyphen(words, "comma", "separated"))
+    // A short half is as often a typesetter's piece as a compound's part.
+    assert.isFalse(keepsHyphen(words, "ex", "specified"))
+    assert.isFalse(keepsHyphen(words, "user", "side"))
+    // A second half the document never writes whole, or the joined word it does write, is a cut.
+    assert.isFalse(keepsHyphen(words, "user", "supplied"))
+    const joined = collectWords(["a userspecified value and a specified length"])
+    assert.isFalse(keepsHyphen(joined, "user", "specified"))
+  })
+
   it("a document writing a word both ways keeps the spelling it writes more often", () => {
     const plugIn = collectWords(["the plug-in API, a plug-in and its plug-ins;", "the Plugin API document"])
     assert.isTrue(keepsHyphen(plugIn, "plug", "in"))

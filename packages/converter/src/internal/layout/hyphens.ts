@@ -79,8 +79,8 @@ const acronym = /^\p{Lu}{2,}$/u
 
 /**
  * Whether a line-end hyphen between `before` and `after` is part of a compound: the document writes the compound
- * more often than the joined word, or both halves whole and never the joined word; nor do typesetters cut a
- * hyphenated word or an acronym ("MIT-style").
+ * more often than the joined word, or both halves whole (or a second half of five letters or more) and never the
+ * joined word; nor do typesetters cut a hyphenated word or an acronym ("MIT-style").
  */
 export const keepsHyphen = (hyphenation: Hyphenation | undefined, before: string, after: string): boolean => {
   if (hyphenation === undefined) return false
@@ -94,5 +94,6 @@ export const keepsHyphen = (hyphenation: Hyphenation | undefined, before: string
   const start = before.lastIndexOf("-") + 1
   if (start > 0 || acronym.test(before.slice(start))) return true
   const last = head.slice(start)
-  return last.length >= 2 && hyphenation.words.has(last) && hyphenation.words.has(rest)
+  return last.length >= 2 && hyphenation.words.has(last) && hyphenation.words.has(rest) ||
+    last.length >= 3 && rest.length >= 5 && hyphenation.words.has(rest)
 }
