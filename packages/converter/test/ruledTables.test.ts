@@ -54,6 +54,48 @@ describe("ruled tables", () => {
     assert.deepStrictEqual(found, [[["Sensor", "Value"], ["Fan Health", "OK Degraded"], ["Power", "Failed"]]])
   })
 
+  it("two narrow booktabs tables parted by a caption wider than them; cells 0.3 em apart start columns; group rows stay rows", () => {
+    const w = (text: string, x: number, y: number) => ({ ...item(text, x, y), width: text.length * 4 })
+    const table = (top: number, first: string) => [
+      w("Feature", 150, top + 13),
+      w("Option", 206, top + 13),
+      w("Tag", 260, top + 13),
+      w(first, 150, top + 30),
+      w("=", 154 + first.length * 4, top + 30),
+      ...["Swash", "Alternate", "WordInitial"].flatMap((option, i) => [
+        w(option, 206, top + 30 + 12 * i),
+        w(["cswh", "calt", "init"][i]!, 253, top + 30 + 12 * i)
+      ])
+    ]
+    const found = tables([
+      ...table(100, "Contextuals"),
+      w("Note under the first table, wider than it, and a caption.", 100, 180),
+      w("Table 2: the second table's caption, wider than it.", 100, 192),
+      ...table(200, "Letters")
+    ], [100, 117, 170, 200, 217, 270].map((y) => horizontal(y, 145, 280)))
+    const rows = (first: string) => [
+      ["Feature", "Option", "Tag"],
+      [`${first} =`, "Swash", "cswh"],
+      ["", "Alternate", "calt"],
+      ["", "WordInitial", "init"]
+    ]
+    assert.deepStrictEqual(found, [rows("Contextuals"), rows("Letters")])
+  })
+
+  it("note marks raised over a framed row's words are no row of their own", () => {
+    const rules = [horizontal(100, 240, 360), horizontal(116, 240, 360)].concat(
+      [240, 300, 360].map((x) => vertical(x, 100, 116))
+    )
+    const found = tables([
+      item("Inside", 250, 112),
+      item("9", 280, 108, 0, 8),
+      item("a", 287, 112),
+      item("tabular", 304, 112),
+      item("10", 340, 108, 0, 8)
+    ], rules)
+    assert.deepStrictEqual(found, [])
+  })
+
   it("a framed listing, a framed note, and rules under a running head are no tables", () => {
     const code = ["int main() {", "  return 0;   /* done */", "}"].map((line, i) =>
       item(line, 90, 115 + i * 12, Style.code)

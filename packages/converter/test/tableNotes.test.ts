@@ -24,6 +24,16 @@ describe("notes set under a table", () => {
     assert.notInclude(text, "†")
   })
 
+  it("a column holding only daggers refers, cell by cell, to the note under the table", () => {
+    const text = markdown([
+      { _tag: "Table", rows: [["Option", "Tag", ""], ["Swash", "cswh", "†"], ["Alternate", "calt", "†"]] },
+      paragraph("† These options can be disabled with Off variants.")
+    ])
+    assert.include(text, "| Swash | cswh | [^note] |")
+    assert.include(text, "| Alternate | calt | [^note] |")
+    assert.notInclude(text, "†")
+  })
+
   it("rows read as paragraphs refer to the note as a table's cells do; the note keeps its place", () => {
     const blocks = tableNotes([
       paragraph("Table 6: Options for the feature."),

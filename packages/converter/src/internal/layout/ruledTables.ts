@@ -21,6 +21,8 @@ const minOverlap = 0.8
 const minWidth = 0.2
 /** A gap between cells this many font sizes wide at least, when no vertical rule parts them. */
 const cellGap = 0.6
+const alignedGap = 0.25
+const alignedRows = 3
 
 export interface RuledTable extends Box {
   readonly cells: ReadonlyArray<ReadonlyArray<Rich>>
@@ -85,7 +87,8 @@ const columnEdges = (
   items: ReadonlyArray<TextItem>,
   verticals: ReadonlyArray<Rule>,
   x0: number,
-  x1: number
+  x1: number,
+  narrowGaps = true
 ): Array<number> => {
   const inner = verticals.map((rule) => (rule.x0 + rule.x1) / 2).filter((x) => x > x0 + joinGap && x < x1 - joinGap)
   if (inner.length > 0) {
@@ -97,13 +100,23 @@ const columnEdges = (
     return edges
   }
   const spans = items.map((item) => [item.x, item.x + item.width, item.size] as const).sort((a, b) => a[0] - b[0])
+  // A narrow tabular (small \tabcolsep): a column told by runs starting at one x on several baselines.
+  const aligned = (x: number) =>
+    new Set(items.filter((item) => Math.abs(item.x - x) <= sameLine).map((item) => Math.round(item.y))).size >=
+      alignedRows
   const edges: Array<number> = []
+  let narrow = 0
   let end = -Infinity
   for (const [start, stop, size] of spans) {
-    if (end > -Infinity && start - end >= cellGap * size) edges.push((start + end) / 2)
+    const gap = start - end
+    const wide = gap >= cellGap * size
+    if (end > -Infinity && (wide || (narrowGaps && gap >= alignedGap * size && aligned(start)))) {
+      edges.push((start + end) / 2)
+      if (!wide) narrow++
+    }
     end = Math.max(end, stop)
   }
-  return edges
+  return narrow > 0 && edges.length < 2 ? columnEdges(items, verticals, x0, x1, false) : edges
 }
 
 const empty: Rich = { text: "", marks: [] }
@@ -136,9 +149,23 @@ const cutAtInterludes = (stack: ReadonlyArray<Rule>, items: ReadonlyArray<TextIt
   if (sizes.length === 0) return [[...stack]]
   const large = (item: TextItem) => item.size > 1.15 * sizes[Math.floor(sizes.length / 2)]!
   const out: Array<Array<Rule>> = [[stack[0]!]]
+  // Only lines wider than two rules, two rules or more on each side: a note and a caption between two tables.
+  const across = (a: Rule, b: Rule) => {
+    const lo = Math.max(a.x0, b.x0) - joinGap
+    const hi = Math.min(a.x1, b.x1) + joinGap
+    const band = items.filter((item) =>
+      item.y > a.y0 && item.y - 0.7 * item.size < b.y1 && item.x < hi && item.x + item.width > lo
+    )
+    const wide = band.filter((item) => item.x < lo || item.x + item.width > hi)
+    const lines = new Set(wide.map((item) => Math.round(item.y))).size
+    return lines >= 2 && wide.some((item) => item.x < lo && item.x + item.width > hi) &&
+      band.every((item) => wide.some((w) => Math.abs(w.y - item.y) <= 0.5 * item.size))
+  }
   for (let i = 1; i < stack.length; i++) {
     const band = between(stack[i - 1]!, stack[i]!)
-    const interlude = band.some(large) && band.every((item) => large(item) || isMono(item))
+    const parts = out[out.length - 1]!.length >= 2 && stack.length - i >= 2
+    const interlude = (band.some(large) && band.every((item) => large(item) || isMono(item))) ||
+      (parts && across(stack[i - 1]!, stack[i]!))
     if (interlude) out.push([stack[i]!])
     else out[out.length - 1]!.push(stack[i]!)
   }
@@ -179,7 +206,7 @@ export const takeRuledTables = (
     const column = (item: TextItem) => edges.filter((edge) => edge <= item.x + item.width / 2).length
     const baselines = [...new Set(within.map((item) => Math.round(item.y)))].sort((a, b) => a - b)
     // Rules between the rows when there are four or more (booktabs draws three: top, header, bottom).
-    const ruled = stack.length >= 4
+    const ruled = stack.filter((rule) => rule.x1 - rule.x0 >= minOverlap * (x1 - x0 - 2 * joinGap)).length >= 4
     const bands: Array<Array<TextItem>> = []
     const bandOf = (item: TextItem) =>
       ruled
@@ -191,14 +218,21 @@ export const takeRuledTables = (
     const large = (item: TextItem) => item.size > 1.15 * sizes[Math.floor(sizes.length / 2)]!
     if (ruled ? bands.some((band) => band !== undefined && band.every(large)) : within.some(large)) continue
     const cells: Array<Array<Rich>> = []
+    let above = -Infinity
     for (const band of bands) {
       if (band === undefined) continue
+      const y = Math.min(...band.map((item) => item.y))
+      const apart = y - above >= 0.8 * Math.max(...band.map((item) => item.size))
+      above = y
       const row = Array.from(
         { length: edges.length + 1 },
         (_, c) => cellText(band.filter((item) => column(item) === c))
       )
       const last = cells[cells.length - 1]
-      if (!ruled && last !== undefined && row[0]!.text === "") {
+      // A baseline a line apart filling every cell of the row above but the first: a group's row.
+      const full = apart && row.slice(1).filter((cell) => cell.text !== "").length >= 2 &&
+        last?.every((cell, c) => c === 0 || cell.text === "" || row[c]!.text !== "")
+      if (!ruled && last !== undefined && row[0]!.text === "" && !full) {
         row.forEach((cell, c) =>
           last[c] = last[c]!.text === "" ? cell : cell.text === "" ? last[c]! : joinRich(last[c]!, cell)
         )

@@ -125,7 +125,11 @@ const referring = (block: Marked, label: string, kind: Kind): Marked | undefined
   const marks = block.rows.map((row, r) =>
     row.map((cell, c) => {
       const own = block.marks?.[r]?.[c] ?? []
-      const spans = referencesIn(cell, own, label, kind)
+      // A cell holding only the symbol: a column of marks beside the cells they refer to.
+      const alone = kind === "symbol" && cell.trim() === label
+      const spans = alone
+        ? [{ start: cell.indexOf(label), end: cell.indexOf(label) + label.length }]
+        : referencesIn(cell, own, label, kind)
       if (spans.length > 0) any = true
       return spans.length === 0 ? own : withSpans(own, spans)
     })
