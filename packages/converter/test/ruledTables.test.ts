@@ -82,6 +82,34 @@ describe("ruled tables", () => {
     assert.deepStrictEqual(found, [rows("Contextuals"), rows("Letters")])
   })
 
+  it("a rule under some cells of a framed table parts rows there; the cell spanning both goes on past it", () => {
+    const small = (text: string, x: number, y: number) => item(text, x, y, 0, 6)
+    const found = tables([
+      item("Feature", 90, 115),
+      item("Setting", 210, 115),
+      item("Example", 330, 115),
+      item("Show invisible", 90, 140),
+      small("(U+061C, U+200C,", 90, 150),
+      small("U+200E, U+200F)", 90, 170),
+      item("0=False", 210, 140),
+      item("1=True", 210, 180),
+      small("XeTeX: invisible", 210, 190),
+      small("characters=True", 210, 198),
+      small("a b c", 330, 195)
+    ], [
+      horizontal(100),
+      horizontal(122),
+      horizontal(165, 200, 500),
+      horizontal(205),
+      ...[80, 200, 320, 500].map((x) => vertical(x, 100, 205))
+    ])
+    assert.deepStrictEqual(found, [[
+      ["Feature", "Setting", "Example"],
+      ["Show invisible (U+061C, U+200C, U+200E, U+200F)", "0=False", ""],
+      ["", "1=True XeTeX: invisible characters=True", "a b c"]
+    ]])
+  })
+
   it("note marks raised over a framed row's words are no row of their own", () => {
     const rules = [horizontal(100, 240, 360), horizontal(116, 240, 360)].concat(
       [240, 300, 360].map((x) => vertical(x, 100, 116))

@@ -206,11 +206,18 @@ export const takeRuledTables = (
     const column = (item: TextItem) => edges.filter((edge) => edge <= item.x + item.width / 2).length
     const baselines = [...new Set(within.map((item) => Math.round(item.y)))].sort((a, b) => a - b)
     // Rules between the rows when there are four or more (booktabs draws three: top, header, bottom).
-    const ruled = stack.filter((rule) => rule.x1 - rule.x0 >= minOverlap * (x1 - x0 - 2 * joinGap)).length >= 4
+    // A partial rule parts rows in a framed table (a cell spanning rows beside it), not a \cmidrule in booktabs.
+    const spanning = stack.filter((rule) => rule.x1 - rule.x0 >= minOverlap * (x1 - x0 - 2 * joinGap))
+    const borders = verticals.some((rule) => rule.x0 > x0 + 2 * joinGap && rule.x1 < x1 - 2 * joinGap)
+    const ruled = (borders ? stack : spanning).length >= 4
     const bands: Array<Array<TextItem>> = []
+    // Under the last rule above it that crosses its column: a cell spanning rows goes on past a partial rule.
     const bandOf = (item: TextItem) =>
       ruled
-        ? stack.filter((rule) => rule.y0 < item.y - 0.3 * item.size).length - 1
+        ? stack.map((rule) =>
+          rule.y0 < item.y - 0.3 * item.size && rule.x0 <= item.x + item.width / 2 &&
+          rule.x1 >= item.x + item.width / 2
+        ).lastIndexOf(true)
         : baselines.indexOf(Math.round(item.y))
     for (const item of within) (bands[bandOf(item)] ??= []).push(item)
     // A larger title between two tables stands alone between rules; a large example in a ruled row is a cell.
