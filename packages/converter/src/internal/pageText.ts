@@ -10,6 +10,7 @@ import { Style } from "./layout/model.js"
 import type { FontCharacters } from "./layout/quality.js"
 import { countFontRun, fontJunk } from "./layout/quality.js"
 import { unshadowed } from "./layout/shadows.js"
+import { symbolBullets } from "./layout/symbolBullets.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import type { Type3Font } from "./type3Fonts.js"
@@ -334,7 +335,8 @@ export const pageText = (
       const read = keep.includes(false)
         ? { items: items.filter((_, i) => keep[i]), mcids: mcids?.filter((_, i) => keep[i]) }
         : { items, mcids }
-      return { ...withoutWatermarks(read.items, read.mcids, slanted), junk: fontJunk(fonts.values()) }
+      const kept = withoutWatermarks(read.items, read.mcids, slanted)
+      return { items: symbolBullets(kept.items), mcids: kept.mcids, junk: fontJunk(fonts.values()) }
     })
   } finally {
     m.direct.FPDFText_ClosePage(textPage)

@@ -1,0 +1,109 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { readFileSync } from "node:fs"
+import * as Engine from "../src/internal/engine.js"
+import type { TextItem } from "../src/internal/layout.js"
+import { Style } from "../src/internal/layout/model.js"
+import { symbolBullets, symbolFace, symbolFont } from "../src/internal/layout/symbolBullets.js"
+import * as Markdown from "../src/Markdown.js"
+import { engineOptions } from "./support/engineOptions.js"
+
+const item = (text: string, x: number, y: number, style = 0, size = 18): TextItem => ({
+  text,
+  x,
+  y,
+  width: text.length * size * 0.5,
+  size,
+  rtl: false,
+  style
+})
+
+const glyph = (text: string, x: number, y: number) => item(text, x, y, symbolFace, 14)
+
+describe("bullets drawn with a symbol font's glyph", () => {
+  it("symbol and dingbat fonts are told by name, text faces are not", () => {
+    for (
+      const name of [
+        "RDYKHS+OpenSymbol",
+        "Symbol",
+        "SymbolMT",
+        "Wingdings-Regular",
+        "ZapfDingbats",
+        "Webdings",
+        "StarSymbol"
+      ]
+    ) {
+      assert.isTrue(symbolFont(name), name)
+    }
+    for (const name of ["TimesNewRomanPSMT", "ABCDEF+Courier", "CMSY10", "Arial-BoldMT"]) {
+      assert.isFalse(symbolFont(name), name)
+    }
+  })
+
+  it("a lone glyph leading its line and followed by text is a bullet, whatever letter it was read as", () => {
+    const items = [
+      glyph("!", 74.8, 131),
+      item("Perl", 92.8, 131),
+      glyph("l", 74.8, 175),
+      item("Command line tools", 92.8, 175)
+    ]
+    assert.deepStrictEqual(symbolBullets(items).map((run) => [run.text, run.style]), [
+      ["•", 0],
+      ["Perl", 0],
+      ["•", 0],
+      ["Command line tools", 0]
+    ])
+  })
+
+  it("a glyph inside a line, alone on its line, or a digit, Greek letter or operator keeps its text, without the flag", () => {
+    const items = [
+      item("costs", 40, 100),
+      glyph("§", 86, 100), // just after a word: not leading its line
+      item("five", 98, 100),
+      glyph("n", 40, 140), // nothing after it
+      glyph("a", 40, 180), // Symbol's alpha, mapped right
+      item("particles", 52, 180),
+      glyph("=", 40, 220),
+      item("x + y", 52, 220),
+      glyph("Ø", 40, 260),
+      item("far away", 400, 260)
+    ]
+    const read = symbolBullets(items.map((run) => run.text === "a" ? { ...run, text: "α" } : run))
+    assert.deepStrictEqual(read.map((run) => run.text), [
+      "costs",
+      "§",
+      "five",
+      "n",
+      "α",
+      "particles",
+      "=",
+      "x + y",
+      "Ø",
+      "far away"
+    ])
+    assert.isTrue(read.every((run) => (run.style & symbolFace) === 0))
+  })
+
+  it("the glyph's other style bits go with the flag when it becomes a bullet, and stay when it does not", () => {
+    const [bullet, , kept] = symbolBullets([
+      item("q", 40, 100, symbolFace | Style.strong, 12),
+      item("Boxed item", 56, 100),
+      item("q", 40, 140, symbolFace | Style.strong, 12)
+    ])
+    assert.deepStrictEqual([bullet!.text, bullet!.style, kept!.text, kept!.style], ["•", 0, "q", Style.strong])
+  })
+
+  it.effect(
+    "an OpenSymbol bullet read as \"!\" (soffice through Mac OS X Quartz) starts a list item",
+    () =>
+      Effect.gen(function*() {
+        const pdf = readFileSync(new URL("../../../corpus/fidelity/dev/ur-presentation.pdf", import.meta.url))
+        const read = yield* Engine.readDocument(pdf, engineOptions(), "markdown")
+        const markdown = Markdown.render(read.document)
+        assert.match(markdown, /^- Nestable software transactions$/m)
+        assert.match(markdown, /^- Managed metadata about our schemas and synchronization with them$/m)
+        assert.notMatch(markdown, /! Perl/)
+      }),
+    180_000
+  )
+})
