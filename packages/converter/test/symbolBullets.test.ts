@@ -35,7 +35,9 @@ describe("bullets drawn with a symbol font's glyph", () => {
     ) {
       assert.isTrue(symbolFont(name), name)
     }
-    for (const name of ["TimesNewRomanPSMT", "ABCDEF+Courier", "CMSY10", "Arial-BoldMT"]) {
+    for (
+      const name of ["TimesNewRomanPSMT", "ABCDEF+Courier", "CMSY10", "Arial-BoldMT", "XEHHQZ+LMMathSymbols10-Regular"]
+    ) {
       assert.isFalse(symbolFont(name), name)
     }
   })

@@ -10,9 +10,14 @@ import type { TextItem } from "./model.js"
 export const symbolFace = 1 << 8
 
 const symbolName = /symbol|wingding|webding|dingbat|marlett/i
+/** TeX's math symbol fonts (LMMathSymbols) map their glyphs right, and set footnote marks ("†", "§") at line starts. */
+const mathName = /math/i
 
 /** Whether a font's name is that of a symbol or dingbat font (a subset prefix "ABCDEF+" ignored). */
-export const symbolFont = (name: string): boolean => symbolName.test(name.replace(/^[A-Z]{6}\+/, ""))
+export const symbolFont = (name: string): boolean => {
+  const base = name.replace(/^[A-Z]{6}\+/, "")
+  return symbolName.test(base) && !mathName.test(base)
+}
 
 /** What a symbol font's glyph may truly be in running text: a digit, a Greek letter, a bracket or an operator (not an arrow). */
 const notMarker = /^(?:[\p{N}\p{Script=Greek}\p{Ps}\p{Pe}]|(?![\u2190-\u21FF])\p{Sm})$/u
