@@ -50,6 +50,25 @@ describe("a float at the top of a page, above a sentence going on", () => {
     assert.isAbove(read.findIndex((text) => text.startsWith("Fig. 1 A figure caption")), sentence)
   })
 
+  it("is read after the paragraph it cut when the text under it goes on with a command set in the sentence", () => {
+    const after = page(2, [
+      item("r0 = 1", 200, 60),
+      item("FIGURE 1: A caption under the drawing", 120, 160, 8),
+      ...running(["\\affil{n}. Two or more authors may be joint first authors by putting"], 200),
+      item("the command after it.", 50, 212, 10, 100),
+      ...running(["After setting up the headers, issue the title command."], 236).map((placed) => ({
+        ...placed,
+        x: 65
+      }))
+    ])
+    const read = texts([before, after])
+    const cut = read.findIndex((text) => text.endsWith("latter command should"))
+    const sentence = read.findIndex((text) => text.startsWith("\\affil{n}. Two or more"))
+    assert.isAtLeast(cut, 0)
+    assert.strictEqual(sentence, cut + 1, read.join(" | "))
+    assert.isAbove(read.findIndex((text) => text.startsWith("FIGURE 1: A caption")), sentence)
+  })
+
   it("stays where it is when the text under it starts a sentence, or when no caption makes it a float", () => {
     const sentence = page(2, [
       item("Fig. 1 A figure caption, set in smaller print.", 120, 160, 8),

@@ -85,13 +85,16 @@ const isText = (item: PageItem, body: number, line: Line): item is PageItem & { 
   item._tag === "Line" && Math.abs(item.line.size - body) <= 0.5 && item.line.x1 > line.x0 &&
   item.line.x0 < line.x1
 
+/** A command set in the sentence ("\\affil{n}. Two or more..."): it goes on as a lower-case word does. */
+const commandStart = /^\\\p{Ll}/u
+
 /** A line going on under a float: lower case, well below, at the left edge of the text under it (no table cell). */
 const goesOn = (column: ReadonlyArray<PageItem>, i: number, body: number): boolean => {
   const item = column[i]!
   if (item._tag !== "Line") return false
   const line = item.line
   if (
-    Math.abs(line.size - body) > 0.5 || !lowerStart.test(line.text) ||
+    Math.abs(line.size - body) > 0.5 || !(lowerStart.test(line.text) || commandStart.test(line.text)) ||
     line.y - topOf(column[i - 1]!) < floatGap * line.size
   ) return false
   const left = Math.min(...column.slice(i).flatMap((other) => isText(other, body, line) ? [other.line.x0] : []))
