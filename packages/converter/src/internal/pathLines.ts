@@ -1,7 +1,6 @@
 /**
- * A table's rules stroked as one path: FrameMaker (through Distiller) draws all the row borders of a
- * table, or all its column borders, as separate lines of a single path, whose bounds are the whole
- * table. Such a path is read line by line, so its lines count as rules as thin paths do.
+ * A table's rules stroked as one path (FrameMaker through Distiller), whose bounds are the whole
+ * table: read line by line, its lines count as rules as thin paths do.
  */
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"

@@ -105,7 +105,6 @@ const placeRows = (
   return placed
 }
 
-/** Whether one grid holds every row between two heights. */
 const wholeInGrid = (rows: ReadonlyArray<Row>, grids: ReadonlyArray<Grid>) => (y0: number, y1: number) => {
   const inside = rows.flatMap((row, i) => row.y > y0 && row.y < y1 ? [i] : [])
   return grids.some((grid) => inside.every((i) => i >= grid.start && i < grid.end))

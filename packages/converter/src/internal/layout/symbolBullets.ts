@@ -1,8 +1,6 @@
 /**
- * Bullets drawn with a glyph of a symbol or dingbat font (Symbol, Wingdings, OpenSymbol, Zapf
- * Dingbats): older producers map it to an ordinary character ("!", "l", "§", "Ø"), so the list
- * rules would see a letter. A lone such glyph that leads its line and is followed by text is
- * given back as "•", whatever character it was read as.
+ * Bullets in a symbol or dingbat font, which older producers map to an ordinary character ("!",
+ * "§"): a lone such glyph leading its line before text is given back as "•".
  */
 import type { TextItem } from "./model.js"
 
