@@ -172,11 +172,6 @@ const cutAtInterludes = (stack: ReadonlyArray<Rule>, items: ReadonlyArray<TextIt
   return out.filter((group) => group.length >= 2)
 }
 
-/** A grid: a rule under every row (four or more) and a rule between the columns. */
-const isFramed = (stack: ReadonlyArray<Rule>, verticals: ReadonlyArray<Rule>, x0: number, x1: number): boolean =>
-  stack.length >= 4 &&
-  verticals.some((rule) => (rule.x0 + rule.x1) / 2 > x0 + 2 * joinGap && (rule.x0 + rule.x1) / 2 < x1 - 2 * joinGap)
-
 /** The ruled tables of a page, their items taken out of `rows`; not a table: one column or row, or mostly code. */
 export const takeRuledTables = (
   rows: ReadonlyArray<Row>,
@@ -202,13 +197,14 @@ export const takeRuledTables = (
       !rule.horizontal && rule.x0 >= x0 && rule.x1 <= x1 && rule.y1 > y0 && rule.y0 < y1
     )
     const edges = columnEdges(within, verticals, x0, x1)
-    if (edges.length === 0 || (framedOnly && !isFramed(stack, verticals, x0, x1))) continue
+    const borders = verticals.some((rule) => rule.x0 > x0 + 2 * joinGap && rule.x1 < x1 - 2 * joinGap)
+    // Framed: a rule under every row (four or more) and a rule between the columns.
+    if (edges.length === 0 || (framedOnly && !(borders && stack.length >= 4))) continue
     const column = (item: TextItem) => edges.filter((edge) => edge <= item.x + item.width / 2).length
     const baselines = [...new Set(within.map((item) => Math.round(item.y)))].sort((a, b) => a - b)
     // Rules between the rows when there are four or more (booktabs draws three: top, header, bottom).
     // A partial rule parts rows in a framed table (a cell spanning rows beside it), not a \cmidrule in booktabs.
     const spanning = stack.filter((rule) => rule.x1 - rule.x0 >= minOverlap * (x1 - x0 - 2 * joinGap))
-    const borders = verticals.some((rule) => rule.x0 > x0 + 2 * joinGap && rule.x1 < x1 - 2 * joinGap)
     const ruled = (borders ? stack : spanning).length >= 4
     const bands: Array<Array<TextItem>> = []
     // Under the last rule above it that crosses its column: a cell spanning rows goes on past a partial rule.
