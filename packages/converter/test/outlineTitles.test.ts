@@ -27,6 +27,18 @@ describe("outlined headings as the page sets them", () => {
     )
   })
 
+  it("a label word's number that a colon ends is the page's, before the bookmark's title", () => {
+    assert.strictEqual(
+      headingTitle("Appendix B: Language Support", "B Language Support"),
+      "Appendix B: Language Support"
+    )
+    assert.strictEqual(headingTitle("Chapter 3: Installing", "3 Installing"), "Chapter 3: Installing")
+    assert.strictEqual(headingTitle("Chapter 4 Files", "Files"), "Chapter 4 Files")
+    // A word that is no label, or no number after one, is the title's own.
+    assert.strictEqual(headingTitle("Part of speech", "Part of speech"), "Part of speech")
+    assert.strictEqual(headingTitle("Version 2: Notes", "Notes"), "Notes")
+  })
+
   it("a page's number and the bookmark's are not both kept", () => {
     assert.strictEqual(headingTitle("6. MORE ON MATH: u⃗ · ω⃗ = 0", "6 More on math: u·ω=0"), "6. More on math: u·ω=0")
   })

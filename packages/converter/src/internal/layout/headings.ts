@@ -74,8 +74,18 @@ const appendixName = "(?:Appendix|APPENDIX|Annexe|ANNEXE)"
 /** "Appendix B", "ANNEXE C": a title's appendix word, then its letter. */
 export const appendixWord = new RegExp(`^${appendixName}\\s+(?=[A-Z]\\b)`, "u")
 
-/** A visible section number at the start of a title: "1", "1.2", "A.3", "Appendix B" (then a space). */
-const sectionNumber = new RegExp(`^(?:${appendixName}\\s+)?(?:\\d+|[A-Z])(?:\\.\\d+)*\\.?(?=\\s+\\S)`, "u")
+/** A heading's label word before its number: "Appendix B", "Chapter 3", "Part II". */
+const labelName = `(?:${appendixName}|Chapter|CHAPTER|Part|PART)`
+/** "Part II", "Chapter 3": a title's label word, then its number (which an outline's title may start with). */
+const labelWord = new RegExp(`^${labelName}\\s+(?=(?:\\d+|[IVXLCDM]+|[A-Z])\\b)`, "u")
+/**
+ * A visible section number at the start of a title: "1", "1.2", "A.3", or after a label word, which a
+ * colon may end: "Appendix B", "Chapter 3:", "Part II." (then a space).
+ */
+const sectionNumber = new RegExp(
+  `^(?:${labelName}\\s+(?:\\d+|[IVXLCDM]+|[A-Z])(?:\\.\\d+)*[.:]?|(?:\\d+|[A-Z])(?:\\.\\d+)*\\.?)(?=\\s+\\S)`,
+  "u"
+)
 
 /** A line's text without the note references set in it ("TITLE3" where 3 is a note's label). */
 export const withoutReferences = (line: Line): string => {
@@ -103,8 +113,8 @@ export const headingTitle = (lineText: string, outlineTitle: string): string => 
     return `${number.trim()} ${words(shown) === words(titleRest) ? shown : titleRest}`
   }
   if (number === undefined || title.startsWith(number)) return title
-  // "Appendix A A sample session" where the bookmark says "A A sample session".
-  const word = appendixWord.exec(number)?.[0]
+  // "Appendix A A sample session" where the bookmark says "A A sample session"; "Part II" over "II Syntax".
+  const word = labelWord.exec(number)?.[0]
   if (word !== undefined && title.startsWith(number.slice(word.length))) return `${word}${title}`
   // A single capital is a section number only when the outline's title does not start the line with it.
   if (/^[A-Z]$/.test(number) && matchKey(lineText).startsWith(matchKey(title))) return title
@@ -168,12 +178,18 @@ const chapterTitle = /^\d{1,2}\.?\s+\p{Lu}/u
 export const titleNumberDepth = (text: string): number | undefined =>
   sectionDepth(text) ?? (chapterTitle.test(text) ? 1 : undefined)
 
-/** A section number of any depth starting a title: "2 Gallery", "2.13 Details", "Chapter 3 Files". */
-const anySectionNumber = /^(?:Chapter\s+)?(\d+(?:\.\d+)*)\.?\s+\S/
+/** A section number of any depth starting a title: "2 Gallery", "2.13 Details", "Chapter 3: Files". */
+const anySectionNumber = /^(?:(?:Chapter|CHAPTER)\s+(\d+(?:\.\d+)*)[.:]?|(\d+(?:\.\d+)*)\.?)\s+\S/
+
+/** The digits of a title's section number of any depth ("Chapter 3: Files": "3"). */
+const sectionDigits = (text: string): string | undefined => {
+  const found = anySectionNumber.exec(text)
+  return found === null ? undefined : found[1] ?? found[2]
+}
 
 /** The depth of any section number starting a title ("2 Gallery": 1, "2.13 Details": 2), capped at 6. */
 export const numberDepth = (text: string): number | undefined => {
-  const number = anySectionNumber.exec(text)?.[1]
+  const number = sectionDigits(text)
   return number === undefined ? undefined : Math.min(6, number.split(".").length)
 }
 
@@ -181,7 +197,7 @@ export const numberDepth = (text: string): number | undefined => {
 export const numberingOffset = (outlined: ReadonlyMap<Line, OutlinedLine>): number => {
   const counts = new Map<number, number>()
   for (const [line, entry] of outlined) {
-    const number = entry.first ? anySectionNumber.exec(line.text)?.[1] : undefined
+    const number = entry.first ? sectionDigits(line.text) : undefined
     if (number === undefined) continue
     const offset = entry.level - number.split(".").length
     counts.set(offset, (counts.get(offset) ?? 0) + 1)
