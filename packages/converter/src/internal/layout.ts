@@ -3,6 +3,7 @@ import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { pageBlocks, pageBlocksCarried } from "./layout/blocks.js"
 import { boundHeadings } from "./layout/boundHeadings.js"
+import { joinChapterLabels } from "./layout/chapterLabels.js"
 import { floatsAfterText } from "./layout/columnFloats.js"
 import { deepHeadings } from "./layout/deepHeadings.js"
 import type { OpenReferences } from "./layout/endnotes.js"
@@ -108,7 +109,7 @@ export const layout = (input: LayoutInput): Layout => {
     if (isTaggedPage(all[i]!)) continue
     const foot = footNotes(pages[i]!, body, notes.has(pages[i - 1]?.page ?? -1))
     const end = endNotes(foot.page, body, references, foot.notes)
-    const notice = takeNotice(joinSectionNumbers(end.page, body), body)
+    const notice = takeNotice(joinChapterLabels(joinSectionNumbers(end.page, body), body), body)
     pages[i] = floatsAfterText(notice.page, body)
     if (notice.lines.length > 0) {
       notices.push({ ...notice.page, items: notice.lines.map((line) => ({ _tag: "Line", line })) })

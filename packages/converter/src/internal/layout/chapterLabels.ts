@@ -1,0 +1,62 @@
+/**
+ * A chapter's label set on its own line over the title ("Chapter 3", then the title in a larger
+ * size, as LaTeX's book and report classes set them): one heading, the label leading the title.
+ */
+import { isHeadingCandidate } from "./headings.js"
+import type { Line, OrderedPage, PageItem } from "./model.js"
+import { letterCount } from "./text.js"
+
+/** "Chapter 3", "Appendix B:", "Chapitre 4.": a label word and a number, nothing after them (a part's page is its own). */
+const labelOnly =
+  /^(?:Chapter|CHAPTER|Appendix|APPENDIX|Annexe|ANNEXE|Chapitre|CHAPITRE|Kapitel|KAPITEL|Cap[ií]tulo|Capitolo)\s+(?:\d{1,3}|[IVXLCDM]{1,6}|[A-Z])[.:]?$/u
+/** The title's baseline stands at most this many of its sizes below the label's. */
+const maxDrop = 3.5
+
+/** Whether the lines' left ends, centres or right ends line up, within a font size. */
+const aligned = (a: Line, b: Line, size: number): boolean =>
+  Math.abs(a.x0 - b.x0) <= size || Math.abs(a.x1 - b.x1) <= size || Math.abs(a.x0 + a.x1 - b.x0 - b.x1) <= 2 * size
+
+/** Whether `title`, the next line, is the heading `label` stands over. */
+const labels = (label: Line, title: Line, body: number): boolean =>
+  labelOnly.test(label.text.trim()) && !label.rtl && !title.rtl && title.y > label.y &&
+  title.y - label.y <= maxDrop * title.size && title.size >= label.size - 0.5 &&
+  isHeadingCandidate(title, body) && letterCount(title.text) >= 2 && !labelOnly.test(title.text.trim()) &&
+  aligned(label, title, title.size)
+
+const joined = (label: Line, title: Line): Line => {
+  const lead = label.text.trim()
+  const shift = lead.length + 1
+  const marks = [
+    ...(label.marks ?? []).flatMap((mark) => {
+      const end = Math.min(mark.end, lead.length)
+      return end > mark.start ? [{ ...mark, end }] : []
+    }),
+    ...(title.marks ?? []).map((mark) => ({ ...mark, start: mark.start + shift, end: mark.end + shift }))
+  ]
+  return {
+    ...title,
+    text: `${lead} ${title.text}`,
+    x0: Math.min(label.x0, title.x0),
+    x1: Math.max(label.x1, title.x1),
+    ...(marks.length > 0 ? { marks } : { marks: undefined }),
+    charWidth: undefined
+  }
+}
+
+/** A page with each chapter label on its own line joined to the title under it. */
+export const joinChapterLabels = (page: OrderedPage, body: number): OrderedPage => {
+  const items: Array<PageItem> = []
+  let changed = false
+  for (let i = 0; i < page.items.length; i++) {
+    const item = page.items[i]!
+    const next = page.items[i + 1]
+    if (item._tag === "Line" && next?._tag === "Line" && labels(item.line, next.line, body)) {
+      items.push({ _tag: "Line", line: joined(item.line, next.line) })
+      changed = true
+      i++
+    } else {
+      items.push(item)
+    }
+  }
+  return changed ? { ...page, items } : page
+}
