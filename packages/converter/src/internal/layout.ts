@@ -33,6 +33,7 @@ import { notHeadings } from "./layout/notHeadings.js"
 import { takeNotice } from "./layout/notices.js"
 import { orderPage } from "./layout/order.js"
 import { pageEdges } from "./layout/pageEdges.js"
+import { questionHeadings } from "./layout/questionHeadings.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
 import { joinSectionNumbers } from "./layout/sectionNumbers.js"
 import { findSlideTitles, slideLevel, slideTitleLines } from "./layout/slideTitles.js"
@@ -153,7 +154,11 @@ export const layout = (input: LayoutInput): Layout => {
     spacedLevel: Math.min(6, levels.size + 1),
     numbered: outline.length === 0 ? numberedHeadings(pages, body) : deepHeadings(pages, matched.lines, ratio),
     small: outline.length === 0
-      ? new Map([...largeBoldHeadings(pages, body), ...smallHeadings(pages, body, gap, ratio)])
+      ? new Map([
+        ...largeBoldHeadings(pages, body),
+        ...smallHeadings(pages, body, gap, ratio),
+        ...[...questionHeadings(pages, body, gap)].map((line) => [line, 0] as const)
+      ])
       : new Map(),
     numberOffset: numberingOffset(matched.lines),
     plain: notHeadings(pages),
