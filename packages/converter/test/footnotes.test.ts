@@ -193,6 +193,21 @@ describe("footnotes at a page's foot", () => {
       assert.include(markdown, "Then x1 again")
       assert.include(markdown, "[^1]: The only note of the page.")
     }))
+
+  it.effect("a raised number glued to the word after it is an exponent when the label stands free later", () =>
+    Effect.sync(() => {
+      const document = layout([page([
+        ...bodyLines(filler, 50, 100),
+        ...referring("The checker shows foox", "2", "bar for its input.", 50, 160),
+        ...referring("It checks what is generated from XML.", "2", " The rest is read.", 50, 172),
+        item("2", 50, 711, 6),
+        item("Think of school books made of many files.", 54, 715, 8)
+      ], [separator(50, 700)])])
+      const markdown = Markdown.render(document)
+      assert.include(markdown, "foox2bar for its input.")
+      assert.include(markdown, "generated from XML.[^2] The rest is read.")
+      assert.include(markdown, "[^2]: Think of school books made of many files.")
+    }))
 })
 
 describe("footnotes of a right-to-left page", () => {

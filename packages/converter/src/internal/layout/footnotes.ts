@@ -265,26 +265,48 @@ const belowAll = (items: ReadonlyArray<PageItem>, from: number, height: number):
   return true
 }
 
+/** A raised label glued to the word after it ("x2bar") is an exponent rather than a reference (CJK text aside). */
+const beforeWord = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Nd}]/u
+
 /**
  * The items with, per label of the page's notes, only its first references kept: a later raised label
- * is an exponent. Labels without a note here stay references (endnotes may answer them).
+ * is an exponent, and so is one glued to the word after it while another stands free. Labels without
+ * a note here stay references (endnotes may answer them).
  */
 const withReferences = (
   page: OrderedPage,
   items: ReadonlyArray<PageItem>,
   labels: ReadonlyMap<string, number>
 ): OrderedPage => {
-  const left = new Map(labels)
+  const texts = items.flatMap((item) =>
+    item._tag === "Line"
+      ? [{ text: item.line.text, marks: item.line.marks ?? [] }]
+      : item._tag === "Table"
+      ? (item.marks ?? []).flatMap((row, r) => row.map((cell, c) => ({ text: item.rows[r]?.[c] ?? "", marks: cell })))
+      : []
+  )
+  const candidates = new Map<string, Array<{ readonly mark: Mark; readonly glued: boolean }>>()
+  for (const { marks, text } of texts) {
+    for (const mark of marks) {
+      const label = mark.style === Style.footnote ? text.slice(mark.start, mark.end).trim() : ""
+      if (!labels.has(label)) continue
+      const list = candidates.get(label) ?? []
+      list.push({ mark, glued: beforeWord.test(text.slice(mark.end)) })
+      candidates.set(label, list)
+    }
+  }
+  const kept = new Set<Mark>()
+  for (const [label, list] of candidates) {
+    const free = list.filter((candidate) => !candidate.glued)
+    const chosen = [...free, ...list.filter((candidate) => candidate.glued)].slice(0, labels.get(label))
+    // In reading order: the first of them are the references.
+    for (const candidate of list) if (chosen.includes(candidate)) kept.add(candidate.mark)
+  }
   const keep = (text: string, marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {
-    const kept = marks.filter((mark) => {
-      if (mark.style !== Style.footnote) return true
-      const label = text.slice(mark.start, mark.end).trim()
-      const count = left.get(label)
-      if (count === undefined) return true
-      left.set(label, count - 1)
-      return count > 0
-    })
-    return kept.length === marks.length ? marks : kept
+    const out = marks.filter((mark) =>
+      mark.style !== Style.footnote || !labels.has(text.slice(mark.start, mark.end).trim()) || kept.has(mark)
+    )
+    return out.length === marks.length ? marks : out
   }
   let changed = items.length !== page.items.length
   const out = items.map((item): PageItem => {
