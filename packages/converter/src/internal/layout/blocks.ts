@@ -21,6 +21,9 @@ import { startsInCode, textFaceListings } from "./textFaceCode.js"
 export { listMarker } from "./lists.js"
 export type { PageRules } from "./pageRules.js"
 
+/** In font sizes: a numbered line indented this much under the line above is not that line's sentence going on. */
+const numberIndent = 0.5
+
 /** The block being built from one page's lines, one line at a time. */
 class PageBlocks {
   readonly blocks: Array<Document.Block> = []
@@ -164,9 +167,11 @@ class PageBlocks {
       }
     }
     const marker = listMarker(line.text, line.marks, this.labels.get(line))
+    // A number indented under a line (a block's title, a lead-in) starts an item, as one after a sentence does.
+    const under = previous !== undefined && !sameBaseline && line.x0 > previous.x0 + numberIndent * line.size
     const startsItem = marker !== undefined &&
       (!marker.ordered || this.list !== undefined || this.paragraph === undefined || breaks ||
-        endsSentence(previous!.text))
+        endsSentence(previous!.text) || under)
     if (startsItem) this.listItem(line, marker, breaks && previous !== undefined && line.y - previous.y > line.size * 3)
     else if (!this.listContinuation(line, previous, sameBaseline)) {
       this.paragraphLine(line, previous, breaks, sameBaseline)
