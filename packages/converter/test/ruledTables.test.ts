@@ -41,6 +41,28 @@ describe("ruled tables", () => {
     ]])
   })
 
+  it("a top border drawn cell by cell, the right cell's a hair higher, is one rule: the first row's left cell is kept", () => {
+    const found = tables([
+      item("trace.tchange(start)", 90, 86),
+      item("Change one or more trace parameters", 250, 86),
+      item("trace.treset( )", 90, 166),
+      item("Resets tracing parameters to default", 250, 166)
+    ], [
+      horizontal(76.2, 80, 240),
+      { x0: 240, x1: 500, y0: 75.7, y1: 77.6, horizontal: true },
+      horizontal(157.6),
+      horizontal(170),
+      horizontal(182),
+      vertical(80, 76.2, 182),
+      vertical(240, 77.6, 182),
+      vertical(500, 77.6, 182)
+    ])
+    assert.deepStrictEqual(found, [[
+      ["trace.tchange(start)", "Change one or more trace parameters"],
+      ["trace.treset( )", "Resets tracing parameters to default"]
+    ]])
+  })
+
   it("columns without vertical rules are the gaps no cell crosses; a first cell left empty goes on with the row above", () => {
     const found = tables([
       item("Sensor", 90, 115),

@@ -28,19 +28,37 @@ export interface RuledTable extends Box {
   readonly cells: ReadonlyArray<ReadonlyArray<Rich>>
 }
 
-/** Horizontal rules merged: segments at one height that touch are one rule (a row border drawn cell by cell). */
+/**
+ * Horizontal rules merged: segments at one height that touch are one rule (a row border drawn cell by
+ * cell). Segments are taken left to right at each height: a cell's border a hair higher than its
+ * neighbour's (a thicker pen) still joins it on its left.
+ */
 const mergedRules = (rules: ReadonlyArray<Rule>): Array<Rule> => {
-  const sorted = rules.filter((rule) => rule.horizontal).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)
-  const out: Array<Rule> = []
+  const sorted = rules.filter((rule) => rule.horizontal).sort((a, b) => a.y0 - b.y0)
+  const heights: Array<Array<Rule>> = []
   for (const rule of sorted) {
-    const last = out[out.length - 1]
-    if (last !== undefined && Math.abs(last.y0 - rule.y0) <= sameLine && rule.x0 <= last.x1 + joinGap) {
-      out[out.length - 1] = { ...last, x1: Math.max(last.x1, rule.x1), y1: Math.max(last.y1, rule.y1) }
-    } else {
-      out.push(rule)
+    const height = heights[heights.length - 1]
+    if (height !== undefined && rule.y0 - height[0]!.y0 <= sameLine) height.push(rule)
+    else heights.push([rule])
+  }
+  const out: Array<Rule> = []
+  for (const height of heights) {
+    const start = out.length
+    for (const rule of height.sort((a, b) => a.x0 - b.x0)) {
+      const last = out.length > start ? out[out.length - 1]! : undefined
+      if (last !== undefined && rule.x0 <= last.x1 + joinGap) {
+        out[out.length - 1] = {
+          ...last,
+          x1: Math.max(last.x1, rule.x1),
+          y0: Math.min(last.y0, rule.y0),
+          y1: Math.max(last.y1, rule.y1)
+        }
+      } else {
+        out.push(rule)
+      }
     }
   }
-  return out
+  return out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)
 }
 
 const overlap = (a: Rule, b: Rule): number =>
