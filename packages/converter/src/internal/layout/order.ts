@@ -11,6 +11,8 @@ import { dropListingMarks } from "./listingMarks.js"
 import { findMargin, placeMarginNotes } from "./margins.js"
 import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
 import { takeRuledTables } from "./ruledTables.js"
+import type { SideBoxes } from "./sideBoxes.js"
+import { inBox, sideBoxes } from "./sideBoxes.js"
 import { joinStrays } from "./strays.js"
 
 const overlaps = (a0: number, a1: number, b0: number, b1: number): boolean => a0 < b1 && b0 < a1
@@ -110,8 +112,8 @@ const wholeInGrid = (rows: ReadonlyArray<Row>, grids: ReadonlyArray<Grid>) => (y
   return grids.some((grid) => inside.every((i) => i >= grid.start && i < grid.end))
 }
 
-/** Rebuilds the reading order of one page (see the module's header); figures go before the first text below them. */
-export const orderPage = (page: PageText): OrderedPage => {
+/** The lines and tables of a page (or of a box of it) in reading order. */
+const readOrder = (page: PageText): Array<Placed> => {
   const all = joinStrays(groupRows(dropListingMarks(page.items)))
   // Tables found by their columns keep their form, unless ruled around every cell and found only in pieces; rules find the others.
   const found = findGrids(all, page.width)
@@ -138,7 +140,36 @@ export const orderPage = (page: PageText): OrderedPage => {
   }
   const lines = placed.flatMap((p) => p.item._tag === "Line" ? [p.item.line] : [])
   const read = orderRegion(placed, lines.filter((line) => line.rtl).length > lines.length / 2, page.width)
-  const ordered = margin === undefined ? read : placeMarginNotes(read, margin)
+  return margin === undefined ? read : placeMarginNotes(read, margin)
+}
+
+/** The page read around its frames of boxes side by side: each box read alone, in the frame's place. */
+const readAround = (page: PageText, frames: ReadonlyArray<SideBoxes>): Array<Placed> => {
+  const parts = frames.flatMap((frame) => frame.parts)
+  const rules = page.rules ?? []
+  const ordered = [
+    ...readOrder({ ...page, items: page.items.filter((item) => !parts.some((part) => inBox(item, part))) })
+  ]
+  for (const frame of frames) {
+    const read = frame.parts.flatMap((part) =>
+      readOrder({
+        ...page,
+        items: page.items.filter((item) => inBox(item, part)),
+        rules: rules.filter((rule) =>
+          rule.y0 > part.y0 + 1 && rule.y1 < part.y1 - 1 && rule.x0 >= part.x0 && rule.x1 <= part.x1
+        )
+      })
+    )
+    const index = ordered.findIndex((p) => p.y > frame.y0 && overlaps(p.x0, p.x1, frame.x0, frame.x1))
+    ordered.splice(index < 0 ? ordered.length : index, 0, ...read)
+  }
+  return ordered
+}
+
+/** Rebuilds the reading order of one page (see the module's header); figures go before the first text below them. */
+export const orderPage = (page: PageText): OrderedPage => {
+  const frames = sideBoxes(page.items, page.rules ?? [])
+  const ordered = frames.length === 0 ? readOrder(page) : readAround(page, frames)
   const items: Array<PageItem> = ordered.map((p) => p.item)
   for (const figure of page.figures) {
     const index = ordered.findIndex((p) => p.y > figure.y1 && overlaps(p.x0, p.x1, figure.x0, figure.x1))

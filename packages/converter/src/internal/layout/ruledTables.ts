@@ -33,7 +33,7 @@ export interface RuledTable extends Box {
  * cell). Segments are taken left to right at each height: a cell's border a hair higher than its
  * neighbour's (a thicker pen) still joins it on its left.
  */
-const mergedRules = (rules: ReadonlyArray<Rule>): Array<Rule> => {
+export const mergedRules = (rules: ReadonlyArray<Rule>): Array<Rule> => {
   const sorted = rules.filter((rule) => rule.horizontal).sort((a, b) => a.y0 - b.y0)
   const heights: Array<Array<Rule>> = []
   for (const rule of sorted) {
