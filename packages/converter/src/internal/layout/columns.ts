@@ -23,6 +23,8 @@ const minColumnWidth = 0.18
 /** A quarter of a column's lines (and 3), at least, are this share of its width or wider: running text fills its column. */
 const fullLine = 0.6
 const fullLinesShare = 0.25
+/** Of a side read as a column by its text, the share in full lines or in a smaller size. */
+const smallerShare = 0.75
 /** Lines crossing a gutter at most, as a share of the smaller side (titles and figures spanning columns). */
 const maxCrossingShare = 0.5
 /** A line that reaches this share of a side's width into it, on both sides, spans the gutter. */
@@ -40,15 +42,37 @@ const extent = (items: ReadonlyArray<Placed>): { x0: number; x1: number } => {
   return { x0, x1 }
 }
 
-/** Whether the items of one side of a gutter read as a column of running text. */
-const isColumn = (side: ReadonlyArray<Placed>, pageWidth: number): boolean => {
+/**
+ * Whether the items of one side of a gutter read as a column of running text; `byText`, also when its
+ * full lines hold a share of its text and the rest is set smaller (a figure's labels, a listing beside them).
+ */
+const isColumn = (side: ReadonlyArray<Placed>, pageWidth: number, byText = false): boolean => {
   const { x0, x1 } = extent(side)
   const width = x1 - x0
   if (width < minColumnWidth * pageWidth) return false
-  let full = 0
-  for (const p of side) if (p.x1 - p.x0 >= fullLine * width) full++
-  return full >= Math.max(minSideLines, fullLinesShare * side.length)
+  const full = side.filter((p) => p.x1 - p.x0 >= fullLine * width)
+  if (full.length < minSideLines) return false
+  if (full.length >= fullLinesShare * side.length) return true
+  if (!byText) return false
+  const body = Math.max(...full.map((p) => p.size))
+  let fullText = 0
+  let smaller = 0
+  let text = 0
+  for (const p of side) {
+    const length = textLength(p)
+    text += length
+    if (full.includes(p)) fullText += length
+    else if (p.size < body - 0.5) smaller += length
+  }
+  return fullText >= fullLinesShare * text && fullText + smaller >= smallerShare * text
 }
+
+const textLength = (p: Placed): number =>
+  p.item._tag === "Line"
+    ? p.item.line.text.length
+    : p.item._tag === "Table"
+    ? p.item.rows.reduce((sum, row) => sum + row.reduce((cells, cell) => cells + cell.length, 0), 0)
+    : 0
 
 const sameBaseline = (p: Placed, q: Placed): boolean => Math.abs(q.y - p.y) < 0.5 * Math.max(p.size, q.size, 1)
 
@@ -131,7 +155,11 @@ export const findGutter = (items: ReadonlyArray<Placed>, pageWidth: number): num
   // A side may hold columns of its own (the first gutter of three columns).
   const columns = (side: ReadonlyArray<Placed>) =>
     isColumn(side, pageWidth) || findGutter(side, pageWidth) !== undefined
-  return columns(leftSide) && columns(rightSide) ? gutter : undefined
+  // A side read as a column by its text only stands beside one that is a column by its lines.
+  const left = columns(leftSide)
+  const right = columns(rightSide)
+  const byText = (left && isColumn(rightSide, pageWidth, true)) || (right && isColumn(leftSide, pageWidth, true))
+  return (left && right) || byText ? gutter : undefined
 }
 
 /** Items split at a gutter: each band between spanning items read left then right (right first on RTL pages). */
@@ -160,8 +188,10 @@ const readColumns = (
     else {
       const intoLeft = gutter - p.x0
       const intoRight = p.x1 - gutter
-      const spans = intoLeft >= spanShare * (gutter - leftExtent.x0) &&
-        intoRight >= spanShare * (rightExtent.x1 - gutter)
+      // Before either column starts (a date centred under a title), a line across the gutter is read in place too.
+      const first = left.length === 0 && right.length === 0 && Math.min(intoLeft, intoRight) >= p.size
+      const spans = first || intoLeft >= spanShare * (gutter - leftExtent.x0) &&
+          intoRight >= spanShare * (rightExtent.x1 - gutter)
       if (spans) {
         flush()
         ordered.push(p)

@@ -2,6 +2,7 @@
  * Narrow gutters: InDesign sets two justified columns less than an em apart, too close for a gap
  * to cut a line by itself; a gap is a gutter when gaps of other baselines cover it.
  */
+import { isMono } from "./codeFace.js"
 import type { Row } from "./lines.js"
 import type { TextItem } from "./model.js"
 
@@ -14,55 +15,98 @@ const tolerance = 1
 const maxCover = 2
 /** Share of the page's width on either side: columns, not cells or a marker. */
 const minSide = 0.18
+/** Font sizes a gap may span when it starts at a column's justified edge (a figure or listing beside it). */
+const maxEdgeCover = 6
 
 interface Gap {
   readonly x0: number
   readonly x1: number
+  readonly last: TextItem
   readonly next: TextItem
   readonly before: number
   readonly after: number
 }
 
-/** The gaps of a row at least `minGutter` font sizes wide. */
-const gapsOf = (row: Row): Array<Gap> => {
-  const pieces: Array<{ x0: number; x1: number; first: TextItem }> = []
+interface Piece {
+  readonly x0: number
+  readonly x1: number
+  readonly first: TextItem
+  readonly last: TextItem
+}
+
+/** A row's runs joined across gaps narrower than `gap` font sizes. */
+const piecesOf = (row: Row, gap: number): Array<Piece> => {
+  const pieces: Array<{ x0: number; x1: number; first: TextItem; last: TextItem }> = []
   for (const item of row.items) {
     const last = pieces[pieces.length - 1]
-    if (last !== undefined && item.x - last.x1 < minGutter * Math.max(item.size, row.size)) {
+    if (last !== undefined && item.x - last.x1 < gap * Math.max(item.size, row.size)) {
       last.x1 = Math.max(last.x1, item.x + item.width)
+      last.last = item
     } else {
-      pieces.push({ x0: item.x, x1: item.x + item.width, first: item })
+      pieces.push({ x0: item.x, x1: item.x + item.width, first: item, last: item })
     }
   }
-  return pieces.slice(1).map((piece, i) => ({
-    x0: pieces[i]!.x1,
-    x1: piece.x0,
-    next: piece.first,
-    before: pieces[i]!.x1 - pieces[i]!.x0,
-    after: piece.x1 - piece.x0
-  }))
+  return pieces
 }
+
+/** The gaps between a row's pieces, with the width of the line (cut at `lines`) on either side. */
+const gapsOf = (pieces: ReadonlyArray<Piece>, lines: ReadonlyArray<Piece>): Array<Gap> =>
+  pieces.slice(1).map((piece, i) => {
+    const x0 = pieces[i]!.x1
+    const line = lines.find((candidate) => candidate.x0 <= x0 && candidate.x1 >= piece.x0)
+    return {
+      x0,
+      x1: piece.x0,
+      last: pieces[i]!.last,
+      next: piece.first,
+      before: x0 - (line?.x0 ?? pieces[i]!.x0),
+      after: (line?.x1 ?? piece.x1) - piece.x0
+    }
+  })
 
 /** The runs before which a baseline is cut at a narrow gutter (narrower than `maxGap` font sizes). */
 export const gutterCuts = (rows: ReadonlyArray<Row>, maxGap: number, pageWidth: number): Set<TextItem> => {
   const cuts = new Set<TextItem>()
-  const gaps = rows.map(gapsOf)
+  const lines = rows.map((row) => piecesOf(row, maxGap))
+  const gaps = rows.map((row, r) => gapsOf(piecesOf(row, minGutter), lines[r]!))
+  const wide = lines.map((own) => own.filter((line) => line.x1 - line.x0 >= minSide * pageWidth))
+  // Rows other than `r` with a column's worth of text ending (starting) at `x`: a justified column's edge.
+  const edgeRows = (r: number, x: number, end: boolean): number =>
+    wide.filter((own, o) => o !== r && own.some((piece) => Math.abs((end ? piece.x1 : piece.x0) - x) <= tolerance))
+      .length
   gaps.forEach((own, r) => {
     for (const gap of own) {
       if (gap.x1 - gap.x0 >= maxGap * Math.max(gap.next.size, rows[r]!.size)) continue
-      if (gap.before < minSide * pageWidth || gap.after < minSide * pageWidth) continue
-      // Dot leaders after a contents entry's title go on with it.
-      if (/^[.·…]/.test(gap.next.text)) continue
+      if (gap.before < minSide * pageWidth) continue
+      // Dot leaders after a contents entry's title go on with it; a listing's spaces are no gutter.
+      if (/^[.·…]/.test(gap.next.text) || isMono(gap.last) && isMono(gap.next)) continue
+      const wideAfter = gap.after >= minSide * pageWidth
+      // The edge of a left-to-right column of running text: a term beside its description, in the code
+      // face or beside right-to-left lines (whose justified right edge is their start), is a table's column.
+      const prose = !isMono(gap.last) && !isMono(gap.next) && !gap.last.rtl && !gap.next.rtl
       let support = 0
       for (let o = 0; o < gaps.length && support < minSupport; o++) {
         if (o === r) continue
-        const covers = (other: Gap) =>
-          other.x0 <= gap.x0 + tolerance && other.x1 >= gap.x1 - tolerance &&
-          other.x1 - other.x0 < maxCover * maxGap * Math.max(other.next.size, rows[o]!.size)
+        const covers = (other: Gap) => {
+          const size = Math.max(other.next.size, rows[o]!.size)
+          return other.x0 <= gap.x0 + tolerance && other.x1 >= gap.x1 - tolerance &&
+            (wideAfter && other.x1 - other.x0 < maxCover * maxGap * size ||
+              prose && atEdge(gap, other, pageWidth, size))
+        }
         if (gaps[o]!.some(covers)) support++
       }
-      if (support >= minSupport) cuts.add(gap.next)
+      const edges = prose && support < minSupport && edgeRows(r, gap.x0, true) >= minSupport &&
+        edgeRows(r, gap.x1, false) >= minSupport
+      if (support >= minSupport || edges) cuts.add(gap.next)
     }
   })
   return cuts
 }
+
+/**
+ * Whether `other` starts where `gap` does, after a column's worth of text: both at the justified right
+ * edge of a column, whatever stands beyond it (a line number, a figure's labels, a short last line).
+ */
+const atEdge = (gap: Gap, other: Gap, pageWidth: number, size: number): boolean =>
+  Math.abs(other.x0 - gap.x0) <= tolerance && other.before >= minSide * pageWidth &&
+  other.x1 - other.x0 < maxEdgeCover * size

@@ -10,6 +10,7 @@ import { groupRows, monoPitches, segmentGap, segmentRow } from "./lines.js"
 import { dropListingMarks } from "./listingMarks.js"
 import { findMargin, placeMarginNotes } from "./margins.js"
 import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
+import { columnExtents, withoutProse } from "./proseCells.js"
 import { takeRuledTables } from "./ruledTables.js"
 import type { SideBoxes } from "./sideBoxes.js"
 import { inBox, sideBoxes } from "./sideBoxes.js"
@@ -64,7 +65,10 @@ const placeRows = (
   grids: ReadonlyArray<Grid>,
   pageWidth: number
 ): Array<Placed> => {
-  const tables = findTables(rows, pageWidth).filter(([start, end]) =>
+  // A table's cells are found without the other column's running text on their baselines.
+  const extents = columnExtents(rows, pageWidth)
+  const split = rows.map((row) => withoutProse(row, extents))
+  const tables = findTables(split.map((row) => row.cells), pageWidth).filter(([start, end]) =>
     !grids.some((grid) => start < grid.end && grid.start < end)
   )
   const placed: Array<Placed> = []
@@ -82,7 +86,7 @@ const placeRows = (
     }
     const table = tables[t]
     if (table !== undefined && i === table[0]) {
-      const tableRows = rows.slice(table[0], table[1])
+      const tableRows = split.slice(table[0], table[1]).map((row) => row.cells)
       const cells = tableRows.flat()
       placed.push({
         item: {
@@ -96,6 +100,9 @@ const placeRows = (
         y: tableRows[0]![0]!.y,
         size: 0
       })
+      for (const line of split.slice(table[0], table[1]).flatMap((row) => row.prose)) {
+        placed.push({ item: { _tag: "Line", line }, x0: line.x0, x1: line.x1, y: line.y, size: line.size })
+      }
       i = table[1] - 1
       t++
       continue
