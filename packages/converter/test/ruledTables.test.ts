@@ -132,6 +132,41 @@ describe("ruled tables", () => {
     ]])
   })
 
+  it("a table framed by cell borders is read by its rules: a bold header, a row taller than 180 pt, cells of two sizes", () => {
+    const bold = (text: string, x: number, y: number) => item(text, x, y, Style.strong, 12)
+    const body = (text: string, x: number, y: number) => item(text, x, y, 0, 12)
+    const tall = ["Permitted only", "where the", "visual result", "differs from", "placing the", "coeng before"]
+    const found = tables([
+      bold("Feature", 60, 118),
+      bold("Microsoft", 210, 118),
+      bold("OS X", 360, 118),
+      body("Helping the", 60, 145),
+      body("user to type", 60, 159),
+      body("Fairly good", 210, 145),
+      body("implementation", 210, 159),
+      body("Depending on", 360, 145),
+      body("Coeng after", 60, 215),
+      body("vowels", 60, 229),
+      body("Yes, any coeng", 210, 215),
+      ...tall.map((line, i) => body(line, 360, 215 + 36 * i)),
+      item("Examples (order", 60, 435),
+      item("of elements)", 60, 447),
+      body("x y", 210, 437),
+      body("Depends", 360, 437)
+    ], [
+      ...[100, 130, 200, 420, 460].map((y) => horizontal(y, 50, 500)),
+      ...[50, 200, 350, 500].flatMap((x) =>
+        [[100, 130], [130, 200], [200, 420], [420, 460]].map(([y0, y1]) => vertical(x, y0!, y1!))
+      )
+    ])
+    assert.deepStrictEqual(found, [[
+      ["Feature", "Microsoft", "OS X"],
+      ["Helping the user to type", "Fairly good implementation", "Depending on"],
+      ["Coeng after vowels", "Yes, any coeng", tall.join(" ")],
+      ["Examples (order of elements)", "x y", "Depends"]
+    ]])
+  })
+
   it("note marks raised over a framed row's words are no row of their own", () => {
     const rules = [horizontal(100, 240, 360), horizontal(116, 240, 360)].concat(
       [240, 300, 360].map((x) => vertical(x, 100, 116))
@@ -201,5 +236,44 @@ describe("ruled tables", () => {
       [["Term", "Df"], ["sex", "1"], ["Residuals", "93"]],
       [["Estimate", "Pr"], ["sexM", "0.78"]]
     ])
+  })
+
+  describe("a slide theme's bars and boxes are no table", () => {
+    const strips = (y0: number, n: number, x0: number, x1: number) =>
+      Array.from({ length: n }, (_, i) => horizontal(y0 + 1.5 * i, x0, x1))
+    const slide = [
+      item("Introduction", 20, 8, 0, 5),
+      item("Conclusion", 560, 8, 0, 5),
+      item("Why a new language ?", 10, 30, 0, 12),
+      item("advantages", 40, 80),
+      item("Memory mapping, interrupt management", 40, 100),
+      item("inconveniences", 40, 130),
+      item("Not high level language", 40, 150)
+    ]
+    const bars = [...strips(0, 13, -1, 601), ...strips(36, 3, -1, 601)]
+
+    it("a shadow's edge shaded in strips a hair apart is one border", () => {
+      const found = tables(slide, [
+        ...bars,
+        ...strips(84, 3, 32, 560),
+        ...strips(140, 3, 24, 560),
+        ...strips(158, 3, 32, 560),
+        ...Array.from({ length: 11 }, (_, i) => vertical(537 + 0.5 * i, 0, 160)),
+        vertical(538, 46, 84)
+      ])
+      assert.deepStrictEqual(found, [])
+    })
+
+    it("rules drawn past the page's edge (a clipped shadow) are no borders", () => {
+      const found = tables(slide, [
+        ...bars,
+        ...strips(84, 3, 32, 5702),
+        ...strips(140, 3, 24, 5694),
+        ...strips(158, 3, 32, 5702),
+        ...[300, 420, 537].map((x) => vertical(x, -5585, 160)),
+        vertical(538, 46, 84)
+      ])
+      assert.deepStrictEqual(found, [])
+    })
   })
 })

@@ -61,17 +61,33 @@ export const mergedRules = (rules: ReadonlyArray<Rule>): Array<Rule> => {
   return out.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)
 }
 
+/** Whether three vertical rules or more (a cell border inside a frame) join rules `a` and `b` (`a` above). */
+const framed = (verticals: ReadonlyArray<Rule>, a: Rule, b: Rule): boolean => {
+  const xs = verticals.filter((v) =>
+    v.y0 <= a.y1 + joinGap && v.y1 >= b.y0 - joinGap && v.x0 >= a.x0 - joinGap && v.x1 <= a.x1 + joinGap
+  ).map((v) => v.x0).sort((p, q) => p - q)
+  // Rules a hair apart (a shading drawn in strips) are one border.
+  return xs.filter((x, i) => i === 0 || x - xs[i - 1]! > joinGap).length >= 3
+}
+
 const overlap = (a: Rule, b: Rule): number =>
   (Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) / Math.min(a.x1 - a.x0, b.x1 - b.x0)
+
+/** The rules drawn on the page: one reaching past its edge is a clipped shading or shadow, no table's border. */
+const onPage = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<Rule> =>
+  rules.filter((rule) => rule.x0 >= -joinGap && rule.y0 >= -joinGap && rule.x1 <= pageWidth + joinGap)
 
 /** Stacks of two or more long rules over one another: the frames of candidate tables. */
 const stacks = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<Array<Rule>> => {
   const long = mergedRules(rules).filter((rule) => rule.x1 - rule.x0 >= minWidth * pageWidth)
+  const verticals = rules.filter((rule) => !rule.horizontal)
   const groups: Array<Array<Rule>> = []
   for (const rule of long) {
     const group = groups.find((g) => {
       const last = g[g.length - 1]!
-      return rule.y0 - last.y0 <= maxRowHeight && rule.y0 - last.y0 > sameLine && overlap(last, rule) >= minOverlap
+      // A row taller than `maxRowHeight` is one when its cells' borders join its rules.
+      return rule.y0 - last.y0 > sameLine && overlap(last, rule) >= minOverlap &&
+        (rule.y0 - last.y0 <= maxRowHeight || framed(verticals, last, rule))
     })
     if (group !== undefined) group.push(rule)
     else groups.push([rule])
@@ -81,7 +97,7 @@ const stacks = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<Array<Rule
 
 /** The heights between two rules of a stack (top-down, `[y0, y1]`): where a table's rows may stand. */
 export const ruledSpans = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<readonly [number, number]> =>
-  stacks(rules, pageWidth).map((stack) => [stack[0]!.y0, stack[stack.length - 1]!.y1] as const)
+  stacks(onPage(rules, pageWidth), pageWidth).map((stack) => [stack[0]!.y0, stack[stack.length - 1]!.y1] as const)
 
 /** A stack cut where no vertical rule joins two rules while others do: two framed tables, one above the other. */
 const splitUnjoined = (group: ReadonlyArray<Rule>, rules: ReadonlyArray<Rule>): Array<Array<Rule>> => {
@@ -156,7 +172,11 @@ const cellText = (items: ReadonlyArray<TextItem>): Rich => {
 }
 
 /** A stack cut at each band holding only large type or code: a heading and example between two booktabs tables. */
-const cutAtInterludes = (stack: ReadonlyArray<Rule>, items: ReadonlyArray<TextItem>): Array<Array<Rule>> => {
+const cutAtInterludes = (
+  stack: ReadonlyArray<Rule>,
+  items: ReadonlyArray<TextItem>,
+  verticals: ReadonlyArray<Rule>
+): Array<Array<Rule>> => {
   const x0 = Math.min(...stack.map((rule) => rule.x0)) - joinGap
   const x1 = Math.max(...stack.map((rule) => rule.x1)) + joinGap
   const between = (a: Rule, b: Rule) =>
@@ -182,8 +202,10 @@ const cutAtInterludes = (stack: ReadonlyArray<Rule>, items: ReadonlyArray<TextIt
   for (let i = 1; i < stack.length; i++) {
     const band = between(stack[i - 1]!, stack[i]!)
     const parts = out[out.length - 1]!.length >= 2 && stack.length - i >= 2
-    const interlude = (band.some(large) && band.every((item) => large(item) || isMono(item))) ||
-      (parts && across(stack[i - 1]!, stack[i]!))
+    // A band framed by cell borders is a row (a bold header larger than the cells), never an interlude.
+    const interlude = !framed(verticals, stack[i - 1]!, stack[i]!) &&
+      ((band.some(large) && band.every((item) => large(item) || isMono(item))) ||
+        (parts && across(stack[i - 1]!, stack[i]!)))
     if (interlude) out.push([stack[i]!])
     else out[out.length - 1]!.push(stack[i]!)
   }
@@ -193,15 +215,17 @@ const cutAtInterludes = (stack: ReadonlyArray<Rule>, items: ReadonlyArray<TextIt
 /** The ruled tables of a page, their items taken out of `rows`; not a table: one column or row, or mostly code. */
 export const takeRuledTables = (
   rows: ReadonlyArray<Row>,
-  rules: ReadonlyArray<Rule>,
+  drawn: ReadonlyArray<Rule>,
   pageWidth: number,
   taken: (y0: number, y1: number) => boolean,
   framedOnly = false
 ): Array<RuledTable> => {
+  const rules = onPage(drawn, pageWidth)
   if (rules.length === 0) return []
   const tables: Array<RuledTable> = []
   const all = rows.flatMap((row) => row.items)
-  for (const stack of stacks(rules, pageWidth).flatMap((stack) => cutAtInterludes(stack, all))) {
+  const allVerticals = rules.filter((rule) => !rule.horizontal)
+  for (const stack of stacks(rules, pageWidth).flatMap((stack) => cutAtInterludes(stack, all, allVerticals))) {
     const x0 = Math.min(...stack.map((rule) => rule.x0)) - joinGap
     const x1 = Math.max(...stack.map((rule) => rule.x1)) + joinGap
     const y0 = stack[0]!.y0
@@ -224,6 +248,8 @@ export const takeRuledTables = (
     // A partial rule parts rows in a framed table (a cell spanning rows beside it), not a \cmidrule in booktabs.
     const spanning = stack.filter((rule) => rule.x1 - rule.x0 >= minOverlap * (x1 - x0 - 2 * joinGap))
     const ruled = (borders ? stack : spanning).length >= 4
+    // Cell borders and a rule between every row: a larger bold header is a row, not a title.
+    const framedRows = ruled && borders
     const bands: Array<Array<TextItem>> = []
     // Under the last rule above it that crosses its column: a cell spanning rows goes on past a partial rule.
     const bandOf = (item: TextItem) =>
@@ -237,7 +263,9 @@ export const takeRuledTables = (
     // A larger title between two tables stands alone between rules; a large example in a ruled row is a cell.
     const sizes = within.map((item) => item.size).sort((a, b) => a - b)
     const large = (item: TextItem) => item.size > 1.15 * sizes[Math.floor(sizes.length / 2)]!
-    if (ruled ? bands.some((band) => band !== undefined && band.every(large)) : within.some(large)) continue
+    if (
+      !framedRows && (ruled ? bands.some((band) => band !== undefined && band.every(large)) : within.some(large))
+    ) continue
     const cells: Array<Array<Rich>> = []
     let above = -Infinity
     for (const band of bands) {
