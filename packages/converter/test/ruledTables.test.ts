@@ -76,6 +76,31 @@ describe("ruled tables", () => {
     assert.deepStrictEqual(found, [[["Sensor", "Value"], ["Fan Health", "OK Degraded"], ["Power", "Failed"]]])
   })
 
+  it("borders down a table's two sides only part no columns: the gaps no cell crosses do (Writer)", () => {
+    const found = tables([
+      item("Feature Name", 90, 115),
+      item("Setting", 250, 115),
+      item("Shapes", 400, 115),
+      item("Ethiopic digits", 90, 135),
+      item("Standard", 250, 135),
+      item("1 2 3", 400, 135),
+      item("Connected", 250, 150),
+      item("cv02=1", 330, 150),
+      item("mwa alternates", 90, 175),
+      item("Standard", 250, 175),
+      item("4 5", 400, 175)
+    ], [
+      ...[100, 122, 160, 185].map((y) => horizontal(y)),
+      vertical(80, 100, 185),
+      vertical(499.5, 100, 185)
+    ])
+    assert.deepStrictEqual(found, [[
+      ["Feature Name", "Setting", "", "Shapes"],
+      ["Ethiopic digits", "Standard Connected", "cv02=1", "1 2 3"],
+      ["mwa alternates", "Standard", "", "4 5"]
+    ]])
+  })
+
   it("two narrow booktabs tables parted by a caption wider than them; cells 0.3 em apart start columns; group rows stay rows", () => {
     const w = (text: string, x: number, y: number) => ({ ...item(text, x, y), width: text.length * 4 })
     const table = (top: number, first: string) => [

@@ -125,7 +125,8 @@ const columnEdges = (
   narrowGaps = true
 ): Array<number> => {
   const inner = verticals.map((rule) => (rule.x0 + rule.x1) / 2).filter((x) => x > x0 + joinGap && x < x1 - joinGap)
-  if (inner.length > 0) {
+  // Borders down the frame's two sides only (drawn from the rules' ends) part no columns: the gaps do.
+  if (inner.some((x) => x > x0 + 2 * joinGap && x < x1 - 2 * joinGap)) {
     // Each cell's own border: two rules a hair apart are one edge.
     const edges: Array<number> = []
     for (const x of inner.sort((a, b) => a - b)) {
