@@ -1,7 +1,4 @@
-/**
- * A chapter's label set on its own line over the title ("Chapter 3", then the title in a larger
- * size, as LaTeX's book and report classes set them): one heading, the label leading the title.
- */
+/** A chapter's label on its own line over a larger title (LaTeX's book and report classes): one heading. */
 import { isHeadingCandidate } from "./headings.js"
 import type { Line, OrderedPage, PageItem } from "./model.js"
 import { letterCount } from "./text.js"
@@ -12,7 +9,6 @@ const labelOnly =
 /** The title's baseline stands at most this many of its sizes below the label's. */
 const maxDrop = 3.5
 
-/** Whether the lines' left ends, centres or right ends line up, within a font size. */
 const aligned = (a: Line, b: Line, size: number): boolean =>
   Math.abs(a.x0 - b.x0) <= size || Math.abs(a.x1 - b.x1) <= size || Math.abs(a.x0 + a.x1 - b.x0 - b.x1) <= 2 * size
 

@@ -299,7 +299,6 @@ const withReferences = (
   for (const [label, list] of candidates) {
     const free = list.filter((candidate) => !candidate.glued)
     const chosen = [...free, ...list.filter((candidate) => candidate.glued)].slice(0, labels.get(label))
-    // In reading order: the first of them are the references.
     for (const candidate of list) if (chosen.includes(candidate)) kept.add(candidate.mark)
   }
   const keep = (text: string, marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {

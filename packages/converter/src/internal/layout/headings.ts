@@ -74,14 +74,10 @@ const appendixName = "(?:Appendix|APPENDIX|Annexe|ANNEXE)"
 /** "Appendix B", "ANNEXE C": a title's appendix word, then its letter. */
 export const appendixWord = new RegExp(`^${appendixName}\\s+(?=[A-Z]\\b)`, "u")
 
-/** A heading's label word before its number: "Appendix B", "Chapter 3", "Part II". */
 const labelName = `(?:${appendixName}|Chapter|CHAPTER|Part|PART)`
 /** "Part II", "Chapter 3": a title's label word, then its number (which an outline's title may start with). */
 const labelWord = new RegExp(`^${labelName}\\s+(?=(?:\\d+|[IVXLCDM]+|[A-Z])\\b)`, "u")
-/**
- * A visible section number at the start of a title: "1", "1.2", "A.3", or after a label word, which a
- * colon may end: "Appendix B", "Chapter 3:", "Part II." (then a space).
- */
+/** A visible section number starting a title: "1", "1.2", "A.3", "Appendix B", "Chapter 3:", "Part II." (then a space). */
 const sectionNumber = new RegExp(
   `^(?:${labelName}\\s+(?:\\d+|[IVXLCDM]+|[A-Z])(?:\\.\\d+)*[.:]?|(?:\\d+|[A-Z])(?:\\.\\d+)*\\.?)(?=\\s+\\S)`,
   "u"
@@ -181,7 +177,6 @@ export const titleNumberDepth = (text: string): number | undefined =>
 /** A section number of any depth starting a title: "2 Gallery", "2.13 Details", "Chapter 3: Files". */
 const anySectionNumber = /^(?:(?:Chapter|CHAPTER)\s+(\d+(?:\.\d+)*)[.:]?|(\d+(?:\.\d+)*)\.?)\s+\S/
 
-/** The digits of a title's section number of any depth ("Chapter 3: Files": "3"). */
 const sectionDigits = (text: string): string | undefined => {
   const found = anySectionNumber.exec(text)
   return found === null ? undefined : found[1] ?? found[2]

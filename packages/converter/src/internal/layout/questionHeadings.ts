@@ -1,7 +1,4 @@
-/**
- * Numbered questions set as the titles of a FAQ's answers ("1 How can I fit more material in the
- * slides?"): in the text's face and size, told from a numbered item by the heading's space around them.
- */
+/** A FAQ's numbered questions in the text's face and size, told from numbered items by a heading's space around them. */
 import type { Line, OrderedPage } from "./model.js"
 import { pageLines } from "./model.js"
 
@@ -45,7 +42,6 @@ export const questionHeadings = (
       if (previous !== undefined && previous.y < line.y && line.y - previous.y < apart) return
       if (next === undefined || next.y <= end.y) return
       const below = next.y - end.y
-      // Its answer follows at least a paragraph's distance below.
       if (below < gap || below > gap + maxExtra * body) return
       found.push(wrap === undefined ? [line] : [line, wrap])
     })
