@@ -2,6 +2,7 @@
  * Columns, per region of a page: a gutter (almost) no line crosses splits a region into sides, each
  * searched again; lines spanning it (titles, captions) cut the region into bands read in place.
  */
+import { gutterSpans } from "./gutterSpans.js"
 import type { PageItem } from "./model.js"
 
 /** A line or a table with the horizontal extent and the baseline that order it. */
@@ -182,8 +183,12 @@ const readColumns = (
     left = []
     right = []
   }
-  for (const p of items) {
-    if (p.x1 <= gutter + 1) left.push(p)
+  const spanning = gutterSpans(items, gutter)
+  items.forEach((p, i) => {
+    if (spanning.has(i)) {
+      flush()
+      ordered.push(p)
+    } else if (p.x1 <= gutter + 1) left.push(p)
     else if (p.x0 >= gutter - 1) right.push(p)
     else {
       const intoLeft = gutter - p.x0
@@ -198,7 +203,7 @@ const readColumns = (
       } else if (intoLeft >= intoRight) left.push(p)
       else right.push(p)
     }
-  }
+  })
   flush()
   return ordered
 }
