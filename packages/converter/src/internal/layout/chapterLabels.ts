@@ -1,6 +1,7 @@
 /** A chapter's label on its own line over a larger title (LaTeX's book and report classes): one heading. */
 import { isHeadingCandidate } from "./headings.js"
-import type { Line, OrderedPage, PageItem } from "./model.js"
+import { joinLinePairs, prefixedMarks } from "./linePairs.js"
+import type { Line, OrderedPage } from "./model.js"
 import { letterCount } from "./text.js"
 
 /** "Chapter 3", "Appendix B:", "Chapitre 4.": a label word and a number, nothing after them (a part's page is its own). */
@@ -21,14 +22,7 @@ const labels = (label: Line, title: Line, body: number): boolean =>
 
 const joined = (label: Line, title: Line): Line => {
   const lead = label.text.trim()
-  const shift = lead.length + 1
-  const marks = [
-    ...(label.marks ?? []).flatMap((mark) => {
-      const end = Math.min(mark.end, lead.length)
-      return end > mark.start ? [{ ...mark, end }] : []
-    }),
-    ...(title.marks ?? []).map((mark) => ({ ...mark, start: mark.start + shift, end: mark.end + shift }))
-  ]
+  const marks = prefixedMarks(label, title)
   return {
     ...title,
     text: `${lead} ${title.text}`,
@@ -40,19 +34,5 @@ const joined = (label: Line, title: Line): Line => {
 }
 
 /** A page with each chapter label on its own line joined to the title under it. */
-export const joinChapterLabels = (page: OrderedPage, body: number): OrderedPage => {
-  const items: Array<PageItem> = []
-  let changed = false
-  for (let i = 0; i < page.items.length; i++) {
-    const item = page.items[i]!
-    const next = page.items[i + 1]
-    if (item._tag === "Line" && next?._tag === "Line" && labels(item.line, next.line, body)) {
-      items.push({ _tag: "Line", line: joined(item.line, next.line) })
-      changed = true
-      i++
-    } else {
-      items.push(item)
-    }
-  }
-  return changed ? { ...page, items } : page
-}
+export const joinChapterLabels = (page: OrderedPage, body: number): OrderedPage =>
+  joinLinePairs(page, (label, title) => labels(label, title, body), joined)

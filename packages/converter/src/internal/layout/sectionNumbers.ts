@@ -3,7 +3,8 @@
  * cut from it as a column would be, joined back to its heading.
  */
 import { allBold, isHeadingCandidate } from "./headings.js"
-import type { Line, OrderedPage, PageItem } from "./model.js"
+import { joinLinePairs, prefixedMarks } from "./linePairs.js"
+import type { Line, OrderedPage } from "./model.js"
 import { letterCount } from "./text.js"
 
 /** "1", "1.2", "4.3.1.", "A.1": a number alone, nothing after it. */
@@ -25,14 +26,7 @@ const numbers = (number: Line, title: Line, body: number): boolean => {
 
 const joined = (number: Line, title: Line): Line => {
   const lead = number.text.trim()
-  const shift = lead.length + 1
-  const marks = [
-    ...(number.marks ?? []).flatMap((mark) => {
-      const end = Math.min(mark.end, lead.length)
-      return end > mark.start ? [{ ...mark, end }] : []
-    }),
-    ...(title.marks ?? []).map((mark) => ({ ...mark, start: mark.start + shift, end: mark.end + shift }))
-  ]
+  const marks = prefixedMarks(number, title)
   // A bold number before a bold title: one bold stretch, as the title's own number would be.
   const merged = marks.length === 2 && marks[0]!.style === marks[1]!.style
     ? [{ start: 0, end: marks[1]!.end, style: marks[0]!.style }]
@@ -47,19 +41,5 @@ const joined = (number: Line, title: Line): Line => {
 }
 
 /** A page with each section number set apart from its heading joined back to it. */
-export const joinSectionNumbers = (page: OrderedPage, body: number): OrderedPage => {
-  const items: Array<PageItem> = []
-  let changed = false
-  for (let i = 0; i < page.items.length; i++) {
-    const item = page.items[i]!
-    const next = page.items[i + 1]
-    if (item._tag === "Line" && next?._tag === "Line" && numbers(item.line, next.line, body)) {
-      items.push({ _tag: "Line", line: joined(item.line, next.line) })
-      changed = true
-      i++
-    } else {
-      items.push(item)
-    }
-  }
-  return changed ? { ...page, items } : page
-}
+export const joinSectionNumbers = (page: OrderedPage, body: number): OrderedPage =>
+  joinLinePairs(page, (number, title) => numbers(number, title, body), joined)
