@@ -3,6 +3,7 @@
  * found by a piece standing in the gutter, past where one column's lines start or end; read in place.
  */
 import type { Placed } from "./columns.js"
+import { heaviest } from "./lines.js"
 
 /** Points (or a share of the font size) a justified line's protrusion reaches past its column's edge. */
 const protrusion = 2
@@ -16,15 +17,8 @@ const minEdgeLines = 3
 const commonEdge = (xs: ReadonlyArray<number>): number | undefined => {
   const counts = new Map<number, number>()
   for (const x of xs) counts.set(Math.round(x), (counts.get(Math.round(x)) ?? 0) + 1)
-  let best: number | undefined
-  let most = minEdgeLines - 1
-  for (const [x, count] of counts) {
-    if (count > most) {
-      best = x
-      most = count
-    }
-  }
-  return best
+  const best = heaviest(counts)
+  return (counts.get(best) ?? 0) >= minEdgeLines ? best : undefined
 }
 
 /** The indexes of `items` in displays set across the gutter at `gutter`. */
