@@ -1,4 +1,5 @@
 /** A line-end hyphen is a cut ("docu-ment") or a compound ("two-column"): the document's own words decide. */
+import { hangulEdges } from "./koreanJoins.js"
 
 /** The words a document writes whole (not cut at a line end), lower-cased, and how often. */
 export interface Hyphenation {
@@ -68,7 +69,12 @@ export const collectWords = (lines: Iterable<string>): Hyphenation => {
   for (const text of lines) {
     first = true
     if (nonAscii.test(text)) {
-      for (const match of text.matchAll(wordPattern)) take(match[0])
+      const matches = [...text.matchAll(wordPattern)].map((match) => match[0])
+      // A Hangul word at a line's edge may be half of one cut between syllables: not a word of the document.
+      const edges = hangulEdges(text)
+      const from = edges.start ? 1 : 0
+      const to = edges.end ? matches.length - 1 : matches.length
+      for (let i = from; i < to; i++) take(matches[i]!)
     } else asciiWords(text, take)
     cut = endsInHyphen.test(text.trimEnd())
   }

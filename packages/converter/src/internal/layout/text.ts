@@ -1,6 +1,7 @@
 /** Text normalisation and the joining of lines into running text. */
 import type { Hyphenation } from "./hyphens.js"
 import { keepsHyphen } from "./hyphens.js"
+import { hangulSpace, isHangul } from "./koreanJoins.js"
 
 // XML 1.0 forbids these; PDFs carry them (control codes from broken encodings, lone surrogates).
 const xmlInvalid = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
@@ -110,7 +111,8 @@ export const joinParts = (
     if (/^[\p{L}\p{N}]/u.test(b)) return { text: a + b, kept: a.length, offset: a.length, lead }
   }
   if (!literal && cjk.test(a.slice(-1)) && cjk.test(b.slice(0, 1))) {
-    return { text: a + b, kept: a.length, offset: a.length, lead }
+    const spaced = isHangul(a.slice(-1)) && isHangul(b.slice(0, 1)) && hangulSpace(hyphenation, a.slice(-64), b)
+    if (!spaced) return { text: a + b, kept: a.length, offset: a.length, lead }
   }
   return { text: `${a} ${b}`, kept: a.length, offset: a.length + 1, lead }
 }
