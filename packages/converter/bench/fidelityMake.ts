@@ -1,8 +1,8 @@
 /**
  * Remakes the fidelity suite's documents that were made here rather than taken as published:
  * each from a real document shipped in a Debian package, fetched with `apt-get download` at the
- * pinned version. Not run by CI (it needs Debian's archive, `chromium`, `rst2pdf`, `groff` and
- * LibreOffice's Writer and Impress); the bench reads the committed files. A remade file differs from the committed one where its producer
+ * pinned version. Not run by CI (it needs Debian's archive, `chromium`, `rst2pdf`, `groff`,
+ * Ghostscript's `ps2pdf` and LibreOffice's Writer and Impress); the bench reads the committed files. A remade file differs from the committed one where its producer
  * stamps the time (a browser's print header, the PDF's dates).
  *
  * Packages are unpacked under a fixed folder, not a temporary one, because a browser prints the
@@ -105,6 +105,18 @@ const groffPdfOfGzip = (source: string, macros: string, pdf: string): void => {
   writeFileSync(pdf, execFileSync("groff", [macros, "-Tpdf"], { input: troff, maxBuffer: 64 * 1024 * 1024 }))
 }
 
+/** Ghostscript's `ps2pdf` of a gzipped PostScript file, as a reader without the typesetter would print it to PDF. */
+const ps2pdfOfGzip = (source: string, pdf: string): void => {
+  const dir = mkdtempSync(Path.join(Os.tmpdir(), "fidelity-ps-"))
+  try {
+    const ps = Path.join(dir, Path.basename(source, ".gz"))
+    writeFileSync(ps, execFileSync("gzip", ["-dc", source], { maxBuffer: 64 * 1024 * 1024 }))
+    execFileSync("ps2pdf", [ps, pdf], { stdio: "inherit" })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 export const madeDocuments: ReadonlyArray<Made> = [
   {
     id: "sqlite-datatypes-chromium",
@@ -195,6 +207,13 @@ export const madeDocuments: ReadonlyArray<Made> = [
     package: "groff",
     version: "1.22.4-10",
     make: (root, pdf) => groffPdfOfGzip(Path.join(root, "usr/share/doc/groff-base/meintro.me.gz"), "-me", pdf)
+  },
+  {
+    id: "f2c-paper",
+    set: "dev",
+    package: "f2c",
+    version: "20200916-1",
+    make: (root, pdf) => ps2pdfOfGzip(Path.join(root, "usr/share/doc/f2c/f2c.ps.gz"), pdf)
   }
 ]
 
