@@ -42,4 +42,21 @@ describe("bold body-size headings bound to the text below them", () => {
     const term = [text("A line above.", 300), bold("Term", 326), bold("Term's definition in bold.", 344)]
     assert.deepStrictEqual(found(term), [])
   })
+
+  it("a paragraph's indented first line under the title still binds it, at a page's top too (groff -ms)", () => {
+    // A troff paper's subsection: 33.2 pt above, 18.3 below, the paragraph indented 25 pt.
+    const at = (line: Line, x0: number): Line => ({ ...line, x0 })
+    const under = [
+      text("Much of the material in this section is taken from [6].", 303),
+      bold("Names", 336.2),
+      at(text("An extension inspired by Fortran 90 is that long names", 354.5), 159),
+      text("are allowed, and names may contain underscores.", 366.5)
+    ]
+    assert.deepStrictEqual(found(under), ["Names"])
+    assert.deepStrictEqual(found(under.slice(1)), ["Names"])
+    // Indented at every line, the text is a term's description, not a paragraph under a title.
+    const described = [under[0]!, under[1]!, under[2]!, at(under[3]!, 159)]
+    assert.deepStrictEqual(found(described), [])
+    assert.deepStrictEqual(found(described.slice(1)), [])
+  })
 })
