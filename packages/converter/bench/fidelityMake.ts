@@ -214,6 +214,13 @@ export const madeDocuments: ReadonlyArray<Made> = [
     package: "f2c",
     version: "20200916-1",
     make: (root, pdf) => ps2pdfOfGzip(Path.join(root, "usr/share/doc/f2c/f2c.ps.gz"), pdf)
+  },
+  {
+    id: "sendmail-op",
+    set: "dev",
+    package: "sendmail-doc",
+    version: "8.17.1.9-2+deb12u2",
+    make: (root, pdf) => ps2pdfOfGzip(Path.join(root, "usr/share/doc/sendmail-doc/op/op.ps.gz"), pdf)
   }
 ]
 
