@@ -145,6 +145,18 @@ describe("section numbers set apart by a tab", () => {
     assert.deepStrictEqual(found, [[1, "1 Overview"], [1, "2. Basics of Text Processing"], [2, "2.1 Filling"]])
   })
 
+  it("a bold numbered title over a shorter paragraph indented past it is a heading (groff -me's nested text)", () => {
+    const text = [
+      item("Body text before the section, long enough to be the body size of the page.", 65, 100),
+      item("Its last line, short.", 65, 112),
+      bold("5. THE WHOLE SCOOP ON THE CONFIGURATION FILE", 50, 136),
+      item("This section describes the file.", 90, 152),
+      item("The next paragraph, long enough to be the body size of the page and more.", 90, 168),
+      item("Its second line, which goes on with the body text of the page and more.", 65, 180)
+    ]
+    assert.deepStrictEqual(headings(text, []), [[1, "5. THE WHOLE SCOOP ON THE CONFIGURATION FILE"]])
+  })
+
   it("a bold section heading over a table gives the table its own columns, not the heading's", () => {
     const row = (y: number, cells: ReadonlyArray<string>, style: 0 | 2) =>
       cells.map((text, i) => ({ ...item(text, [50, 150, 300][i]!, y), style }))

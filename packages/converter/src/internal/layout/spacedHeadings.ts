@@ -95,7 +95,9 @@ export const numberedHeadings = (pages: ReadonlyArray<OrderedPage>, body: number
         line.text.length > 80 ||
         (next.marks ?? []).some((mark) => mark.start === 0 && (mark.style & Style.strong) !== 0)
       ) return
-      if (next.y <= line.y || next.y - line.y > body * 3 || next.x1 <= line.x1) return
+      if (next.y <= line.y || next.y - line.y > body * 3) return
+      // A shorter line under it is a paragraph's only when that paragraph's first line is indented past the title.
+      if (next.x1 <= line.x1 && next.x0 - line.x0 <= body) return
       found.add(line)
     })
   }
