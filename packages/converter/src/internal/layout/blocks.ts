@@ -169,7 +169,7 @@ class PageBlocks {
     const marker = listMarker(line.text, line.marks, this.labels.get(line))
     // A number indented under a line (a block's title, a lead-in) starts an item, as one after a sentence does.
     const under = previous !== undefined && !sameBaseline && line.x0 > previous.x0 + numberIndent * line.size
-    const startsItem = marker !== undefined &&
+    const startsItem = marker !== undefined && this.list?.wraps(line, marker) !== true &&
       (!marker.ordered || this.list !== undefined || this.paragraph === undefined || breaks ||
         endsSentence(previous!.text) || under)
     if (startsItem) this.listItem(line, marker, breaks && previous !== undefined && line.y - previous.y > line.size * 3)

@@ -158,6 +158,21 @@ export class ListBuilder {
     return text === undefined || endsSentence(text)
   }
 
+  /**
+   * Whether a numbered line goes on with the innermost item's sentence ("(q) option" in a wrapped line):
+   * set where its wrapped lines go, after words that end no sentence, with a number that neither goes
+   * on with an open list at its place nor starts one.
+   */
+  wraps(line: Line, marker: ListMarker): boolean {
+    const list = this.stack[this.stack.length - 1]!
+    if (!marker.ordered || marker.number === 1 || list.textX === undefined) return false
+    if (Math.abs(line.x0 - list.textX) > hanging * line.size || this.lastEndsSentence()) return false
+    return !this.stack.some((open) =>
+      open.ordered && Math.abs(line.x0 - open.markerX) <= sameDepth * line.size &&
+      marker.number === open.start + open.items.length
+    )
+  }
+
   /** Whether a listing's first line belongs to the innermost item: set under its text, which announces it. */
   holds(line: Line): boolean {
     const text = lastText(this.innermost())
