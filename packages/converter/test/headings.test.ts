@@ -157,6 +157,25 @@ describe("section numbers set apart by a tab", () => {
     assert.deepStrictEqual(headings(text, []), [[1, "5. THE WHOLE SCOOP ON THE CONFIGURATION FILE"]])
   })
 
+  it("a bold appendix title stands beside the numbered sections, not under them", () => {
+    const found = headings([
+      item("A Fortran to C Converter", 50, 60, 14),
+      bold("10. REFERENCES", 50, 100),
+      item("[1] American National Standard Programming Language FORTRAN, ANSI.", 75, 116),
+      item("American National Standards Institute, New York, NY, 1978, and more.", 50, 128),
+      item("[2] American National Standard for Information Systems, CBEMA, 1989.", 50, 140),
+      bold("Appendix A: Commercial Fortran-to-C Vendors", 50, 172),
+      item("At the time of this writing, we are aware that the following vendors offer", 75, 188),
+      item("Fortran to C conversion service, and others are invited to tell us theirs.", 50, 200),
+      item("Omitted vendors are invited to inform us of their existence, so we may.", 50, 212)
+    ], [])
+    assert.deepStrictEqual(found, [
+      [1, "A Fortran to C Converter"],
+      [1, "10. REFERENCES"],
+      [1, "Appendix A: Commercial Fortran-to-C Vendors"]
+    ])
+  })
+
   it("a bold section heading over a table gives the table its own columns, not the heading's", () => {
     const row = (y: number, cells: ReadonlyArray<string>, style: 0 | 2) =>
       cells.map((text, i) => ({ ...item(text, [50, 150, 300][i]!, y), style }))

@@ -170,9 +170,12 @@ export const sectionDepth = (text: string): number | undefined => {
 /** A chapter's number and a short capitalised title: "1 Overview", "2. REFERENCED DOCUMENTS". */
 const chapterTitle = /^\d{1,2}\.?\s+\p{Lu}/u
 
-/** A spaced bold heading's number depth; 1 for a chapter's, so "1. SCOPE" stands over "1.1 IDENTIFICATION". */
+/**
+ * A spaced bold heading's number depth; 1 for a chapter's or an appendix's, so "1. SCOPE" stands over
+ * "1.1 IDENTIFICATION" and "Appendix A: Vendors" beside "10. REFERENCES".
+ */
 export const titleNumberDepth = (text: string): number | undefined =>
-  sectionDepth(text) ?? (chapterTitle.test(text) ? 1 : undefined)
+  sectionDepth(text) ?? (chapterTitle.test(text) || appendixWord.test(text) ? 1 : undefined)
 
 /** A section number of any depth starting a title: "2 Gallery", "2.13 Details", "Chapter 3: Files". */
 const anySectionNumber = /^(?:(?:Chapter|CHAPTER)\s+(\d+(?:\.\d+)*)[.:]?|(\d+(?:\.\d+)*)\.?)\s+\S/
