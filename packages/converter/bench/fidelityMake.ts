@@ -105,13 +105,16 @@ const groffPdfOfGzip = (source: string, macros: string, pdf: string): void => {
   writeFileSync(pdf, execFileSync("groff", [macros, "-Tpdf"], { input: troff, maxBuffer: 64 * 1024 * 1024 }))
 }
 
-/** Ghostscript's `ps2pdf` of a gzipped PostScript file, as a reader without the typesetter would print it to PDF. */
+/**
+ * Ghostscript's `ps2pdf` of a gzipped PostScript file, as a reader without the typesetter would print it
+ * to PDF: on US letter, which the troff output was set for (the machine's default paper would move it).
+ */
 const ps2pdfOfGzip = (source: string, pdf: string): void => {
   const dir = mkdtempSync(Path.join(Os.tmpdir(), "fidelity-ps-"))
   try {
     const ps = Path.join(dir, Path.basename(source, ".gz"))
     writeFileSync(ps, execFileSync("gzip", ["-dc", source], { maxBuffer: 64 * 1024 * 1024 }))
-    execFileSync("ps2pdf", [ps, pdf], { stdio: "inherit" })
+    execFileSync("ps2pdf", ["-sPAPERSIZE=letter", ps, pdf], { stdio: "inherit" })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
