@@ -4,7 +4,13 @@ import { readFileSync } from "node:fs"
 import * as Engine from "../src/internal/engine.js"
 import type { TextItem } from "../src/internal/layout.js"
 import { Style } from "../src/internal/layout/model.js"
-import { symbolBullets, symbolFace, symbolFont } from "../src/internal/layout/symbolBullets.js"
+import {
+  symbolBullets,
+  symbolFace,
+  symbolFont,
+  symbolicFace,
+  symbolicOnly
+} from "../src/internal/layout/symbolBullets.js"
 import * as Markdown from "../src/Markdown.js"
 import { engineOptions } from "./support/engineOptions.js"
 
@@ -93,6 +99,66 @@ describe("bullets drawn with a symbol font's glyph", () => {
       item("q", 40, 140, symbolFace | Style.strong, 12)
     ])
     assert.deepStrictEqual([bullet!.text, bullet!.style, kept!.text, kept!.style], ["•", 0, "q", Style.strong])
+  })
+
+  it("a font flagged symbolic only is a dingbat font whatever its name; TeX's all-symbolic fonts and text faces are not", () => {
+    assert.isTrue(symbolicOnly(4))
+    assert.isFalse(symbolicOnly(32))
+    assert.isFalse(symbolicOnly(4 | 32))
+    assert.isFalse(symbolicOnly(0))
+  })
+
+  it("a glyph of a symbolic font hanging before text of a nonsymbolic one, on two lines, is a bullet, even a letter", () => {
+    const dingbat = (text: string, x: number, y: number) => item(text, x, y, symbolicFace, 14)
+    const read = symbolBullets([
+      dingbat("\u00a7", 40, 100),
+      item("Top level", 58, 100),
+      dingbat("\u00de", 70, 130),
+      item("Second level", 88, 130),
+      dingbat("\u00de", 70, 160),
+      item("Second again", 88, 160),
+      dingbat("\u00a7", 40, 190),
+      item("Top again", 58, 190),
+      // A custom-encoded TeX face beside a WinAnsi one: a word's space, not a hanging indent.
+      dingbat("A", 40, 230),
+      item("\"zoo\" series", 50, 230),
+      dingbat("A", 40, 260),
+      item("second one", 50, 260),
+      // All symbolic (TeX): the text after the glyph too.
+      dingbat("x", 40, 300),
+      item("y", 58, 300, symbolicFace),
+      dingbat("x", 40, 330),
+      item("y", 58, 330, symbolicFace)
+    ])
+    assert.deepStrictEqual(read.map((run) => run.text), [
+      "\u2022",
+      "Top level",
+      "\u2022",
+      "Second level",
+      "\u2022",
+      "Second again",
+      "\u2022",
+      "Top again",
+      "A",
+      "\"zoo\" series",
+      "A",
+      "second one",
+      "x",
+      "y",
+      "x",
+      "y"
+    ])
+    assert.isTrue(read.every((run) => (run.style & (symbolFace | symbolicFace)) === 0))
+  })
+
+  it("a symbolic font's glyph leading one line only keeps its text", () => {
+    const read = symbolBullets([item("M", 40, 100, symbolicFace, 14), item("Alone", 58, 100)])
+    assert.deepStrictEqual(read.map((run) => run.text), ["M", "Alone"])
+  })
+
+  it("a lone private-use code leading a line before text is a bullet, whatever its font is named", () => {
+    const read = symbolBullets([item("\uf0a7", 40, 100, 0, 14), item("Item text", 58, 100), item("word \uf0a7", 40, 140)])
+    assert.deepStrictEqual(read.map((run) => run.text), ["\u2022", "Item text", "word \uf0a7"])
   })
 
   it.effect(

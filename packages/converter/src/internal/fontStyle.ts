@@ -3,7 +3,7 @@
  * flags rarely mark it fixed-pitch: CMTT is named, not flagged).
  */
 import { Style } from "./layout/model.js"
-import { symbolFace, symbolFont } from "./layout/symbolBullets.js"
+import { symbolFace, symbolFont, symbolicFace, symbolicOnly } from "./layout/symbolBullets.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 
@@ -48,6 +48,7 @@ export const fontStyle = (m: Pdfium, font: number): number => {
     return length > 1 ? latin1.decode(m.pdfium.HEAPU8.subarray(buffer, buffer + length - 1)) : ""
   })
   const angle = P.withBuffer(m, 4, (out) => c.FPDFFont_GetItalicAngle(font, out) ? P.int(m, out) : 0)
-  return faceStyle(name, c.FPDFFont_GetFlags(font), c.FPDFFont_GetWeight(font), angle) |
-    (symbolFont(name) ? symbolFace : 0)
+  const flags = c.FPDFFont_GetFlags(font)
+  return faceStyle(name, flags, c.FPDFFont_GetWeight(font), angle) |
+    (symbolFont(name) ? symbolFace : 0) | (symbolicOnly(flags) ? symbolicFace : 0)
 }

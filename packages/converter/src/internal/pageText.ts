@@ -10,7 +10,7 @@ import { Style } from "./layout/model.js"
 import type { FontCharacters } from "./layout/quality.js"
 import { countFontRun, fontJunk } from "./layout/quality.js"
 import { unshadowed } from "./layout/shadows.js"
-import { symbolBullets } from "./layout/symbolBullets.js"
+import { symbolBullets, symbolicFace } from "./layout/symbolBullets.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import type { Type3Font } from "./type3Fonts.js"
@@ -302,7 +302,7 @@ export const pageText = (
         // Some producers (Chromium) place each glyph of a word as its own text object: abutting
         // runs of one style on one baseline are one run.
         if (
-          last !== undefined && !item.rtl && !last.rtl && last.style === item.style && last.size === item.size &&
+          last !== undefined && !item.rtl && !last.rtl && ((last.style ^ item.style) & ~symbolicFace) === 0 && last.size === item.size &&
           last.y === item.y && Math.abs(item.x - (last.x + last.width)) < 0.05 * size &&
           (mcids === undefined || mcids[mcids.length - 1] === mcid)
         ) {

@@ -1,11 +1,20 @@
 /**
  * Bullets in a symbol or dingbat font, which older producers map to an ordinary character ("!",
- * "§"): a lone such glyph leading its line before text is given back as "•".
+ * "§", "Þ") or to a private-use code: a lone such glyph leading its line before text is given back as "•".
  */
 import type { TextItem } from "./model.js"
 
 /** A `TextItem.style` bit pageText sets on runs of a symbol font, and clears here: no rule after this sees it. */
 export const symbolFace = 1 << 8
+/**
+ * A `TextItem.style` bit for runs of a font whose descriptor says symbolic and not nonsymbolic (a dingbat
+ * font under any name, as Distiller writes Wingdings), cleared here like `symbolFace`.
+ */
+export const symbolicFace = 1 << 9
+const anySymbol = symbolFace | symbolicFace
+
+/** PDF font descriptor flags (PDF 32000, 9.8.2): TeX marks every font symbolic, so its text is never nonsymbolic. */
+export const symbolicOnly = (flags: number): boolean => flags > 0 && (flags & 4) !== 0 && (flags & 32) === 0
 
 const symbolName = /symbol|wingding|webding|dingbat|marlett/i
 /** TeX's math symbol fonts (LMMathSymbols) map their glyphs right, and set footnote marks ("†", "§") at line starts. */
@@ -25,13 +34,14 @@ const minLead = 1
 
 const sameLine = (a: TextItem, b: TextItem): boolean => Math.abs(a.y - b.y) <= 0.5 * Math.max(a.size, b.size)
 
-const isMarker = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean => {
+/** A glyph leading its line, before text of another font within `maxGap` (and at least `minGap` of its size off, if given). */
+const leads = (glyph: TextItem, items: ReadonlyArray<TextItem>, others: number, minGap: number): boolean => {
   const text = glyph.text.trim()
   if ([...text].length !== 1 || notMarker.test(text)) return false
   const end = glyph.x + glyph.width
   const followed = items.some((item) =>
-    item !== glyph && (item.style & symbolFace) === 0 && sameLine(item, glyph) &&
-    item.x >= end - 0.1 * item.size && item.x - end <= maxGap * item.size
+    item !== glyph && (item.style & others) === 0 && sameLine(item, glyph) &&
+    item.x >= end + (minGap - 0.1) * item.size && item.x - end <= maxGap * item.size
   )
   return followed &&
     !items.some((item) =>
@@ -40,11 +50,31 @@ const isMarker = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean => {
     )
 }
 
-/** The page's runs, index for index: symbol-font glyphs that mark an item become "•", and no run keeps `symbolFace`. */
+/**
+ * A font flagged symbolic may be a text face (TeX's custom-encoded fonts beside WinAnsi ones set "A" before
+ * a word): its glyph is a bullet only hanging half an em before its text, and leading another line as well.
+ */
+const hangingGap = 0.5
+const dingbatMarker = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
+  leads(glyph, items, anySymbol, hangingGap) &&
+  items.some((other) =>
+    other !== glyph && other.text === glyph.text && other.style === glyph.style && !sameLine(other, glyph) &&
+    Math.abs(other.x - glyph.x) <= 1 && leads(other, items, anySymbol, hangingGap)
+  )
+
+const isMarker = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
+  (glyph.style & symbolFace) !== 0 || (glyph.style & symbolicFace) === 0
+    ? leads(glyph, items, symbolFace, 0)
+    : dingbatMarker(glyph, items)
+
+/** A private-use code is no character of running text, whatever font it is in. */
+const privateUse = /^\p{Co}$/u
+
+/** The page's runs, index for index: symbol-font glyphs that mark an item become "•", and no run keeps either flag. */
 export const symbolBullets = (items: ReadonlyArray<TextItem>): Array<TextItem> =>
   items.map((item) => {
-    if ((item.style & symbolFace) === 0) return item
+    if ((item.style & anySymbol) === 0 && !privateUse.test(item.text.trim())) return item
     return isMarker(item, items)
       ? { ...item, text: "•", style: 0 }
-      : { ...item, style: item.style & ~symbolFace }
+      : { ...item, style: item.style & ~anySymbol }
   })
