@@ -151,6 +151,16 @@ describe("bullets drawn with a symbol font's glyph", () => {
     assert.isTrue(read.every((run) => (run.style & (symbolFace | symbolicFace)) === 0))
   })
 
+  it("each level's dingbat may stand once when another hangs on the page", () => {
+    const read = symbolBullets([
+      item("\u00a7", 40, 100, symbolicFace, 14),
+      item("Top level", 58, 100),
+      item("M", 100, 130, symbolicFace, 14),
+      item("Third level, once", 118, 130)
+    ])
+    assert.deepStrictEqual(read.map((run) => run.text), ["\u2022", "Top level", "\u2022", "Third level, once"])
+  })
+
   it("a symbolic font's glyph leading one line only keeps its text", () => {
     const read = symbolBullets([item("M", 40, 100, symbolicFace, 14), item("Alone", 58, 100)])
     assert.deepStrictEqual(read.map((run) => run.text), ["M", "Alone"])

@@ -52,14 +52,15 @@ const leads = (glyph: TextItem, items: ReadonlyArray<TextItem>, others: number, 
 
 /**
  * A font flagged symbolic may be a text face (TeX's custom-encoded fonts beside WinAnsi ones set "A" before
- * a word): its glyph is a bullet only hanging half an em before its text, and leading another line as well.
+ * a word): its glyph is a bullet only hanging half an em before its text, with another such glyph on the
+ * page (a deck's levels each take their own dingbat, a level's one may stand once).
  */
 const hangingGap = 0.5
 const dingbatMarker = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
   leads(glyph, items, anySymbol, hangingGap) &&
   items.some((other) =>
-    other !== glyph && other.text === glyph.text && other.style === glyph.style && !sameLine(other, glyph) &&
-    Math.abs(other.x - glyph.x) <= 1 && leads(other, items, anySymbol, hangingGap)
+    other !== glyph && (other.style & symbolicFace) !== 0 && !sameLine(other, glyph) &&
+    leads(other, items, anySymbol, hangingGap)
   )
 
 const isMarker = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
