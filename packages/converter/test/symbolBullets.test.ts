@@ -167,7 +167,11 @@ describe("bullets drawn with a symbol font's glyph", () => {
   })
 
   it("a lone private-use code leading a line before text is a bullet, whatever its font is named", () => {
-    const read = symbolBullets([item("\uf0a7", 40, 100, 0, 14), item("Item text", 58, 100), item("word \uf0a7", 40, 140)])
+    const read = symbolBullets([
+      item("\uf0a7", 40, 100, 0, 14),
+      item("Item text", 58, 100),
+      item("word \uf0a7", 40, 140)
+    ])
     assert.deepStrictEqual(read.map((run) => run.text), ["\u2022", "Item text", "word \uf0a7"])
   })
 

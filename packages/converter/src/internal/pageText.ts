@@ -300,9 +300,11 @@ export const pageText = (
           style
         }
         // Some producers (Chromium) place each glyph of a word as its own text object: abutting
-        // runs of one style on one baseline are one run.
+        // runs of one style on one baseline are one run (the symbolic-only flag is no style: a
+        // ligature's glyph may sit in such a subset beside its word's).
         if (
-          last !== undefined && !item.rtl && !last.rtl && ((last.style ^ item.style) & ~symbolicFace) === 0 && last.size === item.size &&
+          last !== undefined && !item.rtl && !last.rtl && ((last.style ^ item.style) & ~symbolicFace) === 0 &&
+          last.size === item.size &&
           last.y === item.y && Math.abs(item.x - (last.x + last.width)) < 0.05 * size &&
           (mcids === undefined || mcids[mcids.length - 1] === mcid)
         ) {
