@@ -3,6 +3,8 @@
  * (FPDFText_GetText), cut into runs where the text object changes (one run per show operation,
  * as a PDF places text), then a few calls per run for its box, baseline and size, never per character.
  */
+import type { CharSpan } from "./accentRuns.js"
+import { combiningAccent, markLetterAt } from "./accentRuns.js"
 import { fontStyle } from "./fontStyle.js"
 import type { TextItem } from "./layout.js"
 import { spaceGap } from "./layout/lines.js"
@@ -177,9 +179,13 @@ export const pageText = (
     return P.withBuffer(m, 64, (out) => {
       const c = m.direct
       const items: Array<TextItem> = []
+      // Each run's characters by page index, for an accent drawn apart from its letter (see `accentRuns`).
+      const spans: Array<Array<CharSpan>> = []
       let mcid = 0
       // Whether PDFium put a space between the current run's object and the one before it.
       let spaced = false
+      // Whether the run before was an accent put on its letter: PDFium's space after it is no word's.
+      let accented = false
       const fonts = new Map<number, FontCharacters>()
       let diagonal = false
       const slanted = new Set<TextItem>()
@@ -285,11 +291,42 @@ export const pageText = (
           x0 = Math.min(...ends)
           x1 = Math.max(...ends)
         }
-        const last = items[items.length - 1]
-        const text = spaced && last !== undefined && spaceHidden(last, drawn, Math.min(x0, x1), y, style, size)
-          ? ` ${drawn}`
-          : drawn
+        const boxAt = (index: number): readonly [number, number] => {
+          c.FPDFText_GetLooseCharBox(textPage, index, out)
+          return [toPage(P.float(m, out), baseline)[0], toPage(P.float(m, out + 8), baseline)[0]]
+        }
+        let last = items[items.length - 1]
+        // An accent's run sits on its letter's line, raised at most a little.
+        const level = !rotated && last !== undefined && Math.abs(y - last.y) <= 0.5 * size
+        const accent = level ? combiningAccent(drawn.trim()) : undefined
+        if (accent !== undefined && last !== undefined) {
+          const marked = markLetterAt(last.text, spans[spans.length - 1]!, (x0 + x1) / 2, accent, chars.at, boxAt)
+          if (marked !== undefined) {
+            items[items.length - 1] = { ...last, text: marked.text }
+            spans[spans.length - 1] = marked.spans
+            accented = true
+            return
+          }
+        }
+        const before = level && last !== undefined ? combiningAccent(last.text.trim()) : undefined
+        const under = before === undefined || last === undefined
+          ? undefined
+          : markLetterAt(drawn, [{ start, end, offset: 0 }], last.x + last.width / 2, before, chars.at, boxAt)
+        if (under !== undefined) {
+          // The accent drawn first is dropped: its mark is in this run now.
+          items.pop()
+          spans.pop()
+          mcids?.pop()
+          last = items[items.length - 1]
+        }
+        const shown = under?.text ?? drawn
+        const text = spaced && !accented && last !== undefined &&
+            spaceHidden(last, shown, Math.min(x0, x1), y, style, size)
+          ? ` ${shown}`
+          : shown
         spaced = false
+        accented = false
+        const span: CharSpan = { start, end, offset: text.length - shown.length }
         const item: TextItem = {
           text,
           x: Math.min(x0, x1),
@@ -317,8 +354,10 @@ export const pageText = (
             rtl: false,
             style: last.style
           }
+          spans[spans.length - 1]!.push({ ...span, offset: span.offset + last.text.length })
         } else {
           items.push(item)
+          spans.push([span])
           mcids?.push(mcid)
           if (diagonal) slanted.add(item)
         }

@@ -34,7 +34,7 @@ export const misreadLigatures = (text: string): string =>
   text.replace(misreadLigature, (letter) => ligatureLetters[letter] ?? letter)
 
 /** Spacing accents as TeX sets them (a glyph of its own over the letter) and their combining marks. */
-const spacingAccents: Record<string, string> = {
+export const spacingAccents: Record<string, string> = {
   "\u00A8": "\u0308",
   "\u00B4": "\u0301",
   "\u02C6": "\u0302",
