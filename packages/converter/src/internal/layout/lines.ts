@@ -169,7 +169,8 @@ export const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
     const last = rows[rows.length - 1]
     if (last !== undefined && Math.abs(item.y - last.y) <= 0.5 * Math.max(item.size, last.size)) {
       last.items.push(item)
-      if (item.size > last.size) {
+      // A larger symbol (a sum sign, a bar between two lines of math) sets no baseline: the text's does.
+      if (item.size > last.size && /[\p{L}\p{N}\p{M}]/u.test(item.text)) {
         last.size = item.size
         last.y = item.y
       }
