@@ -1,6 +1,17 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { PDFDocument, StandardFonts } from "pdf-lib"
+import {
+  beginText,
+  endText,
+  moveText,
+  PDFArray,
+  PDFDocument,
+  PDFNumber,
+  PDFOperator,
+  PDFOperatorNames,
+  setFontAndSize,
+  StandardFonts
+} from "pdf-lib"
 import * as Engine from "../src/internal/engine.js"
 import * as Markdown from "../src/Markdown.js"
 import { engineOptions } from "./support/engineOptions.js"
@@ -52,6 +63,36 @@ describe("accents drawn as runs of their own", () => {
         "Lou Lóu wrote",
         "FÒUR and more",
         "être ou ne pas"
+      ])
+    }))
+
+  it.effect("a grave drawn over the letter after it in one show operation is put on it; a backtick beside one stays", () =>
+    Effect.gen(function*() {
+      const pdf = yield* Effect.promise(async () => {
+        const document = await PDFDocument.create()
+        const font = await document.embedFont(StandardFonts.TimesRoman)
+        const page = document.addPage([400, 300])
+        const name = page.node.newFontDictionary("F0", font.ref)
+        // TeX's "\`a": the grave, a move back over half of it and of the "a", then the "a".
+        const back = (font.widthOfTextAtSize("`", 1000) + font.widthOfTextAtSize("a", 1000)) / 2
+        const line = (y: number, parts: ReadonlyArray<string | number>) => {
+          const array = PDFArray.withContext(document.context)
+          for (const part of parts) array.push(typeof part === "number" ? PDFNumber.of(part) : font.encodeText(part))
+          page.pushOperators(
+            beginText(),
+            setFontAndSize(name, 12),
+            moveText(40, y),
+            PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [array]),
+            endText()
+          )
+        }
+        line(250, ["Vers la machine ", "`", back, "a sculpter le son"])
+        line(210, ["Quote it as `code` here"])
+        return document.save()
+      })
+      assert.deepStrictEqual((yield* paragraphsOf(pdf)).slice(0, 2), [
+        "Vers la machine à sculpter le son",
+        "Quote it as \\`code\\` here"
       ])
     }))
 })

@@ -51,3 +51,31 @@ export const markLetterAt = (
   }
   return undefined
 }
+
+/**
+ * A run's characters `start`..`end` as text, each grave drawn over the letter after it (TeX's "`a"
+ * for "à") put on that letter; a backtick beside a letter (code) stays.
+ */
+export const gravesOnLetters = (
+  start: number,
+  end: number,
+  at: (index: number) => string,
+  box: (index: number) => readonly [number, number]
+): string => {
+  let text = ""
+  for (let i = start; i < end; i++) {
+    const char = at(i)
+    if (char === "`" && i + 1 < end && letter.test(at(i + 1))) {
+      const [left, right] = box(i)
+      const [from, to] = box(i + 1)
+      const centre = (left + right) / 2
+      if (centre >= Math.min(from, to) && centre <= Math.max(from, to)) {
+        text += `${at(i + 1)}\u0300`
+        i++
+        continue
+      }
+    }
+    text += char
+  }
+  return text
+}

@@ -4,7 +4,7 @@
  * as a PDF places text), then a few calls per run for its box, baseline and size, never per character.
  */
 import type { CharSpan } from "./accentRuns.js"
-import { combiningAccent, markLetterAt } from "./accentRuns.js"
+import { combiningAccent, gravesOnLetters, markLetterAt } from "./accentRuns.js"
 import { fontStyle } from "./fontStyle.js"
 import type { TextItem } from "./layout.js"
 import { spaceGap } from "./layout/lines.js"
@@ -261,8 +261,13 @@ export const pageText = (
         }
         piece(from, end, style)
       }
+      const looseX = (index: number): readonly [number, number] => {
+        c.FPDFText_GetLooseCharBox(textPage, index, out)
+        return [toPage(P.float(m, out), 0)[0], toPage(P.float(m, out + 8), 0)[0]]
+      }
       const piece = (start: number, end: number, style: number) => {
-        const drawn = chars.slice(start, end)
+        const raw = chars.slice(start, end)
+        const drawn = rotated || !raw.includes("`") ? raw : gravesOnLetters(start, end, chars.at, looseX)
         if (drawn.trim() === "") return
         c.FPDFText_GetCharOrigin(textPage, start, out, out + 8)
         const originX = P.double(m, out)
@@ -291,16 +296,12 @@ export const pageText = (
           x0 = Math.min(...ends)
           x1 = Math.max(...ends)
         }
-        const boxAt = (index: number): readonly [number, number] => {
-          c.FPDFText_GetLooseCharBox(textPage, index, out)
-          return [toPage(P.float(m, out), baseline)[0], toPage(P.float(m, out + 8), baseline)[0]]
-        }
         let last = items[items.length - 1]
         // An accent's run sits on its letter's line, raised at most a little.
         const level = !rotated && last !== undefined && Math.abs(y - last.y) <= 0.5 * size
         const accent = level ? combiningAccent(drawn.trim()) : undefined
         if (accent !== undefined && last !== undefined) {
-          const marked = markLetterAt(last.text, spans[spans.length - 1]!, (x0 + x1) / 2, accent, chars.at, boxAt)
+          const marked = markLetterAt(last.text, spans[spans.length - 1]!, (x0 + x1) / 2, accent, chars.at, looseX)
           if (marked !== undefined) {
             items[items.length - 1] = { ...last, text: marked.text }
             spans[spans.length - 1] = marked.spans
@@ -311,7 +312,7 @@ export const pageText = (
         const before = level && last !== undefined ? combiningAccent(last.text.trim()) : undefined
         const under = before === undefined || last === undefined
           ? undefined
-          : markLetterAt(drawn, [{ start, end, offset: 0 }], last.x + last.width / 2, before, chars.at, boxAt)
+          : markLetterAt(drawn, [{ start, end, offset: 0 }], last.x + last.width / 2, before, chars.at, looseX)
         if (under !== undefined) {
           // The accent drawn first is dropped: its mark is in this run now.
           items.pop()
