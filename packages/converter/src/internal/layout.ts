@@ -41,6 +41,7 @@ import { smallHeadings } from "./layout/smallHeadings.js"
 import { numberedHeadings, paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
 import { tableHeadings } from "./layout/tableHeadings.js"
 import { tableNotes } from "./layout/tableNotes.js"
+import { underlinedHeadings } from "./layout/underlinedHeadings.js"
 import { linesPage, taggedBlocks } from "./tagged/assemble.js"
 import { appendTagged } from "./tagged/merge.js"
 import type { TaggedPage } from "./tagged/page.js"
@@ -148,7 +149,8 @@ export const layout = (input: LayoutInput): Layout => {
       ? new Set([
         ...spacedHeadings(pages, body, gap),
         ...tableHeadings(pages, body),
-        ...boundHeadings(pages, body, ratio)
+        ...boundHeadings(pages, body, ratio),
+        ...underlinedHeadings(pages, body)
       ])
       : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
