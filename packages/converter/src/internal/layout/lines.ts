@@ -22,10 +22,10 @@ export const segmentGap = 1.2
 /** A list marker alone: a bullet, "1." or "a)" (a list's hanging indent, not a table's column). */
 export const markerOnly = new RegExp(`^(?:[${bulletCharacters}]|\\d{1,3}[.)]|[a-z][.)])$`, "u")
 
-/** A bullet alone: a word processor sets its item's text at a tab stop past it. */
-const bulletOnly = new RegExp(`^[${bulletCharacters}]$`, "u")
-
-/** How far (font sizes) the text of an item may stand from its bullet: a tab stop, not a column. */
+/**
+ * How far (font sizes) the text of an item may stand from its marker alone: a word processor's tab
+ * stop past a bullet, an XSL-FO list's indent past "1." or "a.", not a column.
+ */
 const maxBulletGap = 3
 /** Gaps wider than this many font sizes are word spaces. */
 export const spaceGap = 0.12
@@ -238,7 +238,7 @@ export const segmentItems = (
     if (
       current.length > 0 && (gap > segmentGap * size || cuts?.has(item) === true) &&
       !alignedCode(current, item, pitches) &&
-      !(current.length === 1 && gap < maxBulletGap * size && bulletOnly.test(current[0]!.text.trim())) &&
+      !(current.length === 1 && gap < maxBulletGap * size && markerOnly.test(current[0]!.text.trim())) &&
       !(pageReference.test(item.text) && leaders.test(current[current.length - 1]!.text))
     ) {
       segments.push(current)
