@@ -4,6 +4,7 @@ import * as Zlib from "node:zlib"
 import { degrees, PDFDocument, rgb, StandardFonts } from "pdf-lib"
 import * as Engine from "../src/internal/engine.js"
 import * as Pdf from "../src/internal/pdf.js"
+import { encodePng } from "../src/internal/png.js"
 import { pngSize } from "./support/scans.js"
 
 /** A document of `pages` pages, each saying its own number, in a font of its own every 10 pages. */
@@ -161,5 +162,23 @@ describe("PDFium access", () => {
       assert.include(texts, "Body line 3 of the page.")
       assert.include(texts, "axis label")
       assert.include(texts, "Upright title")
+    }))
+  it.effect("a rule painted as a one-pixel image stretched thin (dvips through Ghostscript) is a rule", () =>
+    Effect.gen(function*() {
+      const pdf = yield* Effect.promise(async () => {
+        const document = await PDFDocument.create()
+        const page = document.addPage([612, 792])
+        const pixel = await document.embedPng(encodePng(new Uint8Array([0, 0, 0, 255]), 1, 1))
+        page.drawImage(pixel, { x: 54, y: 600, width: 245, height: 0.4 })
+        page.drawImage(pixel, { x: 54, y: 500, width: 30, height: 30 })
+        return document.save()
+      })
+      const page = yield* Effect.scoped(
+        Effect.flatMap(Pdf.open(pdf, undefined), (open) => Pdf.readPage(open, 1, { figures: false }))
+      )
+      assert.strictEqual(page.rules.length, 1)
+      assert.isTrue(page.rules[0]!.horizontal)
+      assert.approximately(page.rules[0]!.x1 - page.rules[0]!.x0, 245, 1)
+      assert.approximately(page.rules[0]!.y0, 192, 1)
     }))
 })

@@ -301,4 +301,16 @@ describe("ruled tables", () => {
       assert.deepStrictEqual(found, [])
     })
   })
+  it("doubled rules above and below (REVTeX's Scotch rules) are two, not four: rows are the baselines, a raised note label stays in its cell", () => {
+    const found = tables([
+      item("a", 110, 108, 0, 7),
+      item("Left", 90, 112),
+      item("Right", 250, 112),
+      item("1", 90, 130),
+      item("2", 250, 130),
+      item("10", 90, 142),
+      item("20", 250, 142)
+    ], [horizontal(100), horizontal(102), horizontal(117), horizontal(148), horizontal(150)])
+    assert.deepStrictEqual(found, [[["Lefta", "Right"], ["1", "2"], ["10", "20"]]])
+  })
 })

@@ -10,6 +10,7 @@ import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 
 const pathObject = 2
+const imageObject = 3
 /** Image, shading and form objects: a bullet drawn as a picture or as a shaded ball (beamer's). */
 const pictureObjects = new Set([3, 4, 5])
 /** A marker's side, in points: smaller is a dot of a leader, larger an icon or a box. */
@@ -75,7 +76,10 @@ export const pagePaths = (m: Pdfium, page: number, width: number, height: number
       const w = box.x1 - box.x0
       const h = box.y1 - box.y0
       const lines = type === pathObject && w >= minLength && h >= minLength ? pathLines(m, object) : []
-      if (type !== pathObject) {
+      if (type === imageObject && Math.min(w, h) <= maxThickness && Math.max(w, h) >= minLength) {
+        // A rule painted as a stretched one-pixel image (dvips through Ghostscript).
+        if (rules.length <= maxRules) rules.push({ ...box, horizontal: w > h })
+      } else if (type !== pathObject) {
         if (shapes.length <= maxCandidates && isMarkerBox(w, h, maxPictureSide)) shapes.push(box)
       } else if (h <= maxThickness && w >= minLength) {
         if (rules.length <= maxRules) rules.push({ ...box, horizontal: true })

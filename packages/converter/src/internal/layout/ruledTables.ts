@@ -116,6 +116,31 @@ const splitUnjoined = (group: ReadonlyArray<Rule>, rules: ReadonlyArray<Rule>): 
   return out
 }
 
+/** A stack's rules with each doubled rule (REVTeX's Scotch rules, a hair apart) counted once. */
+const single = (stack: ReadonlyArray<Rule>): Array<Rule> =>
+  stack.filter((rule, i) => i === 0 || rule.y0 - stack[i - 1]!.y1 > joinGap)
+
+/**
+ * Each baseline's row: a baseline of small type just above or below a row's (a raised note label,
+ * "Left^a", an index "D_4h") is that row's.
+ */
+const rowBaselines = (items: ReadonlyArray<TextItem>): Map<number, number> => {
+  const sizes = items.map((item) => item.size).sort((a, b) => a - b)
+  const body = sizes[Math.floor(sizes.length / 2)]!
+  const ys = [...new Set(items.map((item) => Math.round(item.y)))].sort((a, b) => a - b)
+  const small = (y: number) => items.every((item) => Math.round(item.y) !== y || item.size < 0.85 * body)
+  const near = (a: number | undefined, b: number | undefined) =>
+    a !== undefined && b !== undefined && Math.abs(b - a) <= 0.6 * body
+  const rows = new Map<number, number>()
+  let row = -1
+  ys.forEach((y, i) => {
+    const joins = small(y) ? near(ys[i - 1], y) && !small(ys[i - 1]!) : near(ys[i - 1], y) && small(ys[i - 1]!)
+    if (!joins) row++
+    rows.set(y, row)
+  })
+  return rows
+}
+
 /** Column edges: inner vertical rules, else the gaps that no item of the rows crosses. */
 const columnEdges = (
   items: ReadonlyArray<TextItem>,
@@ -244,10 +269,10 @@ export const takeRuledTables = (
     // Framed: a rule under every row (four or more) and a rule between the columns.
     if (edges.length === 0 || (framedOnly && !(borders && stack.length >= 4))) continue
     const column = (item: TextItem) => edges.filter((edge) => edge <= item.x + item.width / 2).length
-    const baselines = [...new Set(within.map((item) => Math.round(item.y)))].sort((a, b) => a - b)
+    const baselines = rowBaselines(within)
     // Rules between the rows when there are four or more (booktabs draws three: top, header, bottom).
     // A partial rule parts rows in a framed table (a cell spanning rows beside it), not a \cmidrule in booktabs.
-    const spanning = stack.filter((rule) => rule.x1 - rule.x0 >= minOverlap * (x1 - x0 - 2 * joinGap))
+    const spanning = single(stack.filter((rule) => rule.x1 - rule.x0 >= minOverlap * (x1 - x0 - 2 * joinGap)))
     const ruled = (borders ? stack : spanning).length >= 4
     // Cell borders and a rule between every row: a larger bold header is a row, not a title.
     const framedRows = ruled && borders
@@ -259,7 +284,7 @@ export const takeRuledTables = (
           rule.y0 < item.y - 0.3 * item.size && rule.x0 <= item.x + item.width / 2 &&
           rule.x1 >= item.x + item.width / 2
         ).lastIndexOf(true)
-        : baselines.indexOf(Math.round(item.y))
+        : baselines.get(Math.round(item.y))!
     for (const item of within) (bands[bandOf(item)] ??= []).push(item)
     // A larger title between two tables stands alone between rules; a large example in a ruled row is a cell.
     const sizes = within.map((item) => item.size).sort((a, b) => a - b)
