@@ -66,7 +66,7 @@ const copiedFlate = (data: Uint8Array, image: ImageObject, rows: Rows | undefine
   return {
     figure: {
       _tag: "Figure",
-      data: pngAround(data, image.width, image.height, channels),
+      data: pngAround(data, image.width, image.height, channels, image.palette),
       mediaType: "image/png",
       width: image.width,
       height: image.height
@@ -86,7 +86,8 @@ export const copied = (
   rows: Rows | undefined
 ): Copy | undefined => {
   if (image.filter !== "DCTDecode" && image.filter !== "FlateDecode") return undefined
-  if (!copiableColourSpaces.has(image.colourSpace) || Math.max(image.width, image.height) > maxSize) return undefined
+  const shown = copiableColourSpaces.has(image.colourSpace) || image.palette !== undefined
+  if (!shown || Math.max(image.width, image.height) > maxSize) return undefined
   if (image.filter === "FlateDecode") return copiedFlate(data, image, rows)
   const jpeg = copiedJpeg(data)
   return jpeg === undefined ? undefined : { figure: jpeg, valid: undefined }

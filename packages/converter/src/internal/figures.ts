@@ -5,8 +5,10 @@ import { copied } from "./copiedImages.js"
 import { decoded, decodedOffThread, maxDecodedPixels } from "./decodedImages.js"
 import type { ImageObject } from "./imageObject.js"
 import { describedIn, imageObject, rawDataOrKnown } from "./imageObject.js"
+import { describedIndexed } from "./indexedImages.js"
 import { inflatable, inflated, inflatedOffThread } from "./inflatedImages.js"
 import type { PlacedFigure } from "./layout.js"
+import * as PdfObjects from "./pdfObjects.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
 import * as StreamDictionaries from "./streamDictionaries.js"
@@ -34,6 +36,8 @@ export type Made = Document.Figure | Promise<Document.Figure | undefined>
 /** What a document's figures share: its stream dictionaries, and the figures already made of its images. */
 export interface DocumentFigures {
   readonly dictionaries: StreamDictionaries.StreamDictionaries
+  /** The file's objects, read for an Indexed image's palette. */
+  readonly objects: PdfObjects.PdfObjects
   readonly made: Map<string, Made | undefined>
   offThread: number
   offThreadBytes: number
@@ -42,6 +46,7 @@ export interface DocumentFigures {
 /** The figures context of a document whose bytes are `pdf`. */
 export const documentFigures = (pdf: Uint8Array): DocumentFigures => ({
   dictionaries: StreamDictionaries.make(pdf),
+  objects: PdfObjects.make(pdf),
   made: new Map(),
   offThread: 0,
   offThreadBytes: 0
@@ -101,7 +106,9 @@ const figureOf = (m: Pdfium, object: number, page: number, context: DocumentFigu
   if (raw?._tag === "Known") return raw.known.made
   const data = raw?.data
   const dictionary = data === undefined ? undefined : context.dictionaries.dictionaryOf(data)
-  const image = (dictionary === undefined ? undefined : describedIn(dictionary)) ?? imageObject(m, object, page)
+  const image = (dictionary === undefined
+    ? undefined
+    : describedIn(dictionary) ?? describedIndexed(dictionary, context.objects)) ?? imageObject(m, object, page)
   if (image === undefined) return decode()
   if (image.width < minFigurePixels || image.height < minFigurePixels) return undefined
   if (data === undefined) return decode(decodedBytes(image.width, image.height))

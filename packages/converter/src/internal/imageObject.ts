@@ -11,6 +11,8 @@ export interface ImageObject {
   readonly height: number
   readonly bitsPerPixel: number
   readonly colourSpace: number
+  /** An Indexed image's palette (RGB triples) when read from the file (`indexedImages.ts`): its samples are indices. */
+  readonly palette?: Uint8Array | undefined
 }
 
 /** PDFium's colour spaces an image file shows as they are: grey and RGB (device, calibrated or ICC-based). */

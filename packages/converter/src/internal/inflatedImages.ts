@@ -25,7 +25,7 @@ const decodeArray = /\/Decode(?![A-Za-z])/
 export const inflatable = (image: ImageObject, dictionary: string | undefined, maxSize: number): boolean => {
   const channels = image.bitsPerPixel / 8
   return image.filter === "FlateDecode" && dictionary !== undefined && (channels === 1 || channels === 3) &&
-    copiableColourSpaces.has(image.colourSpace) && Math.max(image.width, image.height) <= maxSize &&
+    (copiableColourSpaces.has(image.colourSpace) || image.palette !== undefined) && Math.max(image.width, image.height) <= maxSize &&
     rowsIn(dictionary)?._tag === "Plain" && !decodeArray.test(dictionary)
 }
 
@@ -50,7 +50,8 @@ export const inflatedOffThread = async (image: ImageObject, data: Uint8Array): P
     () => undefined
   )
   if (samples?.length !== expected) return undefined
-  return figure(image, await pngOfRowsOffThread(rowsOf(samples, image, channels), image.width, image.height, channels))
+  const rows = rowsOf(samples, image, channels)
+  return figure(image, await pngOfRowsOffThread(rows, image.width, image.height, channels, image.palette))
 }
 
 /** `inflatedOffThread` on this thread. */
@@ -64,6 +65,6 @@ export const inflated = (image: ImageObject, data: Uint8Array): Document.Figure 
     return undefined
   }
   return samples.length === expected
-    ? figure(image, pngOfRows(rowsOf(samples, image, channels), image.width, image.height, channels))
+    ? figure(image, pngOfRows(rowsOf(samples, image, channels), image.width, image.height, channels, image.palette))
     : undefined
 }

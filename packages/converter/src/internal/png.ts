@@ -60,13 +60,20 @@ export const pngOfRowsOffThread = async (
   rows: Uint8Array,
   width: number,
   height: number,
-  channels: Channels
+  channels: Channels,
+  palette?: Uint8Array
 ): Promise<Uint8Array> =>
-  pngAround(await deflate(rows, { level, chunkSize: chunkSize(rows.length) }), width, height, channels)
+  pngAround(await deflate(rows, { level, chunkSize: chunkSize(rows.length) }), width, height, channels, palette)
 
 /** `pngOfRowsOffThread` on this thread. */
-export const pngOfRows = (rows: Uint8Array, width: number, height: number, channels: Channels): Uint8Array =>
-  pngAround(Zlib.deflateSync(rows, { level, chunkSize: chunkSize(rows.length) }), width, height, channels)
+export const pngOfRows = (
+  rows: Uint8Array,
+  width: number,
+  height: number,
+  channels: Channels,
+  palette?: Uint8Array
+): Uint8Array =>
+  pngAround(Zlib.deflateSync(rows, { level, chunkSize: chunkSize(rows.length) }), width, height, channels, palette)
 
 /**
  * Pixels of `channels` 8-bit channels (grey, RGB or RGBA; rows without padding) as a PNG file. Fewer
@@ -79,17 +86,25 @@ export const encodePng = (pixels: Uint8Array, width: number, height: number, cha
 /**
  * A PNG file around image data already compressed: a zlib stream of rows of `channels` 8-bit
  * channels, each row led by its filter byte (as a PDF's FlateDecode image with PNG predictors is).
+ * Given a `palette` (RGB triples), the rows are one byte of index a pixel (colour type 3).
  */
-export const pngAround = (zlib: Uint8Array, width: number, height: number, channels: Channels): Uint8Array => {
+export const pngAround = (
+  zlib: Uint8Array,
+  width: number,
+  height: number,
+  channels: Channels,
+  palette?: Uint8Array
+): Uint8Array => {
   const header = new Uint8Array(13)
   const view = new DataView(header.buffer)
   view.setUint32(0, width)
   view.setUint32(4, height)
   header[8] = 8
-  header[9] = colourType[channels]
+  header[9] = palette === undefined ? colourType[channels] : 3
   const parts = [
     new Uint8Array([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
     chunk("IHDR", header),
+    ...(palette === undefined ? [] : [chunk("PLTE", palette)]),
     chunk("IDAT", zlib),
     chunk("IEND", new Uint8Array(0))
   ]
