@@ -98,14 +98,27 @@ export interface PdfObjects {
   readonly value: (object: number) => PdfValue | undefined
 }
 
+const isDigit = (byte: number | undefined) => byte !== undefined && byte >= 0x30 && byte <= 0x39
+const isWhite = (byte: number | undefined) =>
+  byte === 0x20 || byte === 0x0A || byte === 0x0D || byte === 0x09 || byte === 0x0C || byte === 0x00
+
 /** Where each object `N G obj` starts in the file (after `obj`); the last definition wins, as an update's does. */
 const index = (pdf: Uint8Array): Map<number, number> => {
   const starts = new Map<number, number>()
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
   for (let at = bytes.indexOf("obj"); at >= 0; at = bytes.indexOf("obj", at + 3)) {
-    const head = latin1.decode(bytes.subarray(Math.max(0, at - 24), at))
-    const match = /(?:^|[^0-9])(\d+)\s+\d+\s+$/.exec(head)
-    if (match !== null && isDelimiter(String.fromCharCode(bytes[at + 3] ?? 32))) starts.set(Number(match[1]), at + 3)
+    // Read backwards: white space, the generation, white space, the number (`endobj` stops at once).
+    let i = at - 1
+    if (!isWhite(bytes[i]) || isDelimiter(String.fromCharCode(bytes[at + 3] ?? 0x20)) === false) continue
+    while (isWhite(bytes[i])) i--
+    if (!isDigit(bytes[i])) continue
+    while (isDigit(bytes[i])) i--
+    if (!isWhite(bytes[i])) continue
+    while (isWhite(bytes[i])) i--
+    const end = i + 1
+    while (isDigit(bytes[i])) i--
+    if (i + 1 === end || (i >= 0 && !isWhite(bytes[i]) && !isDelimiter(String.fromCharCode(bytes[i]!)))) continue
+    starts.set(Number(latin1.decode(bytes.subarray(i + 1, end))), at + 3)
   }
   return starts
 }
@@ -155,7 +168,9 @@ export const make = (pdf: Uint8Array): PdfObjects => {
     starts ??= index(pdf)
     const start = starts.get(object)
     if (start === undefined) return undefined
-    const text = latin1.decode(pdf.subarray(start, Math.min(pdf.byteLength, start + maxObject)))
+    // Most objects end within a few kilobytes: the whole window is decoded only for those that do not.
+    let text = latin1.decode(pdf.subarray(start, Math.min(pdf.byteLength, start + 4096)))
+    if (!text.includes("endobj")) text = latin1.decode(pdf.subarray(start, Math.min(pdf.byteLength, start + maxObject)))
     const end = text.indexOf("endobj")
     // An object past the window (an ICC profile's stream) is read for its dictionary only.
     const body = end < 0 ? text : text.slice(0, end)
