@@ -42,7 +42,14 @@ const indexed = (base: PDFObject, lookup: PDFObject) => (context: PDFContext) =>
 
 const hexPalette = () => PDFHexString.of(Buffer.from(palette).toString("hex"))
 
-const draw = (page: PDFPage, name: string, space: PDFObject, data: Uint8Array, extra: Record<string, unknown>, y: number) => {
+const draw = (
+  page: PDFPage,
+  name: string,
+  space: PDFObject,
+  data: Uint8Array,
+  extra: Record<string, unknown>,
+  y: number
+) => {
   const context = page.doc.context
   const image = context.register(PDFRawStream.of(
     context.obj({
@@ -114,7 +121,9 @@ const rgbOf = (figure: Document.Figure): { readonly type: number; readonly rgb: 
     for (let x = 0; x < figure.width; x++) {
       const at = y * (figure.width * channels + 1) + 1 + x * channels
       for (let c = 0; c < 3; c++) {
-        rgb[(y * figure.width + x) * 3 + c] = type === 3 ? plte[rows[at]! * 3 + c]! : rows[at + (channels === 3 ? c : 0)]!
+        rgb[(y * figure.width + x) * 3 + c] = type === 3
+          ? plte[rows[at]! * 3 + c]!
+          : rows[at + (channels === 3 ? c : 0)]!
       }
     }
   }
@@ -144,7 +153,9 @@ describe("EPUB figures of Indexed images", () => {
     Effect.gen(function*() {
       const space: Space = (context) => {
         const profile = context.register(PDFRawStream.of(context.obj({ N: 3 }), new Uint8Array(128)))
-        const lookup = context.register(PDFRawStream.of(context.obj({ Filter: "FlateDecode" }), Fflate.zlibSync(palette)))
+        const lookup = context.register(
+          PDFRawStream.of(context.obj({ Filter: "FlateDecode" }), Fflate.zlibSync(palette))
+        )
         return context.register(indexed(context.obj([PDFName.of("ICCBased"), profile]), lookup)(context))
       }
       const { rgb, type } = rgbOf(yield* figureOf(space, "plain"))

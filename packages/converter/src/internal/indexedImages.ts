@@ -47,7 +47,9 @@ const indexedPalette = (space: PdfValue | undefined, objects: PdfObjects): Uint8
   const [kind, base, hival, lookup] = space.items.map((item) => resolved(item, objects))
   const channels = baseChannels(base, objects)
   if (kind?._tag !== "Name" || kind.name !== "Indexed" || channels === undefined) return undefined
-  if (hival?._tag !== "Number" || !Number.isInteger(hival.value) || hival.value < 0 || hival.value > 255) return undefined
+  if (hival?._tag !== "Number" || !Number.isInteger(hival.value) || hival.value < 0 || hival.value > 255) {
+    return undefined
+  }
   const bytes = lookup?._tag === "String" ? lookup.bytes : lookup?._tag === "Stream" ? lookup.data : undefined
   const used = bytes && paletteOf(bytes, channels, hival.value + 1)
   if (used === undefined) return undefined

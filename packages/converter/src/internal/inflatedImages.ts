@@ -25,7 +25,8 @@ const decodeArray = /\/Decode(?![A-Za-z])/
 export const inflatable = (image: ImageObject, dictionary: string | undefined, maxSize: number): boolean => {
   const channels = image.bitsPerPixel / 8
   return image.filter === "FlateDecode" && dictionary !== undefined && (channels === 1 || channels === 3) &&
-    (copiableColourSpaces.has(image.colourSpace) || image.palette !== undefined) && Math.max(image.width, image.height) <= maxSize &&
+    (copiableColourSpaces.has(image.colourSpace) || image.palette !== undefined) &&
+    Math.max(image.width, image.height) <= maxSize &&
     rowsIn(dictionary)?._tag === "Plain" && !decodeArray.test(dictionary)
 }
 

@@ -20,7 +20,8 @@ export type PdfValue =
 const maxObject = 64 * 1024
 
 const latin1 = new TextDecoder("latin1")
-const isSpace = (c: string | undefined) => c === " " || c === "\n" || c === "\r" || c === "\t" || c === "\f" || c === "\0"
+const isSpace = (c: string | undefined) =>
+  c === " " || c === "\n" || c === "\r" || c === "\t" || c === "\f" || c === "\0"
 const isDelimiter = (c: string | undefined) => c === undefined || isSpace(c) || "()<>[]{}/%".includes(c)
 
 const escapes: Record<string, number> = { n: 10, r: 13, t: 9, b: 8, f: 12 }
