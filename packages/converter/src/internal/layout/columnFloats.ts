@@ -1,4 +1,5 @@
 /** A float (figure, table, caption) at a column's top, over a paragraph going on from before: read after it. */
+import { capitalCaption } from "./floatBlocks.js"
 import type { Line, OrderedPage, PageItem } from "./model.js"
 import { isCaption } from "./notHeadings.js"
 import { endsSentence, lowerStart, normalizeText } from "./text.js"
@@ -6,8 +7,6 @@ import { endsSentence, lowerStart, normalizeText } from "./text.js"
 // In font sizes: a rise that starts the next column; the least space under a float, baseline to baseline.
 const rise = 2
 const floatGap = 2
-/** "FIG. 1.", "FIGURE 2:", "TABLE II.". */
-const capitalCaption = /^(?:FIG\.|FIGURE|TABLE)\s+(?:\d+|[IVXLC]+)[.:]\s+\S/u
 
 const topOf = (item: PageItem): number =>
   item._tag === "Line" ? item.line.y : item._tag === "Table" ? item.y : item.placed.y0

@@ -3,6 +3,7 @@
  * goes on in the next block of its kind.
  */
 import type * as Document from "../../Document.js"
+import { floatRun } from "./floatBlocks.js"
 import type { Hyphenation } from "./hyphens.js"
 import type { Rich } from "./inline.js"
 import { joinRich } from "./inline.js"
@@ -18,10 +19,20 @@ const paragraphOf = (rich: Rich): Document.Paragraph => ({
   ...(rich.marks.length > 0 ? { marks: rich.marks } : {})
 })
 
-/** Whether `next` goes on with `open` after a page end: a paragraph going on, a listing, a list or its last item. */
-const continues = (open: Document.Block, next: Document.Block): boolean => {
+/** A sentence cut in the middle of its words: no mark at all after its last word. */
+const midSentence = /\p{Ll}$/u
+
+/** A sentence going on: a lower-case word, or one in brackets or quotes. */
+const goesOn = /^[([\u2018\u201C"']?\p{Ll}/u
+
+/**
+ * Whether `next` goes on with `open` after a page end: a paragraph going on, a listing, a list or its
+ * last item. Past a float, a sentence cut after a word goes on whatever the case of the next word.
+ */
+const continues = (open: Document.Block, next: Document.Block, floated: boolean): boolean => {
   if (open._tag === "Paragraph" && next._tag === "Paragraph") {
-    return !endsSentence(open.text) && lowerStart.test(next.text)
+    if (endsSentence(open.text)) return false
+    return goesOn.test(next.text) || (floated && midSentence.test(open.text.trimEnd()) && /^\p{L}/u.test(next.text))
   }
   if (open._tag === "List" && next._tag === "Paragraph") {
     const text = lastItemText(open)
@@ -33,6 +44,14 @@ const continues = (open: Document.Block, next: Document.Block): boolean => {
     return open.ordered === next.ordered && (!open.ordered || next.start === open.start + open.items.length)
   }
   return false
+}
+
+/** A paragraph or a list item its page end cut before the end of its sentence. */
+const unfinished = (block: Document.Block): boolean => {
+  if (block._tag === "Paragraph") return !endsSentence(block.text)
+  if (block._tag !== "List") return false
+  const text = lastItemText(block)
+  return text !== undefined && !endsSentence(text)
 }
 
 const merge = (open: Document.Block, next: Document.Block, hyphenation: Hyphenation | undefined): Document.Block => {
@@ -48,28 +67,52 @@ const merge = (open: Document.Block, next: Document.Block, hyphenation: Hyphenat
 
 /**
  * A paragraph, listing, list or table cut by a page end or a figure goes on in the next block of its
- * kind (`tables.ts` for tables); the page breaks, figures and footnotes between stay, after it.
+ * kind (`tables.ts` for tables); the page breaks, figures and footnotes between stay, after it, and so
+ * does a float (`floatBlocks.ts`) set inside an unfinished sentence, with its labels and caption.
  */
 export const mergeSplitParagraphs = (
   blocks: ReadonlyArray<Document.Block>,
   hyphenation?: Hyphenation
 ): Array<Document.Block> => {
   const out: Array<Document.Block> = []
-  let open: { index: number; interrupted: boolean } | undefined
-  for (const block of blocks) {
+  // `floated`: a float and a page end came between, so that the sentence goes on whatever its next word's case.
+  let open: { index: number; interrupted: boolean; paged: boolean; floated: boolean } | undefined
+  // A table set as a float inside the open paragraph, which may go on over the page end as well.
+  let floatTable: { index: number; paged: boolean } | undefined
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!
     if (block._tag === "PageBreak" || block._tag === "Figure" || block._tag === "Footnote") {
       out.push(block)
       if (open !== undefined) open.interrupted = true
+      if (open !== undefined && block._tag === "PageBreak") open.paged = true
+      if (floatTable !== undefined && block._tag === "PageBreak") floatTable.paged = true
+      continue
+    }
+    const table = floatTable !== undefined && floatTable.paged ? out[floatTable.index] : undefined
+    if (table?._tag === "Table" && block._tag === "Table" && continuesTable(table, block)) {
+      out[floatTable!.index] = mergeTables(table, block)
+      continue
+    }
+    const run = open !== undefined && unfinished(out[open.index]!) ? floatRun(blocks, i, !open.interrupted) : 0
+    if (run > 0) {
+      const float = blocks.slice(i, i + run)
+      out.push(...float)
+      const last = float.map((other) => other._tag).lastIndexOf("Table")
+      floatTable = last >= 0 ? { index: out.length - run + last, paged: false } : floatTable
+      open!.interrupted = true
+      open!.floated = open!.paged
+      i += run - 1
       continue
     }
     // Only across a page end or a figure: within a page, the gaps already told blocks apart.
-    if (open !== undefined && open.interrupted && continues(out[open.index]!, block)) {
+    if (open !== undefined && open.interrupted && continues(out[open.index]!, block, open.floated)) {
       out[open.index] = merge(out[open.index]!, block, hyphenation)
       continue
     }
     out.push(block)
+    floatTable = undefined
     open = block._tag === "Paragraph" || block._tag === "Code" || block._tag === "List" || block._tag === "Table"
-      ? { index: out.length - 1, interrupted: false }
+      ? { index: out.length - 1, interrupted: false, paged: false, floated: false }
       : undefined
   }
   return out
