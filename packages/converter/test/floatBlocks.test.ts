@@ -14,10 +14,10 @@ describe("a paragraph going on past a float", () => {
       para("s Γa n θ = 1 h"),
       para("conduction by potential theory(b)"),
       para("Fig. 2 A figure with two subfigures"),
-      para("Version 'number' as in Refs. [11,16], but other wording may be chosen.")
+      para("version 'number' as in Refs. [11,16], but other wording may be chosen.")
     ])
     assert.deepStrictEqual(merged.map((block) => block._tag === "Paragraph" ? block.text : block._tag), [
-      "The version field may be used with books. By default, the text will read Version 'number' as in Refs. [11,16], but other wording may be chosen.",
+      "The version field may be used with books. By default, the text will read version 'number' as in Refs. [11,16], but other wording may be chosen.",
       "PageBreak",
       "s Γa n θ = 1 h",
       "conduction by potential theory(b)",

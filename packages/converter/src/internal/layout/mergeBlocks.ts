@@ -19,20 +19,13 @@ const paragraphOf = (rich: Rich): Document.Paragraph => ({
   ...(rich.marks.length > 0 ? { marks: rich.marks } : {})
 })
 
-/** A sentence cut in the middle of its words: no mark at all after its last word. */
-const midSentence = /\p{Ll}$/u
-
 /** A sentence going on: a lower-case word, or one in brackets or quotes. */
 const goesOn = /^[([\u2018\u201C"']?\p{Ll}/u
 
-/**
- * Whether `next` goes on with `open` after a page end: a paragraph going on, a listing, a list or its
- * last item. Past a float, a sentence cut after a word goes on whatever the case of the next word.
- */
-const continues = (open: Document.Block, next: Document.Block, floated: boolean): boolean => {
+/** Whether `next` goes on with `open` after a page end: a paragraph going on, a listing, a list or its last item. */
+const continues = (open: Document.Block, next: Document.Block): boolean => {
   if (open._tag === "Paragraph" && next._tag === "Paragraph") {
-    if (endsSentence(open.text)) return false
-    return goesOn.test(next.text) || (floated && midSentence.test(open.text.trimEnd()) && /^\p{L}/u.test(next.text))
+    return !endsSentence(open.text) && goesOn.test(next.text)
   }
   if (open._tag === "List" && next._tag === "Paragraph") {
     const text = lastItemText(open)
@@ -75,8 +68,7 @@ export const mergeSplitParagraphs = (
   hyphenation?: Hyphenation
 ): Array<Document.Block> => {
   const out: Array<Document.Block> = []
-  // `floated`: a float and a page end came between, so that the sentence goes on whatever its next word's case.
-  let open: { index: number; interrupted: boolean; paged: boolean; floated: boolean } | undefined
+  let open: { index: number; interrupted: boolean } | undefined
   // A table set as a float inside the open paragraph, which may go on over the page end as well.
   let floatTable: { index: number; paged: boolean } | undefined
   for (let i = 0; i < blocks.length; i++) {
@@ -84,7 +76,6 @@ export const mergeSplitParagraphs = (
     if (block._tag === "PageBreak" || block._tag === "Figure" || block._tag === "Footnote") {
       out.push(block)
       if (open !== undefined) open.interrupted = true
-      if (open !== undefined && block._tag === "PageBreak") open.paged = true
       if (floatTable !== undefined && block._tag === "PageBreak") floatTable.paged = true
       continue
     }
@@ -100,19 +91,18 @@ export const mergeSplitParagraphs = (
       const last = float.map((other) => other._tag).lastIndexOf("Table")
       floatTable = last >= 0 ? { index: out.length - run + last, paged: false } : floatTable
       open!.interrupted = true
-      open!.floated = open!.paged
       i += run - 1
       continue
     }
     // Only across a page end or a figure: within a page, the gaps already told blocks apart.
-    if (open !== undefined && open.interrupted && continues(out[open.index]!, block, open.floated)) {
+    if (open !== undefined && open.interrupted && continues(out[open.index]!, block)) {
       out[open.index] = merge(out[open.index]!, block, hyphenation)
       continue
     }
     out.push(block)
     floatTable = undefined
     open = block._tag === "Paragraph" || block._tag === "Code" || block._tag === "List" || block._tag === "Table"
-      ? { index: out.length - 1, interrupted: false, paged: false, floated: false }
+      ? { index: out.length - 1, interrupted: false }
       : undefined
   }
   return out
