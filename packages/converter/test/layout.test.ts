@@ -4,6 +4,7 @@ import type { Document } from "../src/index.js"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import { makeLine } from "../src/internal/layout/lines.js"
+import { normalizeText } from "../src/internal/layout/text.js"
 
 /** A text item whose width follows its length, as with a fixed-pitch font half an em wide. */
 const item = (text: string, x: number, y: number, size = 10, rtl = false, style = 0): TextItem => ({
@@ -129,10 +130,21 @@ describe("layout rules", () => {
       assert.strictEqual(Layout.joinLines("ends here", "next"), "ends here next")
       assert.strictEqual(Layout.joinLines("Jean-", "Paul"), "Jean-Paul")
       assert.strictEqual(Layout.joinLines("日本", "語"), "日本語")
+      // CJK punctuation at a line end or start joins without a space too, Latin after it keeps one.
+      assert.strictEqual(Layout.joinLines("为了保证拼音能正确输出，", "最好选用"), "为了保证拼音能正确输出，最好选用")
+      assert.strictEqual(Layout.joinLines("一共收录有 89 个问题。", "这份"), "一共收录有 89 个问题。这份")
+      assert.strictEqual(Layout.joinLines("文档（", "见下）"), "文档（见下）")
+      assert.strictEqual(Layout.joinLines("输出，", "LaTeX"), "输出， LaTeX")
       const blocks = contentBlocks(
         layout([page(bodyLines(["This paragraph is hyphen-", "ated across lines."], 50, 100))])
       )
       assert.deepStrictEqual(blocks, [{ _tag: "Paragraph", text: "This paragraph is hyphenated across lines." }])
+    }))
+
+  it.effect("normalisation folds ligatures and full-width letters but keeps Chinese and Japanese punctuation", () =>
+    Effect.sync(() => {
+      assert.strictEqual(normalizeText("ﬁle ＡＢ１２"), "file AB12")
+      assert.strictEqual(normalizeText("输出，最好（见下）：是？"), "输出，最好（见下）：是？")
     }))
 
   it.effect("a hyphen before a segment on the same baseline (a column beside it) is not a line-end cut", () =>

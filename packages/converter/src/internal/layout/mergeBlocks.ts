@@ -22,10 +22,16 @@ const paragraphOf = (rich: Rich): Document.Paragraph => ({
 /** A sentence going on: a lower-case word, or one in brackets or quotes. */
 const goesOn = /^[([\u2018\u201C"']?\p{Ll}/u
 
+/** Chinese and Japanese have no case: a page cut between two ideographs or kana is a sentence going on. */
+const cjkLetter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u
+
+const cutBetweenIdeographs = (open: string, next: string): boolean =>
+  cjkLetter.test(open.trimEnd().slice(-1)) && cjkLetter.test(next.slice(0, 1))
+
 /** Whether `next` goes on with `open` after a page end: a paragraph going on, a listing, a list or its last item. */
 const continues = (open: Document.Block, next: Document.Block): boolean => {
   if (open._tag === "Paragraph" && next._tag === "Paragraph") {
-    return !endsSentence(open.text) && goesOn.test(next.text)
+    return !endsSentence(open.text) && (goesOn.test(next.text) || cutBetweenIdeographs(open.text, next.text))
   }
   if (open._tag === "List" && next._tag === "Paragraph") {
     const text = lastItemText(open)

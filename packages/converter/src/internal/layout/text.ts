@@ -15,8 +15,15 @@ const printableAscii = /^[\x20-\x7E]*$/
  */
 export const normalizeText = (text: string): string => printableAscii.test(text) ? text : normalizeOther(text)
 
+// Full-width punctuation is Chinese and Japanese text's own ("，" "（"), not a presentation form: NFKC
+// would make it ASCII.
+const notFullWidthPunctuation = /[^\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF60]+/g
+
+const compatibilityForms = (text: string): string =>
+  text.replace(notFullWidthPunctuation, (run) => run.normalize("NFKC"))
+
 const normalizeOther = (text: string): string =>
-  composeAccents(misreadLigatures(text)).normalize("NFKC").replace(xmlInvalid, "").replace(
+  compatibilityForms(composeAccents(misreadLigatures(text))).replace(xmlInvalid, "").replace(
     /\u00AD(?!\s*$)|(?<!\p{L})\u00AD/gu,
     ""
   )
@@ -61,6 +68,9 @@ const composeAccents = (text: string): string =>
     : text
 
 const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
+// CJK punctuation and full-width forms ("，" "。" "、" "（") sit between ideographs with no space either.
+const cjkOrPunctuation =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3001-\u303F\uFF01-\uFF60]/u
 
 /** Text that starts with a lower-case letter (a sentence going on). */
 export const lowerStart = /^\p{Ll}/u
@@ -113,6 +123,11 @@ export const joinParts = (
   if (!literal && cjk.test(a.slice(-1)) && cjk.test(b.slice(0, 1))) {
     const spaced = isHangul(a.slice(-1)) && isHangul(b.slice(0, 1)) && hangulSpace(hyphenation, a.slice(-64), b)
     if (!spaced) return { text: a + b, kept: a.length, offset: a.length, lead }
+  }
+  if (
+    !literal && cjkOrPunctuation.test(a.slice(-1)) && cjkOrPunctuation.test(b.slice(0, 1)) && !isHangul(b.slice(0, 1))
+  ) {
+    return { text: a + b, kept: a.length, offset: a.length, lead }
   }
   return { text: `${a} ${b}`, kept: a.length, offset: a.length + 1, lead }
 }
