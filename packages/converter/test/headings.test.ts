@@ -128,6 +128,29 @@ describe("section numbers set apart by a tab", () => {
     assert.deepStrictEqual(found, [[1, "2 Gallery"], [2, "2.1 Data frame"]])
   })
 
+  it("a bold part letter and title over a bold numbered question's are headings, not a table", () => {
+    const blocks = Layout.layoutDocument({
+      pages: [{
+        page: 1,
+        width: 600,
+        height: 800,
+        items: [
+          bold("B", 50, 100, 16),
+          bold("Basic notions", 80, 100, 16),
+          bold("5", 50, 125, 12),
+          bold("What is TeX?", 80, 125, 12),
+          item("Body text of the first question, long enough to be the body size.", 50, 150),
+          item("Its second line, which goes on with the body text of the answer.", 50, 162)
+        ],
+        figures: []
+      }],
+      outline: [],
+      title: undefined,
+      filename: "t"
+    }).blocks
+    assert.isFalse(blocks.some((block) => block._tag === "Table"))
+  })
+
   it("a bold chapter number and title at the text size over a paragraph is a heading at the number's depth", () => {
     const found = headings([
       bold("1 Overview", 50, 100),

@@ -71,8 +71,8 @@ const isTable = (rows: ReadonlyArray<Array<Piece>>, bands: ReadonlyArray<Band>, 
   })
 }
 
-/** A bold section number, then its bold title: a heading ("2 Gallery", "2.1 Data frame"), never a table's row. */
-const sectionNumberOnly = /^(?:\d{1,2}(?:\.\d{1,2})*|[A-Z](?:\.\d{1,2})+)\.?$/
+/** A bold section number or part letter, then its bold title: a heading ("2 Gallery", "B Basics"), never a table's row. */
+const sectionNumberOnly = /^(?:\d{1,2}(?:\.\d{1,2})*|[A-Z](?:\.\d{1,2})*)\.?$/
 const numberedHeading = (row: Row, pieces: ReadonlyArray<Piece>): boolean =>
   pieces.length === 2 && row.items.every(isBold) &&
   sectionNumberOnly.test(pieces[0]!.items.map((item) => item.text).join("").trim())
