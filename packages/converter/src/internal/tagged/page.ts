@@ -3,6 +3,7 @@ import type { Line, OrderedPage, PageText } from "../layout/model.js"
 import { pageLines } from "../layout/model.js"
 import { orderPage } from "../layout/order.js"
 import { treeUnits } from "./blocks.js"
+import { glossaryUnits } from "./glossary.js"
 import type { TaggedContent, Unit } from "./model.js"
 import { artifact } from "./model.js"
 import type { Measures, Unsound } from "./sound.js"
@@ -60,7 +61,7 @@ export const arrangePage = (
     return items.length === 0 ? [] : pageLines(orderPage({ ...page, items, figures: [] }))
   }
   const untagged = lines((mcid) => mcid !== artifact && !reached.has(mcid))
-  const units: Array<Unit> = [...built.units]
+  const units: Array<Unit> = glossaryUnits(built.units, tagged.items)
   if (untagged.length > 0) units.push({ _tag: "Lines", lines: untagged, continued: false, continues: false })
   return {
     _tag: "Tagged",

@@ -1,0 +1,87 @@
+/**
+ * Glossaries on a tagged page: a word processor tags each row of an acronym list as a paragraph,
+ * its term and its description two runs a tab apart on one baseline. Three such paragraphs or more,
+ * terms at one x and descriptions at one x, are read as a table of two columns in their place.
+ */
+import type * as Document from "../../Document.js"
+import { isGlossary, isTerm, maxLines, maxRowGap, slack } from "../layout/glossary.js"
+import { segmentGap } from "../layout/lines.js"
+import type { Line, TextItem } from "../layout/model.js"
+import { normalizeText } from "../layout/text.js"
+import type { Unit } from "./model.js"
+
+interface Entry {
+  readonly term: string
+  readonly description: string
+  readonly lines: ReadonlyArray<Line>
+  readonly x0: number
+  readonly stop: number
+  readonly size: number
+}
+
+const joined = (texts: ReadonlyArray<string>): string => normalizeText(texts.join(" ")).replace(/\s+/gu, " ").trim()
+
+/** A section number ("5.3"): a contents entry's or a heading's, not a term. */
+const sectionNumber = /^\d+(?:\.\d+)+\.?$/u
+
+/** A paragraph of up to three lines whose first is cut once, by a gap wider than a word space, into a term and a description. */
+const entryOf = (unit: Unit | undefined, items: ReadonlyArray<TextItem>): Entry | undefined => {
+  if (unit?._tag !== "Lines" || unit.lines.length > maxLines) return undefined
+  const first = unit.lines[0]!
+  const runs = items.filter((run) =>
+    Math.abs(run.y - first.y) < 0.3 * first.size && run.x >= first.x0 - 1 && run.x + run.width <= first.x1 + 1 &&
+    run.text.trim() !== ""
+  ).sort((a, b) => a.x - b.x)
+  const cuts = runs.flatMap((run, i) =>
+    i > 0 && run.x - (runs[i - 1]!.x + runs[i - 1]!.width) > segmentGap * first.size ? [i] : []
+  )
+  if (cuts.length !== 1) return undefined
+  const cut = cuts[0]!
+  const term = joined(runs.slice(0, cut).map((run) => run.text))
+  const stop = runs[cut]!.x
+  if (!isTerm(term, runs[0]!.style) || sectionNumber.test(term)) return undefined
+  // Its wrapped lines stand at the stop.
+  if (unit.lines.slice(1).some((line) => Math.abs(line.x0 - stop) > slack)) return undefined
+  const description = joined([
+    ...runs.slice(cut).map((run) => run.text),
+    ...unit.lines.slice(1).map((line) => line.text)
+  ])
+  return { term, description, lines: unit.lines, x0: runs[0]!.x, stop, size: first.size }
+}
+
+/** Whether `next` goes on with `last`'s glossary: its term and description aligned, its baseline close. */
+const continues = (last: Entry, next: Entry | undefined): next is Entry =>
+  next !== undefined && Math.abs(next.x0 - last.x0) <= slack && Math.abs(next.stop - last.stop) <= slack &&
+  next.lines[0]!.y - last.lines[last.lines.length - 1]!.y <= maxRowGap * Math.max(next.size, last.size)
+
+/** Whether the unit before ends with a line at the descriptions' x close above: a hanging paragraph's. */
+const hangingAbove = (before: Unit | undefined, entry: Entry): boolean => {
+  if (before === undefined || before._tag !== "Lines") return false
+  const line = before.lines[before.lines.length - 1]
+  return line !== undefined && Math.abs(line.x0 - entry.stop) <= slack &&
+    entry.lines[0]!.y - line.y <= maxRowGap * entry.size
+}
+
+/** The page's units with runs of glossary rows (see the module's header) made one table each. */
+export const glossaryUnits = (units: ReadonlyArray<Unit>, items: ReadonlyArray<TextItem>): Array<Unit> => {
+  const out: Array<Unit> = []
+  for (let i = 0; i < units.length;) {
+    const head = entryOf(units[i], items)
+    const entries = head === undefined || hangingAbove(units[i - 1], head) ? [] : [head]
+    for (let j = i + 1; entries.length > 0; j++) {
+      const next = entryOf(units[j], items)
+      if (!continues(entries[entries.length - 1]!, next)) break
+      entries.push(next)
+    }
+    if (!isGlossary(entries.map((entry) => ({ description: entry.description, lines: entry.lines.length })))) {
+      out.push(units[i]!)
+      i++
+      continue
+    }
+    const table: Document.Table = { _tag: "Table", rows: entries.map((entry) => [entry.term, entry.description]) }
+    const lines = entries.flatMap((entry) => entry.lines)
+    out.push({ _tag: "Block", make: () => table, lines, item: false, continued: false, continues: false })
+    i += entries.length
+  }
+  return out
+}
