@@ -1,9 +1,6 @@
 /**
- * Tab stops inside a run: Word printed through PScript sets "API<tab>Application Programming
- * Interface" as one run, its gap a kern PDFium writes as one space. Measuring every run's spaces
- * costs two box calls each, so only runs the page's alignment makes candidates are measured: the
- * first run of its baseline, at an x shared by two more such runs close above or below, not ending
- * where two more runs at its x end (a justified paragraph's lines) or over a line indented past it.
+ * Tab stops inside a run (Word through PScript sets "API<tab>Application" as one run). A space costs
+ * two box calls, so only runs the page's alignment makes candidates are measured (see the README).
  */
 import type { CharSpan } from "./accentRuns.js"
 import type { TextItem } from "./layout/model.js"
@@ -11,9 +8,8 @@ import { Style } from "./layout/model.js"
 
 /** In font sizes: a gap inside a run wider than this is a tab stop (LaTeX's quad is 1.0). */
 const tabGap = 1.2
-/** A term is at most this long, in characters and words, before its tab. */
 const maxTerm = 32
-const maxWords = 4
+const maxWords = 3
 /** In font sizes: candidate rows are at most this far apart, as the glossary rule reads them. */
 const maxRowGap = 2.6
 /** In points: runs start at one x within this. */
@@ -21,7 +17,6 @@ const alignSlack = 2
 /** In font sizes: three rows ending this close to one another are justified lines of a paragraph. */
 const fillSlack = 0.05
 
-/** A word ending in closing punctuation ends a sentence or a clause, not a term. */
 const closing = /[.,;:!?]$/
 
 /** Left and right edges of character `index` on the page. */

@@ -5,8 +5,8 @@
  */
 import type { Grid } from "./grid.js"
 import type { Row } from "./lines.js"
-import { markerOnly } from "./lines.js"
-import type { TextItem } from "./model.js"
+import { markerOnly, segmentGap } from "./lines.js"
+import type { Box, TextItem } from "./model.js"
 import { Style } from "./model.js"
 
 /** In font sizes: a glossary's rows (and a description's wrapped lines) are at most this far apart. */
@@ -18,6 +18,8 @@ const minRows = 3
 export const maxLines = 3
 const maxTermLength = 32
 const maxTermWords = 4
+/** A number, letter or numeral alone (a footnote's, a section's, a list item's): no term. */
+const numbering = /^[([]?(?:\d+|[a-z]|[ivxlc]+)(?:\.\d+)*[.)\]]?$/iu
 /** A term ending so is a sentence's or a clause's start, not a term. */
 const closing = /[.,;:!?]$/
 /** A description of page numbers only: a contents. */
@@ -29,7 +31,7 @@ const leaders = /(?:\.\s?){4}|…/u
 export const isTerm = (term: string, style: number): boolean => {
   const words = term.split(/\s+/u)
   return term !== "" && term.length <= maxTermLength && words.length <= maxTermWords && !closing.test(term) &&
-    !markerOnly.test(words[0]!) && (style & Style.code) === 0
+    !markerOnly.test(words[0]!) && !numbering.test(term) && (style & Style.code) === 0
 }
 
 /** Whether descriptions so read are a glossary's: not mostly wrapped, not page numbers (a contents). */
@@ -51,6 +53,11 @@ const tabbed = (row: Row): { term: string; description: string; at: number; item
   const tab = first?.tab
   if (first === undefined || tab === undefined) return undefined
   if (row.items.some((item, i) => i > 0 && item.x < tab.x)) return undefined
+  // A third column past the description: a table the other rules read.
+  const cut = row.items.some((item, i) =>
+    i > 0 && item.x - (row.items[i - 1]!.x + row.items[i - 1]!.width) > segmentGap * item.size
+  )
+  if (cut) return undefined
   const term = first.text.slice(0, tab.at).trim()
   if (!isTerm(term, first.style)) return undefined
   const description = [first.text.slice(tab.at), ...row.items.slice(1).map((item) => item.text)].join(" ")
@@ -60,6 +67,15 @@ const tabbed = (row: Row): { term: string; description: string; at: number; item
 
 const lineText = (row: Row): string => row.items.map((item) => item.text).join(" ").replace(/\s+/gu, " ").trim()
 const rightOf = (row: Row): number => Math.max(...row.items.map((item) => item.x + item.width))
+
+/** Whether row `at` is a lone term at `x0` over a line at the descriptions' x: a definition list's. */
+const termAbove = (rows: ReadonlyArray<Row>, at: number, x0: number, stop: number): boolean => {
+  const term = rows[at]
+  const below = rows[at + 1]
+  return term !== undefined && below !== undefined && term.items.length > 0 && below.items.length > 0 &&
+    Math.abs(term.items[0]!.x - x0) <= slack && rightOf(term) < stop &&
+    Math.abs(below.items[0]!.x - stop) <= slack && below.y - term.y <= maxRowGap * term.size
+}
 
 /** The glossary starting at row `start`, as a grid, when one does. */
 const glossaryAt = (rows: ReadonlyArray<Row>, start: number): Grid | undefined => {
@@ -87,7 +103,7 @@ const glossaryAt = (rows: ReadonlyArray<Row>, start: number): Grid | undefined =
     const previous = rows[end - 1]!
     if (row.items.length === 0 || row.y - previous.y > maxRowGap * Math.max(row.size, previous.size)) break
     const next = tabbed(row)
-    if (next !== undefined && Math.abs(next.item.x - x0) <= slack && next.at >= stop - slack) {
+    if (next !== undefined && Math.abs(next.item.x - x0) <= slack && Math.abs(next.at - stop) <= slack) {
       entries.push({ term: next.term, description: next.description, lines: 1, x1: rightOf(row) })
       continue
     }
@@ -97,7 +113,7 @@ const glossaryAt = (rows: ReadonlyArray<Row>, start: number): Grid | undefined =
     last.lines++
     last.x1 = Math.max(last.x1, rightOf(row))
   }
-  if (!isGlossary(entries)) return undefined
+  if (!isGlossary(entries) || termAbove(rows, end, x0, stop)) return undefined
   return {
     start,
     end,
@@ -108,13 +124,16 @@ const glossaryAt = (rows: ReadonlyArray<Row>, start: number): Grid | undefined =
   }
 }
 
-/** The page's glossaries (see the module's header), in row order, none overlapping. */
-export const findGlossaries = (rows: ReadonlyArray<Row>): Array<Grid> => {
+/** The page's glossaries (see the module's header), in row order, none overlapping; a rule among the rows (a drawing's labels) makes none. */
+export const findGlossaries = (rows: ReadonlyArray<Row>, rules: ReadonlyArray<Box>): Array<Grid> => {
   const found: Array<Grid> = []
   for (let i = 0; i < rows.length; i++) {
     if (rows[i]!.items.length === 0) continue
     const grid = glossaryAt(rows, i)
     if (grid === undefined) continue
+    const top = rows[grid.start]!.y - rows[grid.start]!.size
+    const bottom = rows[grid.end - 1]!.y
+    if (rules.some((rule) => rule.y1 > top && rule.y0 < bottom && rule.x1 > grid.x0 && rule.x0 < grid.x1)) continue
     found.push(grid)
     i = grid.end - 1
   }

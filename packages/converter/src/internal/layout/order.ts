@@ -135,7 +135,7 @@ const readOrder = (page: PageText): Array<Placed> => {
   const cuts = new Set([...gutterCuts(grouped, segmentGap, page.width), ...(margin?.cuts ?? [])])
   const pitches = monoPitches(grouped)
   // Glossaries are read where no grid or ruled table took their rows.
-  const glossaries = findGlossaries(grouped).filter((glossary) =>
+  const glossaries = findGlossaries(grouped, page.rules ?? []).filter((glossary) =>
     !grids.some((grid) => glossary.start < grid.end && grid.start < glossary.end) &&
     !ruled.some((table) => grouped[glossary.start]!.y <= table.y1 && grouped[glossary.end - 1]!.y >= table.y0)
   )

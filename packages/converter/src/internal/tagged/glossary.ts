@@ -21,9 +21,6 @@ interface Entry {
 
 const joined = (texts: ReadonlyArray<string>): string => normalizeText(texts.join(" ")).replace(/\s+/gu, " ").trim()
 
-/** A section number ("5.3"): a contents entry's or a heading's, not a term. */
-const sectionNumber = /^\d+(?:\.\d+)+\.?$/u
-
 /** A paragraph of up to three lines whose first is cut once, by a gap wider than a word space, into a term and a description. */
 const entryOf = (unit: Unit | undefined, items: ReadonlyArray<TextItem>): Entry | undefined => {
   if (unit?._tag !== "Lines" || unit.lines.length > maxLines) return undefined
@@ -39,7 +36,7 @@ const entryOf = (unit: Unit | undefined, items: ReadonlyArray<TextItem>): Entry 
   const cut = cuts[0]!
   const term = joined(runs.slice(0, cut).map((run) => run.text))
   const stop = runs[cut]!.x
-  if (!isTerm(term, runs[0]!.style) || sectionNumber.test(term)) return undefined
+  if (!isTerm(term, runs[0]!.style)) return undefined
   // Its wrapped lines stand at the stop.
   if (unit.lines.slice(1).some((line) => Math.abs(line.x0 - stop) > slack)) return undefined
   const description = joined([
@@ -62,6 +59,15 @@ const hangingAbove = (before: Unit | undefined, entry: Entry): boolean => {
     entry.lines[0]!.y - line.y <= maxRowGap * entry.size
 }
 
+/** Whether the unit after is a lone term at the terms' x over a line at the descriptions' x: a definition list's. */
+const termBelow = (after: Unit | undefined, next: Unit | undefined, entry: Entry): boolean => {
+  if (after?._tag !== "Lines") return false
+  const term = after.lines[0]!
+  const below = after.lines[1] ?? (next?._tag === "Lines" ? next.lines[0] : undefined)
+  return below !== undefined && Math.abs(term.x0 - entry.x0) <= slack && term.x1 < entry.stop &&
+    Math.abs(below.x0 - entry.stop) <= slack && below.y - term.y <= maxRowGap * term.size
+}
+
 /** The page's units with runs of glossary rows (see the module's header) made one table each. */
 export const glossaryUnits = (units: ReadonlyArray<Unit>, items: ReadonlyArray<TextItem>): Array<Unit> => {
   const out: Array<Unit> = []
@@ -73,7 +79,11 @@ export const glossaryUnits = (units: ReadonlyArray<Unit>, items: ReadonlyArray<T
       if (!continues(entries[entries.length - 1]!, next)) break
       entries.push(next)
     }
-    if (!isGlossary(entries.map((entry) => ({ description: entry.description, lines: entry.lines.length })))) {
+    const end = i + entries.length
+    if (
+      !isGlossary(entries.map((entry) => ({ description: entry.description, lines: entry.lines.length }))) ||
+      termBelow(units[end], units[end + 1], entries[0]!)
+    ) {
       out.push(units[i]!)
       i++
       continue
