@@ -15,7 +15,6 @@ import { unshadowed } from "./layout/shadows.js"
 import { symbolBullets, symbolicFace } from "./layout/symbolBullets.js"
 import type { Pdfium } from "./pdfium.js"
 import * as P from "./pdfium.js"
-import { withTabStops } from "./tabStops.js"
 import type { Type3Font } from "./type3Fonts.js"
 import { namedGlyphs } from "./unmappedGlyphs.js"
 
@@ -374,11 +373,10 @@ export const pageText = (
         start = i
         object = next
       }
-      const tabbed = rotated ? items : withTabStops(items, spans, chars.at, looseX)
-      const keep = unshadowed(tabbed, mcids)
+      const keep = unshadowed(items, mcids)
       const read = keep.includes(false)
-        ? { items: tabbed.filter((_, i) => keep[i]), mcids: mcids?.filter((_, i) => keep[i]) }
-        : { items: tabbed, mcids }
+        ? { items: items.filter((_, i) => keep[i]), mcids: mcids?.filter((_, i) => keep[i]) }
+        : { items, mcids }
       const kept = withoutWatermarks(read.items, read.mcids, slanted)
       return { items: symbolBullets(kept.items), mcids: kept.mcids, junk: fontJunk(fonts.values()) }
     })

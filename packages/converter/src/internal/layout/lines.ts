@@ -152,10 +152,15 @@ export const groupRows = (input: ReadonlyArray<TextItem>): Array<Row> => {
     .map((item): TextItem => {
       const text = normalizeText(item.text)
       // Most runs are already normal: the item itself, not a copy (one object fewer a run).
-      if (text === item.text) return item
-      // A tab stop keeps its place in the normalised text.
-      const tab = item.tab && { at: normalizeText(item.text.slice(0, item.tab.at)).length, x: item.tab.x }
-      return { text, x: item.x, y: item.y, width: item.width, size: item.size, rtl: item.rtl, style: item.style, tab }
+      return text === item.text ? item : {
+        text,
+        x: item.x,
+        y: item.y,
+        width: item.width,
+        size: item.size,
+        rtl: item.rtl,
+        style: item.style
+      }
     })
     .filter((item) => item.text.trim() !== "" && item.size > 0)
     .sort((a, b) => a.y - b.y)

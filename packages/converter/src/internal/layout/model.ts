@@ -15,8 +15,6 @@ export interface TextItem {
   readonly rtl: boolean
   /** `Style` bits of the run's font (0: plain). */
   readonly style: number
-  /** A tab stop inside the run (`tabStops`): its text from offset `at` stands at `x`. */
-  readonly tab?: { readonly at: number; readonly x: number } | undefined
 }
 
 export type { Mark } from "../../Document.js"

@@ -2,7 +2,6 @@
 import type { Placed } from "./columns.js"
 import { orderRegion } from "./columns.js"
 import { noteMarks, separatorRules } from "./footnotes.js"
-import { findGlossaries } from "./glossary.js"
 import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
 import { gutterCuts } from "./gutters.js"
@@ -134,13 +133,7 @@ const readOrder = (page: PageText): Array<Placed> => {
   const margin = findMargin(grouped, page.width)
   const cuts = new Set([...gutterCuts(grouped, segmentGap, page.width), ...(margin?.cuts ?? [])])
   const pitches = monoPitches(grouped)
-  // Glossaries are read where no grid or ruled table took their rows.
-  const glossaries = findGlossaries(grouped, page.rules ?? []).filter((glossary) =>
-    !grids.some((grid) => glossary.start < grid.end && grid.start < glossary.end) &&
-    !ruled.some((table) => grouped[glossary.start]!.y <= table.y1 && grouped[glossary.end - 1]!.y >= table.y0)
-  )
-  const tables = glossaries.length === 0 ? grids : [...grids, ...glossaries].sort((a, b) => a.start - b.start)
-  const placed = placeRows(grouped.map((row) => segmentRow(row, cuts, pitches)), tables, page.width)
+  const placed = placeRows(grouped.map((row) => segmentRow(row, cuts, pitches)), grids, page.width)
   if (ruled.length > 0) {
     for (const table of ruled) {
       const rows = table.cells.map((row) => row.map((cell) => cell.text))
