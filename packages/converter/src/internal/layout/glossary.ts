@@ -1,7 +1,4 @@
-/**
- * What makes rows a glossary (an acronym list, a parameter list): short terms, descriptions that
- * are not mostly wrapped, nor a contents' page numbers. Read on tagged pages (`tagged/glossary`).
- */
+/** What makes rows a glossary (an acronym list): short terms, descriptions mostly unwrapped, no contents. */
 import { markerOnly } from "./lines.js"
 import { Style } from "./model.js"
 
@@ -10,7 +7,6 @@ export const maxRowGap = 2.6
 /** In points: terms start at one x, descriptions at one x, within this. */
 export const slack = 2
 const minRows = 3
-/** A description's lines at most. */
 export const maxLines = 3
 const maxTermLength = 32
 const maxTermWords = 4
@@ -18,9 +14,8 @@ const maxTermWords = 4
 const numbering = /^[([]?(?:\d+|[a-z]|[ivxlc]+)(?:\.\d+)*[.)\]]?$/iu
 /** A term ending so is a sentence's or a clause's start, not a term. */
 const closing = /[.,;:!?]$/
-/** A description of page numbers only: a contents. */
+/** Page numbers only, or dot leaders: a contents. */
 const pageNumber = /^[\divxlc]+$/iu
-/** Dot leaders: a contents entry's. */
 const leaders = /(?:\.\s?){4}|…/u
 
 /** A glossary's term: up to four words and 32 characters, not code, no list marker, no closing punctuation. */

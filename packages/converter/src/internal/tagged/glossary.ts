@@ -1,7 +1,6 @@
 /**
- * Glossaries on a tagged page: a word processor tags each row of an acronym list as a paragraph,
- * its term and its description two runs a tab apart on one baseline. Three such paragraphs or more,
- * terms at one x and descriptions at one x, are read as a table of two columns in their place.
+ * Glossaries on a tagged page: a word processor tags each row of an acronym list as a paragraph of
+ * two runs a tab apart; three or more, aligned, are read as a table of two columns in their place.
  */
 import type * as Document from "../../Document.js"
 import { isGlossary, isTerm, maxLines, maxRowGap, slack } from "../layout/glossary.js"
@@ -37,7 +36,6 @@ const entryOf = (unit: Unit | undefined, items: ReadonlyArray<TextItem>): Entry 
   const term = joined(runs.slice(0, cut).map((run) => run.text))
   const stop = runs[cut]!.x
   if (!isTerm(term, runs[0]!.style)) return undefined
-  // Its wrapped lines stand at the stop.
   if (unit.lines.slice(1).some((line) => Math.abs(line.x0 - stop) > slack)) return undefined
   const description = joined([
     ...runs.slice(cut).map((run) => run.text),
