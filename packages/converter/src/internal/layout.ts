@@ -3,7 +3,7 @@ import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { pageBlocks, pageBlocksCarried } from "./layout/blocks.js"
 import { boundHeadings } from "./layout/boundHeadings.js"
-import { joinChapterLabels } from "./layout/chapterLabels.js"
+import { boldChapters, joinChapterLabels } from "./layout/chapterLabels.js"
 import { floatsAfterText } from "./layout/columnFloats.js"
 import { deepHeadings } from "./layout/deepHeadings.js"
 import type { OpenReferences } from "./layout/endnotes.js"
@@ -154,6 +154,7 @@ export const layout = (input: LayoutInput): Layout => {
       ])
       : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
+    chapters: outline.length === 0 ? boldChapters(pages, body) : new Set(),
     numbered: outline.length === 0 ? numberedHeadings(pages, body) : deepHeadings(pages, matched.lines, ratio),
     small: outline.length === 0
       ? new Map([

@@ -199,6 +199,7 @@ class PageBlocks {
     return (sized
       ? this.rules.levels.get(line.size)
       : undefined) ??
+      (this.rules.chapters?.has(line) === true ? levelOf(1, this.rules) : undefined) ??
       (this.rules.spaced.has(line) ? numberedLevel(line.text, this.rules) ?? this.rules.spacedLevel : undefined) ??
       (this.rules.numbered.has(line) ? levelOf(numberDepth(line.text), this.rules) : undefined) ??
       smallLevel(line, this.rules)

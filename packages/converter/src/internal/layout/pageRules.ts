@@ -16,6 +16,8 @@ export interface PageRules {
   /** Bold body-size lines with a heading's space around them (`spacedHeadings`), and their level. */
   readonly spaced: ReadonlySet<Line>
   readonly spacedLevel: number
+  /** Chapter titles in bold a little larger than the text (`boldChapters`), at a chapter number's level. */
+  readonly chapters?: ReadonlySet<Line> | undefined
   /** Bold headings a little smaller than the text (`smallHeadings`), and their depth under `spacedLevel`. */
   readonly small: ReadonlyMap<Line, number>
   /** Bold chapter numbers and titles over their text (`numberedHeadings`), at their number's level. */
