@@ -60,3 +60,18 @@ describe("a chapter's label over a bold title a little larger than the text", ()
     assert.deepInclude(found, [1, "BIBLIOGRAPHY"])
   })
 })
+
+describe("numbered section titles in the text's size", () => {
+  const page = (title: ReadonlyArray<TextItem>): Array<TextItem> => [...text(100), ...title, ...text(250)]
+
+  it("a bold title over two lines is one heading at its number's depth", () => {
+    const found = headings([page([
+      styledItem("2.1 What is it; why is it spelled that way; and what do really long", 50, 210, Style.strong),
+      styledItem("section titles look like?", 50, 224, Style.strong)
+    ])])
+    assert.deepStrictEqual(found, [[1, "The Suitability of LaTeX"], [
+      2,
+      "2.1 What is it; why is it spelled that way; and what do really long section titles look like?"
+    ]])
+  })
+})

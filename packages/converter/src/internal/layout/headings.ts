@@ -139,13 +139,17 @@ export const outlinedTitle = (line: Line, title: string): { text: string; marks:
 /** A section number of two levels or more at the start of a title: "1.2", "0.6.3.1". */
 const deepSectionNumber = /^(\d+(?:\.\d+)+)\.?\s+\S/
 
+/** A bold numbered title wraps over at most this many lines and characters (a thesis's long section title). */
+const wrappedLines = 2
+const wrappedChars = 200
+
 /**
- * The level of a one-line, all-bold paragraph starting with a section number of two levels or more
+ * The level of a short all-bold paragraph starting with a section number of two levels or more
  * (a browser's `<h4>` as bold running text): the number's depth. Undefined for anything else.
  */
 export const boldNumberedLevel = (text: string, marks: ReadonlyArray<Mark>, lines: number): number | undefined => {
-  if (lines !== 1 || text.length > 120 || /[.:;,]$/.test(text) || !allBold(text, marks)) return undefined
-  return sectionDepth(text)
+  if (lines > wrappedLines || text.length > (lines === 1 ? 120 : wrappedChars) || /[.:;,]$/.test(text)) return undefined
+  return allBold(text, marks) ? sectionDepth(text) : undefined
 }
 
 /** Whether a text is bold throughout (code spans, in the code font, aside). */
