@@ -74,4 +74,14 @@ describe("numbered section titles in the text's size", () => {
       "2.1 What is it; why is it spelled that way; and what do really long section titles look like?"
     ]])
   })
+
+  it("an italic one-line title is a heading at its number's depth; an italic sentence is not", () => {
+    assert.deepStrictEqual(headings([page([styledItem("3.2.1 Chapters and Sections", 50, 210, Style.emphasis)])]), [
+      [1, "The Suitability of LaTeX"],
+      [3, "3.2.1 Chapters and Sections"]
+    ])
+    assert.deepStrictEqual(headings([page([styledItem("3.2.1 is the version we used.", 50, 210, Style.emphasis)])]), [
+      [1, "The Suitability of LaTeX"]
+    ])
+  })
 })

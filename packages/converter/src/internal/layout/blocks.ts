@@ -4,7 +4,14 @@ import { CodeBuilder } from "./code.js"
 import { columnShifts } from "./columnShifts.js"
 import { listingComments } from "./commentLines.js"
 import type { OutlinedLine } from "./headings.js"
-import { boldNumberedLevel, headingMaxChars, isHeadingCandidate, numberDepth, outlinedTitle } from "./headings.js"
+import {
+  boldNumberedLevel,
+  headingMaxChars,
+  isHeadingCandidate,
+  italicNumberedLevel,
+  numberDepth,
+  outlinedTitle
+} from "./headings.js"
 import type { Rich } from "./inline.js"
 import { joinRich, richLine, trimRich } from "./inline.js"
 import { headingOf, outlineHeading, passageOf, termOf } from "./lineBlocks.js"
@@ -59,7 +66,8 @@ class PageBlocks {
     this.endItemCode()
     if (this.paragraph !== undefined && this.paragraph.rich.text.trim() !== "") {
       const rich = trimRich(this.paragraph.rich)
-      const depth = boldNumberedLevel(rich.text, rich.marks, this.paragraph.lines)
+      const lines = this.paragraph.lines
+      const depth = boldNumberedLevel(rich.text, rich.marks, lines) ?? italicNumberedLevel(rich.text, rich.marks, lines)
       const level = depth === undefined ? undefined : Math.min(6, depth + this.rules.numberOffset)
       this.blocks.push(
         level !== undefined

@@ -152,14 +152,21 @@ export const boldNumberedLevel = (text: string, marks: ReadonlyArray<Mark>, line
   return allBold(text, marks) ? sectionDepth(text) : undefined
 }
 
-/** Whether a text is bold throughout (code spans, in the code font, aside). */
-export const allBold = (text: string, marks: ReadonlyArray<Mark>): boolean => {
-  if (marks.length === 0 || marks[0]!.start !== 0 || (marks[0]!.style & Style.strong) === 0) return false
+/** An italic one-line paragraph "3.2.1 Chapters and Sections" (a thesis class's subsection): the number's depth. */
+export const italicNumberedLevel = (text: string, marks: ReadonlyArray<Mark>, lines: number): number | undefined =>
+  lines === 1 && text.length <= 120 && !/[.:;,]$/.test(text) && /^[\d.]+\s+\p{Lu}/u.test(text) &&
+    allBold(text, marks, Style.emphasis)
+    ? sectionDepth(text)
+    : undefined
+
+/** Whether a text is in one style throughout (code spans, in the code font, aside): bold unless told. */
+export const allBold = (text: string, marks: ReadonlyArray<Mark>, style: number = Style.strong): boolean => {
+  if (marks.length === 0 || marks[0]!.start !== 0 || (marks[0]!.style & style) === 0) return false
   let end = 0
   for (const mark of marks) {
-    if (
-      (mark.style & (Style.strong | Style.code | Style.footnote)) === 0 || text.slice(end, mark.start).trim() !== ""
-    ) return false
+    if ((mark.style & (style | Style.code | Style.footnote)) === 0 || text.slice(end, mark.start).trim() !== "") {
+      return false
+    }
     end = mark.end
   }
   return text.slice(end).trim() === ""
