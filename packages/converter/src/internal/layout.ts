@@ -42,6 +42,7 @@ import { numberedHeadings, paragraphGap, spacedHeadings } from "./layout/spacedH
 import { tableHeadings } from "./layout/tableHeadings.js"
 import { tableNotes } from "./layout/tableNotes.js"
 import { underlinedHeadings } from "./layout/underlinedHeadings.js"
+import { unlistedHeadingLevels } from "./layout/unlistedHeadings.js"
 import { linesPage, taggedBlocks } from "./tagged/assemble.js"
 import { appendTagged } from "./tagged/merge.js"
 import type { TaggedPage } from "./tagged/page.js"
@@ -124,9 +125,10 @@ export const layout = (input: LayoutInput): Layout => {
   const tagged = outline.length > 0 && all.some(isTaggedPage)
   const matched = withDocumentTitle(outlined, documentTitle(pages, outlined.lines, body, tagged))
   // Sizes found by the outline's levels go one deeper under a title it leaves out.
-  const levels = matched === outlined
+  const deeper = matched === outlined
     ? sized
     : new Map([...sized].map(([size, level]) => [size, Math.min(6, level + 1)] as const))
+  const levels = outline.length > 0 ? unlistedHeadingLevels(pages, body, deeper) : deeper
   const treePages = new Set(all.filter(isTaggedPage).map((page) => page.page))
   const slides = findSlideTitles(pages, (page) => treePages.has(page.page))
   const outlineDepth = outline.reduce((max, entry) => Math.max(max, entry.level), 0) + (matched === outlined ? 0 : 1)

@@ -1,0 +1,34 @@
+/** Headings an outline leaves out (texinfo's `@subheading`): a smaller bold size than its titles', one level under. */
+import { allBold, isHeadingCandidate } from "./headings.js"
+import type { OrderedPage } from "./model.js"
+import { pageLines } from "./model.js"
+
+// Fewer lines at a size are a title page's or a cover's.
+const minLines = 3
+const maxChars = 80
+
+/** `levels` (outlined sizes' levels) with each unlisted bold heading size added under the deepest. */
+export const unlistedHeadingLevels = (
+  pages: ReadonlyArray<OrderedPage>,
+  body: number,
+  levels: ReadonlyMap<number, number>
+): Map<number, number> => {
+  const result = new Map(levels)
+  if (levels.size === 0) return result
+  const smallest = Math.min(...levels.keys())
+  const deepest = Math.max(...levels.values())
+  const bySize = new Map<number, { count: number; headings: boolean }>()
+  for (const page of pages) {
+    for (const line of pageLines(page)) {
+      if (levels.has(line.size) || line.size >= smallest || !isHeadingCandidate(line, body)) continue
+      const entry = bySize.get(line.size) ?? { count: 0, headings: true }
+      entry.count++
+      entry.headings &&= line.charWidth === undefined && line.text.length <= maxChars &&
+        !/[.:;,]$/.test(line.text.trim()) && allBold(line.text, line.marks ?? [])
+      bySize.set(line.size, entry)
+    }
+  }
+  const sizes = [...bySize].filter(([, entry]) => entry.headings && entry.count >= minLines).map(([size]) => size)
+  sizes.sort((a, b) => b - a).forEach((size, index) => result.set(size, Math.min(6, deepest + 1 + index)))
+  return result
+}

@@ -1,0 +1,55 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { OutlineEntry, PageText, TextItem } from "../src/internal/layout.js"
+import * as Layout from "../src/internal/layout.js"
+import { Style } from "../src/internal/layout/model.js"
+import { item, styledItem } from "./support/textItems.js"
+
+const paragraph = (top: number): Array<TextItem> => [
+  item("The function's text runs over the whole width of the page and", 50, top),
+  item("ends on its second line.", 50, top + 12)
+]
+
+/** A texinfo section in 14-point bold over function names in 12-point bold (`@subheading`), each over its text. */
+const page = (names: ReadonlyArray<string>, style = Style.strong): Array<TextItem> => [
+  styledItem("4.1 Schema functions", 50, 100, Style.strong, 14),
+  ...paragraph(130),
+  ...names.flatMap((name, i) => [styledItem(name, 50, 180 + i * 60, style, 12), ...paragraph(200 + i * 60)])
+]
+
+const outline: ReadonlyArray<OutlineEntry> = [
+  { title: "4.1 Schema functions", level: 1, page: 1, top: 90 },
+  { title: "4.2 Field functions", level: 1, page: 2, top: 90 }
+]
+
+const headings = (style?: number) => {
+  const names = ["asn1_parser2tree", "asn1_parser2array", "asn1_array2tree"]
+  const pages: Array<PageText> = [
+    { page: 1, width: 600, height: 800, items: page(names, style), figures: [] },
+    {
+      page: 2,
+      width: 600,
+      height: 800,
+      items: [styledItem("4.2 Field functions", 50, 100, Style.strong, 14), ...paragraph(130)],
+      figures: []
+    }
+  ]
+  return Layout.layoutDocument({ pages, outline, title: undefined, filename: "t" }).blocks.flatMap((block) =>
+    block._tag === "Heading" ? [[block.level, block.text] as const] : []
+  )
+}
+
+describe("bold headings an outline leaves out", () => {
+  it("are headings one level under the outlined ones when a size between them and the text holds only them", () => {
+    assert.deepStrictEqual(headings(), [
+      [1, "4.1 Schema functions"],
+      [2, "asn1_parser2tree"],
+      [2, "asn1_parser2array"],
+      [2, "asn1_array2tree"],
+      [1, "4.2 Field functions"]
+    ])
+  })
+
+  it("stay text when that size is not bold (terms set a little larger than the text)", () => {
+    assert.deepStrictEqual(headings(0), [[1, "4.1 Schema functions"], [1, "4.2 Field functions"]])
+  })
+})
