@@ -10,7 +10,7 @@ const paragraph = (top: number): Array<TextItem> => [
 ]
 
 /** A texinfo section in 14-point bold over function names in 12-point bold (`@subheading`), each over its text. */
-const page = (names: ReadonlyArray<string>, style = Style.strong): Array<TextItem> => [
+const page = (names: ReadonlyArray<string>, style: number = Style.strong): Array<TextItem> => [
   styledItem("4.1 Schema functions", 50, 100, Style.strong, 14),
   ...paragraph(130),
   ...names.flatMap((name, i) => [styledItem(name, 50, 180 + i * 60, style, 12), ...paragraph(200 + i * 60)])
