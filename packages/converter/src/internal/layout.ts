@@ -30,6 +30,7 @@ import type { OrderedPage, OutlineEntry, PageText } from "./layout/model.js"
 import { pageLines } from "./layout/model.js"
 import { noteBlocks, placeNotes } from "./layout/noteBlocks.js"
 import { notHeadings } from "./layout/notHeadings.js"
+import { numberLevels } from "./layout/numberLevels.js"
 import { takeNotice } from "./layout/notices.js"
 import { orderPage } from "./layout/order.js"
 import { pageEdges } from "./layout/pageEdges.js"
@@ -214,10 +215,10 @@ export const layout = (input: LayoutInput): Layout => {
       : undefined
   }
   // A page's foot notice is read after the text, where it interrupts no sentence.
-  const merged = placeNotes([
+  const merged = numberLevels(placeNotes([
     ...tableNotes(mergeSplitParagraphs(blocks, rules.hyphenation)),
     ...notices.flatMap((page) => pageBlocks(page, rules, []))
-  ])
+  ]))
   const firstHeading = merged.find((block): block is Document.Heading => block._tag === "Heading")
   const title = [input.title, input.filename, firstHeading?.text].map((t) => t?.trim() ?? "").find((t) => t !== "")
   return {
