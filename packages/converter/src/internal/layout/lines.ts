@@ -52,6 +52,23 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
   return heaviest(weights)
 }
 
+const halfPoints = (item: TextItem): number => Math.round(item.size * 2) / 2
+
+/**
+ * The size of a title followed on its line by a smaller parenthesis ("Basic Latin (U+0020..007E)"):
+ * the title's, however long the parenthesis. Undefined for other lines.
+ */
+const annotatedTitleSize = (ordered: ReadonlyArray<TextItem>): number | undefined => {
+  const first = ordered[0]
+  if (first === undefined) return undefined
+  const size = halfPoints(first)
+  const at = ordered.findIndex((item) => halfPoints(item) !== size)
+  if (at <= 0 || ordered.slice(at).some((item) => halfPoints(item) >= size)) return undefined
+  const title = ordered.slice(0, at).map((item) => item.text).join("")
+  const rest = ordered.slice(at).map((item) => item.text).join("")
+  return rest.trimStart().startsWith("(") && letterCount(title) >= 2 ? size : undefined
+}
+
 /** The styles a mark keeps: code alone (what a code span shows), else bold and italic. */
 const markStyle = (item: TextItem): number => isMono(item) ? Style.code : item.style & (Style.strong | Style.emphasis)
 
@@ -75,7 +92,7 @@ export const makeLine = (items: ReadonlyArray<TextItem>, pitches?: ReadonlyMap<n
   // Items arrive in visual order; a right-to-left line is read from its right end.
   const ordered = rtl ? [...items].sort((a, b) => (b.x + b.width) - (a.x + a.width)) : items
   const code = !rtl && (items.every(isMono) || commentedCode(items) || fallbackCode(items))
-  const size = dominantSize(items)
+  const size = annotatedTitleSize(ordered) ?? dominantSize(items)
   const main = items.find((item) => Math.round(item.size * 2) / 2 === size) ?? items[0]!
   const largest = items.reduce((a, b) => b.size > a.size ? b : a)
   let text = ""
