@@ -15,7 +15,10 @@ describe("a title followed on its line by a smaller parenthesis", () => {
   })
 
   it("keeps the most common size when the smaller text is no parenthesis, or a larger one follows", () => {
-    assert.strictEqual(makeLine([item("Note ", 50, 100, 16), item("the values given after the names", 95, 100, 10)]).size, 10)
+    assert.strictEqual(
+      makeLine([item("Note ", 50, 100, 16), item("the values given after the names", 95, 100, 10)]).size,
+      10
+    )
     assert.strictEqual(
       makeLine([item("A ", 50, 100, 16), item("(x) ", 65, 100, 10), item("Big words here again", 90, 100, 16)]).size,
       16
