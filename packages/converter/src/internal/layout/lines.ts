@@ -54,10 +54,7 @@ const dominantSize = (items: ReadonlyArray<TextItem>): number => {
 
 const halfPoints = (item: TextItem): number => Math.round(item.size * 2) / 2
 
-/**
- * The size of a title followed on its line by a smaller parenthesis ("Basic Latin (U+0020..007E)"):
- * the title's, however long the parenthesis. Undefined for other lines.
- */
+/** A title's size when a smaller parenthesis follows it on its line ("Basic Latin (U+0020..007E)"). */
 const annotatedTitleSize = (ordered: ReadonlyArray<TextItem>): number | undefined => {
   const first = ordered[0]
   if (first === undefined) return undefined

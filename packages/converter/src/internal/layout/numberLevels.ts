@@ -1,11 +1,7 @@
-/**
- * Numbered headings' levels follow their numbers: "3.1.2.1" goes under "3.1.2" even when a word
- * processor tagged or set both alike (a style applied by hand, a heading size reused a level down).
- */
+/** Numbered headings' levels follow their numbers: "3.1.2.1" under "3.1.2" even when tagged or set alike. */
 import type * as Document from "../../Document.js"
 import { heaviest } from "./lines.js"
 
-/** "2", "2.3", "2.3.1." then a title's first letter. */
 const sectionNumber = /^(\d{1,2}(?:\.\d{1,2})*)\.?\s+\p{L}/u
 
 /** Fewer numbered headings than this are too few to tell a document's levels by. */
@@ -16,10 +12,7 @@ const depthOf = (text: string): number | undefined => {
   return number === undefined ? undefined : number.split(".").length
 }
 
-/**
- * Each number depth's usual level (the one most of its headings have, kept below the shallower depth's),
- * given to every heading numbered to that depth. Unnumbered headings keep theirs.
- */
+/** Each number depth's most common level, kept below the shallower depth's, for all headings of that depth. */
 export const numberLevels = (blocks: ReadonlyArray<Document.Block>): Array<Document.Block> => {
   const byDepth = new Map<number, Map<number, number>>()
   let count = 0
