@@ -14,9 +14,9 @@ import * as Pdf from "../src/internal/pdf.js"
 
 /**
  * A page with one line set as pdfTeX sets a tabular row: one TJ run whose cells are parted by
- * kerns, not by spaces; `ruled` draws a table's rules above and below it.
+ * kerns (`kern` thousandths of the size), not by spaces; `ruled` draws a table's rules above and below it.
  */
-const rowPdf = (ruled: boolean) =>
+const rowPdf = (ruled: boolean, kern = -2500) =>
   Effect.promise(async () => {
     const document = await PDFDocument.create()
     const font = await document.embedFont(StandardFonts.Helvetica)
@@ -25,9 +25,9 @@ const rowPdf = (ruled: boolean) =>
     // Kerns in thousandths of the size: 2.5 em between cells, 0.25 em (a word space) inside one.
     const row = document.context.obj([
       font.encodeText("Residuals"),
-      -2500,
+      kern,
       font.encodeText("93"),
-      -2500,
+      kern,
       font.encodeText("18682.87"),
       -250,
       font.encodeText("units")
@@ -55,6 +55,12 @@ describe("a table's row set as one run", () => {
   it.effect("between a table's rules, the run is split at its gaps wider than a cell gap, not at word spaces", () =>
     Effect.gen(function*() {
       const runs = yield* runsOf(yield* rowPdf(true))
+      assert.deepStrictEqual(runs, ["Residuals", "93", "18682.87 units"])
+    }))
+
+  it.effect("cells 1.08 em apart (two \\tabcolsep at 11 pt) are split too", () =>
+    Effect.gen(function*() {
+      const runs = yield* runsOf(yield* rowPdf(true, -1080))
       assert.deepStrictEqual(runs, ["Residuals", "93", "18682.87 units"])
     }))
 

@@ -8,6 +8,7 @@ import { joinRich, richLine } from "./inline.js"
 import type { Row } from "./lines.js"
 import { isMono, makeLine } from "./lines.js"
 import type { Box, Rule, TextItem } from "./model.js"
+import { bandsOfRows, closedStacks, codeInterlude, withoutNotes } from "./ruledBands.js"
 
 /**
  * In points: rules at one height within `sameLine` are one, closer than `joinGap` in x they join; a
@@ -92,7 +93,9 @@ const stacks = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<Array<Rule
     if (group !== undefined) group.push(rule)
     else groups.push([rule])
   }
-  return groups.flatMap((group) => splitUnjoined(group, rules)).filter((group) => group.length >= 2)
+  return closedStacks(groups, (a, b) => overlap(a, b) >= minOverlap, joinGap).flatMap((group) =>
+    splitUnjoined(group, rules)
+  ).filter((group) => group.length >= 2)
 }
 
 /** The heights between two rules of a stack (top-down, `[y0, y1]`): where a table's rows may stand. */
@@ -134,7 +137,9 @@ const rowBaselines = (items: ReadonlyArray<TextItem>): Map<number, number> => {
   const rows = new Map<number, number>()
   let row = -1
   ys.forEach((y, i) => {
-    const joins = small(y) ? near(ys[i - 1], y) && !small(ys[i - 1]!) : near(ys[i - 1], y) && small(ys[i - 1]!)
+    // Baselines a hair apart are one (a script set in a larger face beside the text).
+    const joins = (small(y) ? near(ys[i - 1], y) && !small(ys[i - 1]!) : near(ys[i - 1], y) && small(ys[i - 1]!)) ||
+      y - ys[i - 1]! <= 0.2 * body
     if (!joins) row++
     rows.set(y, row)
   })
@@ -231,7 +236,7 @@ const cutAtInterludes = (
     // A band framed by cell borders is a row (a bold header larger than the cells), never an interlude.
     const interlude = !framed(verticals, stack[i - 1]!, stack[i]!) &&
       ((band.some(large) && band.every((item) => large(item) || isMono(item))) ||
-        (parts && across(stack[i - 1]!, stack[i]!)))
+        (parts && (across(stack[i - 1]!, stack[i]!) || codeInterlude(band, cellGap))))
     if (interlude) out.push([stack[i]!])
     else out[out.length - 1]!.push(stack[i]!)
   }
@@ -251,7 +256,8 @@ export const takeRuledTables = (
   const tables: Array<RuledTable> = []
   const all = rows.flatMap((row) => row.items)
   const allVerticals = rules.filter((rule) => !rule.horizontal)
-  for (const stack of stacks(rules, pageWidth).flatMap((stack) => cutAtInterludes(stack, all, allVerticals))) {
+  const found = stacks(rules, pageWidth).flatMap((stack) => cutAtInterludes(stack, all, allVerticals))
+  for (const stack of found.map((stack) => withoutNotes(stack, all, joinGap))) {
     const x0 = Math.min(...stack.map((rule) => rule.x0)) - joinGap
     const x1 = Math.max(...stack.map((rule) => rule.x1)) + joinGap
     const y0 = stack[0]!.y0
@@ -273,7 +279,8 @@ export const takeRuledTables = (
     // Rules between the rows when there are four or more (booktabs draws three: top, header, bottom).
     // A partial rule parts rows in a framed table (a cell spanning rows beside it), not a \cmidrule in booktabs.
     const spanning = single(stack.filter((rule) => rule.x1 - rule.x0 >= minOverlap * (x1 - x0 - 2 * joinGap)))
-    const ruled = (borders ? stack : spanning).length >= 4
+    const ruled = (borders ? stack : spanning).length >= 4 &&
+      (borders || !bandsOfRows(within, spanning, baselines, column))
     // Cell borders and a rule between every row: a larger bold header is a row, not a title.
     const framedRows = ruled && borders
     const bands: Array<Array<TextItem>> = []
