@@ -4,6 +4,7 @@
  */
 import { isMono } from "./lines.js"
 import type { Rule, TextItem } from "./model.js"
+import { Style } from "./model.js"
 
 /** A header's two rules (top and mid rule) this close at most, in points: one or two header lines. */
 const headerHeight = 40
@@ -51,22 +52,23 @@ export const bandsOfRows = (
   })
 
 /**
- * A band of code lines and one-run captions between two tables of two rules or more (an R example
- * and its title between booktabs tables): no line of it has cells, its code lines are whole.
+ * A band of code lines under a bold title between two tables of two rules or more (an R example and
+ * its title between booktabs tables): every line starts at the rules' left end (a cell starts a
+ * column gap in), none has cells, the code lines are whole.
  */
-export const codeInterlude = (band: ReadonlyArray<TextItem>, cellGap: number): boolean => {
-  if (!band.some(isMono)) return false
+export const codeInterlude = (band: ReadonlyArray<TextItem>, left: number, cellGap: number): boolean => {
+  const title = band.filter((item) => !isMono(item))
+  if (title.length === 0 || !band.some(isMono) || title.some((item) => (item.style & Style.strong) === 0)) return false
   const lines = new Map<number, Array<TextItem>>()
   for (const item of band) {
     const y = Math.round(item.y)
     lines.set(y, [...(lines.get(y) ?? []), item])
   }
   return [...lines.values()].every((line) => {
-    if (line.every(isMono)) return true
     const sorted = line.sort((a, b) => a.x - b.x)
-    return sorted.every((item, i) =>
-      i === 0 || item.x - (sorted[i - 1]!.x + sorted[i - 1]!.width) < cellGap * item.size
-    )
+    if (Math.abs(sorted[0]!.x - left) > 2) return false
+    return line.every(isMono) ||
+      sorted.every((item, i) => i === 0 || item.x - (sorted[i - 1]!.x + sorted[i - 1]!.width) < cellGap * item.size)
   })
 }
 

@@ -236,7 +236,8 @@ const cutAtInterludes = (
     // A band framed by cell borders is a row (a bold header larger than the cells), never an interlude.
     const interlude = !framed(verticals, stack[i - 1]!, stack[i]!) &&
       ((band.some(large) && band.every((item) => large(item) || isMono(item))) ||
-        (parts && (across(stack[i - 1]!, stack[i]!) || codeInterlude(band, cellGap))))
+        (parts &&
+          (across(stack[i - 1]!, stack[i]!) || codeInterlude(band, Math.min(stack[i - 1]!.x0, stack[i]!.x0), cellGap))))
     if (interlude) out.push([stack[i]!])
     else out[out.length - 1]!.push(stack[i]!)
   }
