@@ -1,18 +1,12 @@
-/**
- * Rules of reports' tables (booktabs as R and LaTeX set them): a tall table closed by its bottom rule,
- * rules grouping blocks of rows, notes inside the frame, code and titles between two tables.
- */
+/** Booktabs tables of reports (R, LaTeX): tall tables, rules around blocks of rows, notes, code between. */
 import { isMono } from "./lines.js"
 import type { Rule, TextItem } from "./model.js"
 import { Style } from "./model.js"
 
-/** A header's two rules (top and mid rule) this close at most, in points: one or two header lines. */
+// In points: a header's top and mid rule this close at most (one or two header lines).
 const headerHeight = 40
 
-/**
- * A header's two rules with the next rule under them of the same extent, however far, alone or over
- * rules of another extent: a booktabs table taller than `maxRowHeight` closed by its bottom rule.
- */
+/** A header's two rules take the next rule of their extent however far (a tall table's bottom rule). */
 export const closedStacks = (
   groups: ReadonlyArray<Array<Rule>>,
   overlapping: (a: Rule, b: Rule) => boolean,
@@ -25,16 +19,12 @@ export const closedStacks = (
     const same = (a: Rule | undefined, b: Rule | undefined) =>
       a !== undefined && b !== undefined && Math.abs(a.x0 - b.x0) <= joinGap && Math.abs(a.x1 - b.x1) <= joinGap
     const [bottom, after] = [out[next]?.[0], out[next]?.[1]]
-    // The bottom rule may stand close over the next table, whose rules have an extent of their own.
     if (same(bottom, group[0]) && (after === undefined || !same(after, bottom))) group.push(out[next]!.shift()!)
   })
   return out
 }
 
-/**
- * Whether a band between two rules holds two rows or more, each a label and another cell on its own
- * baseline: rules that group rows (booktabs' rules around a block of figures), not one under each row.
- */
+/** Whether a band holds two rows with a label and a cell each: the rules group rows, not one per row. */
 export const bandsOfRows = (
   items: ReadonlyArray<TextItem>,
   rules: ReadonlyArray<Rule>,
@@ -51,11 +41,7 @@ export const bandsOfRows = (
     return [...columns.values()].filter((cells) => cells.has(0) && cells.size >= 2).length >= 2
   })
 
-/**
- * A band of code lines under a bold title between two tables of two rules or more (an R example and
- * its title between booktabs tables): every line starts at the rules' left end (a cell starts a
- * column gap in), none has cells, the code lines are whole.
- */
+/** Code under a bold title between two tables: lines at the rules' left end (cells start further in). */
 export const codeInterlude = (band: ReadonlyArray<TextItem>, left: number, cellGap: number): boolean => {
   const title = band.filter((item) => !isMono(item))
   if (title.length === 0 || !band.some(isMono) || title.some((item) => (item.style & Style.strong) === 0)) return false
@@ -72,11 +58,7 @@ export const codeInterlude = (band: ReadonlyArray<TextItem>, left: number, cellG
   })
 }
 
-/**
- * A stack without its last rule when the band above that rule holds only notes, each line led by a
- * label in small type ("¹ Coefficient not significant"): notes set inside a booktabs table's frame
- * cross its columns.
- */
+/** Without its last rule when the band above holds only notes led by small labels (they cross columns). */
 export const withoutNotes = (
   stack: ReadonlyArray<Rule>,
   items: ReadonlyArray<TextItem>,
@@ -93,7 +75,7 @@ export const withoutNotes = (
   const small = (item: TextItem) =>
     item.size < 0.85 * body && /^[\p{N}\p{Ll}*\u2020\u2021]{1,2}$/u.test(item.text.trim())
   const leads = band.filter((item) => !band.some((other) => other.x < item.x && Math.abs(other.y - item.y) < item.size))
-  // Each text line is led by a label just before it: a raised label's baseline stands above its line's.
+  // A raised label's baseline stands above its line's.
   const labelled = (item: TextItem) =>
     small(item) ||
     band.some((label) => small(label) && label.x < item.x && item.y - label.y < body && label.y <= item.y)
