@@ -1,6 +1,7 @@
 /** Folios found by their sequence (one offset of folio minus page index on many pages), in or beyond the bands. */
 import { heaviest } from "./lines.js"
 import type { Line, OrderedPage } from "./model.js"
+import { Style } from "./model.js"
 
 /** A folio alone: "12", "- 12 -", "Page 12", "12 of 40", "12/40". */
 const bareFolio = /^(?:page\s+)?[-–—([]?\s*(\d{1,4})\s*[-–—)\]]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i
@@ -51,6 +52,10 @@ const extremeLines = (lines: ReadonlyArray<Line>): Array<Line> => {
   return lines.filter((line) => line.y - top < sameBaseline || bottom - line.y < sameBaseline)
 }
 
+/** Whether the line starts with a raised mark (a note's label set as its reference is). */
+const raisedLead = (line: Line): boolean =>
+  line.marks?.some((mark) => mark.start === 0 && mark.style === Style.footnote) === true
+
 /** The folio numbers a page's extreme lines may hold. */
 const candidates = (lines: ReadonlyArray<Line>, height: number): Array<Candidate> =>
   extremeLines(lines).flatMap((line): Array<Candidate> => {
@@ -59,7 +64,9 @@ const candidates = (lines: ReadonlyArray<Line>, height: number): Array<Candidate
     if (bare !== undefined) return [{ line, value: Number(bare) }]
     // A foot (a first page's "TITLE 1") may stand higher than a head may stand low: under a section's "1 Title".
     if (!inBand(line, height) && line.y < height * (1 - besideBand)) return []
-    return [leadingNumber.exec(text)?.[1], trailingNumber.exec(text)?.[1]].flatMap((value) =>
+    // A raised leading number is a foot note's label (note 1 on page 1), never a folio.
+    const lead = raisedLead(line) ? undefined : leadingNumber.exec(text)?.[1]
+    return [lead, trailingNumber.exec(text)?.[1]].flatMap((value) =>
       value === undefined ? [] : [{ line, value: Number(value) }]
     )
   })
