@@ -4,9 +4,14 @@ import type { TextItem } from "./model.js"
 /** A footnote's label as a page sets it at the reference: a number (in any script's digits) or a note symbol. */
 export const noteLabel = /^(?:\p{Nd}{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})$/u
 
-/** Whether a run is a footnote's label raised above the line of `main` and set smaller. */
+/** A label set in the line's own size is raised at least this share of it (troff's and Word's raised marks). */
+const fullSizeRaise = 0.3
+
+/** Whether a run is a footnote's label raised above the line of `main`, set smaller or raised well clear of it. */
 export const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
-  item.size < 0.85 * main.size && item.y < main.y - 0.15 * main.size && raisedMark(item.text.trim())
+  raisedMark(item.text.trim()) && item.y < main.y - 0.15 * main.size &&
+  (item.size < 0.85 * main.size ||
+    item.size <= main.size + 0.5 && item.y < main.y - fullSizeRaise * main.size && noteLabel.test(item.text.trim()))
 
 /**
  * A raised mark's text: a note label, question marks where the font left a note symbol unmapped
