@@ -37,6 +37,7 @@ import { pageEdges } from "./layout/pageEdges.js"
 import { questionHeadings } from "./layout/questionHeadings.js"
 import { removeRunningHeads } from "./layout/runningHeads.js"
 import { joinSectionNumbers } from "./layout/sectionNumbers.js"
+import { dropRepeatedBars } from "./layout/sideBars.js"
 import { findSlideTitles, slideLevel, slideTitleLines } from "./layout/slideTitles.js"
 import { smallHeadings } from "./layout/smallHeadings.js"
 import { numberedHeadings, paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
@@ -103,7 +104,10 @@ export const layout = (input: LayoutInput): Layout => {
   const pageCount = input.pages.length
   const all = input.pages.splice(0).map((page) => "width" in page ? orderPage(page) : page)
   // A page read from its structure tree has its elements' lines measured with the rest.
-  const { pages, removed } = removeRunningHeads(all.map((page) => isTaggedPage(page) ? linesPage(page) : page))
+  const heads = removeRunningHeads(all.map((page) => isTaggedPage(page) ? linesPage(page) : page))
+  const bars = dropRepeatedBars(heads.pages)
+  const pages = bars.pages
+  const removed = [...heads.removed, ...bars.removed]
   const body = bodySize(pages)
   const notes = new Map<number, ReadonlyArray<Note>>()
   const references: OpenReferences = new Map()

@@ -96,6 +96,8 @@ export interface OrderedPage {
   readonly separators?: ReadonlyArray<Separator> | undefined
   /** Its shaded boxes and frames, where a listing in a text face is read whole (`panelCode`). */
   readonly panels?: ReadonlyArray<Box> | undefined
+  /** The lines of its side bar (`sideBar`), read after the body. */
+  readonly bar?: ReadonlyArray<Line> | undefined
 }
 
 /** The lines of a page, in reading order, without its tables and figures. */

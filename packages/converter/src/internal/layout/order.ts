@@ -12,6 +12,7 @@ import { findMargin, placeMarginNotes } from "./margins.js"
 import type { Line, OrderedPage, PageItem, PageText } from "./model.js"
 import { columnExtents, withoutProse } from "./proseCells.js"
 import { takeRuledTables } from "./ruledTables.js"
+import { sideBar } from "./sideBars.js"
 import type { SideBoxes } from "./sideBoxes.js"
 import { inBox, sideBoxes } from "./sideBoxes.js"
 import { joinStrays } from "./strays.js"
@@ -175,8 +176,13 @@ const readAround = (page: PageText, frames: ReadonlyArray<SideBoxes>): Array<Pla
 
 /** Rebuilds the reading order of one page (see the module's header); figures go before the first text below them. */
 export const orderPage = (page: PageText): OrderedPage => {
-  const frames = sideBoxes(page.items, page.rules ?? [])
-  const ordered = frames.length === 0 ? readOrder(page) : readAround(page, frames)
+  // A side bar is read apart, after the body: joined on its baselines it cuts the body's lines.
+  const bar = sideBar(page.items, page.width)
+  const body = bar === undefined ? page : { ...page, items: page.items.filter((item) => !bar.has(item)) }
+  const frames = sideBoxes(body.items, body.rules ?? [])
+  const barRead = bar === undefined ? [] : readOrder({ ...page, items: [...bar], rules: [] })
+  const ordered = [...(frames.length === 0 ? readOrder(body) : readAround(body, frames)), ...barRead]
+  const barLines = barRead.flatMap((p) => p.item._tag === "Line" ? [p.item.line] : [])
   const items: Array<PageItem> = ordered.map((p) => p.item)
   for (const figure of page.figures) {
     const index = ordered.findIndex((p) => p.y > figure.y1 && overlaps(p.x0, p.x1, figure.x0, figure.x1))
@@ -189,6 +195,7 @@ export const orderPage = (page: PageText): OrderedPage => {
     height: page.height,
     items,
     separators: separatorRules(page.rules ?? [], page.width),
-    ...(page.panels !== undefined && page.panels.length > 0 ? { panels: page.panels } : {})
+    ...(page.panels !== undefined && page.panels.length > 0 ? { panels: page.panels } : {}),
+    ...(barLines.length > 0 ? { bar: barLines } : {})
   }
 }
