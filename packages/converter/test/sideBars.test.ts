@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
+import { sideBar } from "../src/internal/layout/sideBars.js"
 import * as Markdown from "../src/Markdown.js"
 import { item } from "./support/textItems.js"
 
@@ -38,5 +39,18 @@ describe("side bars", () => {
   it("a column at the body's size is not a bar: it stays", () => {
     const out = markdown(Array.from({ length: 5 }, (_, i) => slide(i + 1, 11)))
     assert.include(out, "Semantics")
+  })
+
+  it("a table's last column in small print, apart by a gap, shares its rows' baselines: it is no bar", () => {
+    const rows = ["Alpha", "Beta", "Gamma", "Delta"].flatMap((name, i): Array<TextItem> => [
+      item(`${name} function`, 30, 80 + i * 12, 8),
+      item(`Returns the ${name} value`, 300, 80 + i * 12, 8, 50)
+    ])
+    assert.isUndefined(sideBar([item("Summary of the API", 30, 40, 14), ...rows], 360))
+    const bar = sections.map((section, i) => item(section, 310, 75 + i * 7, 5, 25))
+    assert.strictEqual(
+      sideBar([item("Summary of the API", 30, 40, 14), ...rows.filter((run) => run.x < 100), ...bar], 360)?.size,
+      5
+    )
   })
 })

@@ -27,10 +27,15 @@ const gaps = (items: ReadonlyArray<TextItem>): Array<readonly [number, number]> 
   return found
 }
 
+/** A bar's baselines are mostly its own: a table's last column shares its rows' baselines. */
+const maxShared = 0.5
+
 const isBar = (bar: ReadonlyArray<TextItem>, body: ReadonlyArray<TextItem>): boolean => {
   const largest = body.reduce((max, item) => Math.max(max, item.size), 0)
-  return bar.every((item) => item.size <= maxSize * largest) &&
-    new Set(bar.filter((item) => words.test(item.text)).map((item) => Math.round(item.y))).size >= minBaselines
+  if (!bar.every((item) => item.size <= maxSize * largest)) return false
+  const baselines = [...new Set(bar.filter((item) => words.test(item.text)).map((item) => Math.round(item.y)))]
+  const shared = baselines.filter((y) => body.some((item) => Math.abs(item.y - y) < 1)).length
+  return baselines.length >= minBaselines && shared <= maxShared * baselines.length
 }
 
 /** The runs of the page's side bar, if it has one (right side first). */
