@@ -1,11 +1,11 @@
 /**
- * A bar of small print down a page's side (beamer's sidebar themes: the talk's title and its
+ * A bar of small print down a page's right side (beamer's sidebar themes: the talk's title and its
  * sections), apart from the body by a gap no run crosses. Its lines share baselines with the
  * body's, and joined to them they cut items and sentences in two: it is read apart, after the body.
  */
 import type { Line, OrderedPage, TextItem } from "./model.js"
 
-/** A bar stands in this share of the page's width at either edge. */
+/** A bar stands in this share of the page's width at its right edge (at the left, a table's first column looks alike). */
 const strip = 0.3
 /** The gap between bar and body, in the page's largest size at least. */
 const minGap = 1
@@ -38,23 +38,16 @@ const isBar = (bar: ReadonlyArray<TextItem>, body: ReadonlyArray<TextItem>): boo
   return baselines.length >= minBaselines && shared <= maxShared * baselines.length
 }
 
-/** The runs of the page's side bar, if it has one (right side first). */
+/** The runs of the page's side bar, if it has one. */
 export const sideBar = (items: ReadonlyArray<TextItem>, width: number): ReadonlySet<TextItem> | undefined => {
   const text = items.filter((item) => item.text.trim() !== "")
   if (text.length < minBaselines * 2) return undefined
   const largest = text.reduce((max, item) => Math.max(max, item.size), 0)
   const wide = gaps(text).filter(([x0, x1]) => x1 - x0 >= minGap * largest)
   const right = wide.filter(([, x1]) => x1 >= width * (1 - strip)).pop()
-  if (right !== undefined) {
-    const bar = text.filter((item) => item.x >= right[1])
-    if (isBar(bar, text.filter((item) => item.x < right[0]))) return new Set(bar)
-  }
-  const left = wide.find(([x0]) => x0 <= width * strip)
-  if (left !== undefined) {
-    const bar = text.filter((item) => item.x + item.width <= left[0])
-    if (isBar(bar, text.filter((item) => item.x >= left[1]))) return new Set(bar)
-  }
-  return undefined
+  if (right === undefined) return undefined
+  const bar = text.filter((item) => item.x >= right[1])
+  return isBar(bar, text.filter((item) => item.x < right[0])) ? new Set(bar) : undefined
 }
 
 /** A bar's line recurs at its place on this share of the pages with a bar, and on this many at least. */
