@@ -15,7 +15,6 @@ const maxSize = 0.8
 const minBaselines = 3
 const words = /\p{L}.*\p{L}/u
 
-/** The gaps of the page's width no run covers, left to right. */
 const gaps = (items: ReadonlyArray<TextItem>): Array<readonly [number, number]> => {
   const spans = items.map((item) => [item.x, item.x + item.width] as const).sort((a, b) => a[0] - b[0])
   const found: Array<readonly [number, number]> = []
@@ -38,7 +37,6 @@ const isBar = (bar: ReadonlyArray<TextItem>, body: ReadonlyArray<TextItem>): boo
   return baselines.length >= minBaselines && shared <= maxShared * baselines.length
 }
 
-/** The runs of the page's side bar, if it has one. */
 export const sideBar = (items: ReadonlyArray<TextItem>, width: number): ReadonlySet<TextItem> | undefined => {
   const text = items.filter((item) => item.text.trim() !== "")
   if (text.length < minBaselines * 2) return undefined
