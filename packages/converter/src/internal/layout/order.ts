@@ -1,4 +1,5 @@
 /** Reading order of one page: tables kept whole, columns read one after the other (`columns`), figures placed. */
+import { cardColumns } from "./cardColumns.js"
 import type { Placed } from "./columns.js"
 import { orderRegion } from "./columns.js"
 import { noteMarks, separatorRules } from "./footnotes.js"
@@ -179,7 +180,8 @@ export const orderPage = (page: PageText): OrderedPage => {
   // A side bar is read apart, after the body: joined on its baselines it cuts the body's lines.
   const bar = sideBar(page.items, page.width)
   const body = bar === undefined ? page : { ...page, items: page.items.filter((item) => !bar.has(item)) }
-  const frames = sideBoxes(body.items, body.rules ?? [])
+  const boxes = sideBoxes(body.items, body.rules ?? [])
+  const frames = boxes.length > 0 ? boxes : cardColumns(body.items, body.width)
   const barRead = bar === undefined ? [] : readOrder({ ...page, items: [...bar], rules: [] })
   const ordered = [...(frames.length === 0 ? readOrder(body) : readAround(body, frames)), ...barRead]
   const barLines = barRead.flatMap((p) => p.item._tag === "Line" ? [p.item.line] : [])
