@@ -17,6 +17,9 @@ const maxRowGap = 2.2
 const maxHeaderGap = 3
 /** A band wider than this share of the page is a column of running text, not a table column. */
 const maxTextBand = 0.3
+/** Words hyphenated at a wide band's line ends, at least, in a column of running text beside a table's band. */
+const minHyphenated = 3
+const hyphenEnd = /\p{Ll}-$/u
 
 /** A table found: the rows it spans (`start` to `end`, exclusive) and its cells' text. */
 export interface Grid {
@@ -63,6 +66,9 @@ const isTable = (rows: ReadonlyArray<Array<Piece>>, bands: ReadonlyArray<Band>, 
   const pieces = rows.flat()
   if (pieces.every((piece) => piece.items.every(isMono))) return false
   if (bands.filter((band) => band.x1 - band.x0 > maxTextBand * pageWidth).length >= 2) return false
+  if (bands.some((band, index) => band.x1 - band.x0 > maxTextBand * pageWidth && hyphenated(pieces, bands, index))) {
+    return false
+  }
   return bands.every((_, index) => {
     const texts = pieces.filter((piece) => bandOf(bands, piece) === index).map((piece) =>
       piece.items.map((item) => item.text).join("").trim()
@@ -70,6 +76,12 @@ const isTable = (rows: ReadonlyArray<Array<Piece>>, bands: ReadonlyArray<Band>, 
     return texts.some((text) => /[\p{L}\p{N}]/u.test(text) && !markerOnly.test(text))
   })
 }
+
+/** Whether a band's pieces end a word hyphenated at the line's end often enough to be a column's running text. */
+const hyphenated = (pieces: ReadonlyArray<Piece>, bands: ReadonlyArray<Band>, index: number): boolean =>
+  pieces.filter((piece) =>
+    bandOf(bands, piece) === index && hyphenEnd.test(piece.items.map((item) => item.text).join("").trim())
+  ).length >= minHyphenated
 
 /** A bold section number or part letter, then its bold title: a heading ("2 Gallery", "B Basics"), never a table's row. */
 const sectionNumberOnly = /^(?:\d{1,2}(?:\.\d{1,2})*|[A-Z](?:\.\d{1,2})*)\.?$/
