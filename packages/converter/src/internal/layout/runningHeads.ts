@@ -108,7 +108,7 @@ const stepRepeats = (placed: Placed, key: string, line: Line, page: number): num
 const apartGap = 2.5
 
 /** A page's first (top band) or last (bottom band) baseline of two runs or more, set apart: a head's halves. */
-const apartPairs = (page: OrderedPage): Array<Line> => {
+const apartPairs = (page: OrderedPage, minRuns = 2): Array<Line> => {
   const lines = page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
   if (lines.length < 3) return []
   const ys = page.items.flatMap((item) =>
@@ -116,7 +116,7 @@ const apartPairs = (page: OrderedPage): Array<Line> => {
   )
   const apart = (y: number, where: "top" | "bottom"): Array<Line> => {
     const on = lines.filter((line) => Math.abs(line.y - y) < samePlace)
-    if (on.length < 2 || position(on[0]!, page.height) !== where) return []
+    if (on.length < minRuns || position(on[0]!, page.height) !== where) return []
     const size = Math.max(...on.map((line) => line.size))
     const gaps = ys.map((other) => Math.abs(other - y)).filter((gap) => gap >= samePlace)
     return gaps.length > 0 && Math.min(...gaps) >= apartGap * size ? on : []
@@ -151,6 +151,13 @@ export const removeRunningHeads = (
   for (const lines of pairs) {
     for (const key of new Set(lines.flatMap(spotKeys))) paired.set(key, (paired.get(key) ?? 0) + 1)
   }
+  const repeatedKeys = [...anywhere].flatMap(([key, count]) =>
+    count >= threshold && /\p{L}.*\p{L}/u.test(key) ? [key.slice(key.indexOf(":") + 1)] : []
+  )
+  const bandRepeated = (line: Line): boolean => {
+    const key = textKey(line.text)
+    return textPages >= 2 && repeatedKeys.some((known) => key === known || key.startsWith(`${known} `))
+  }
   const isFurniture = (line: Line, height: number, printed: boolean, page: number): boolean => {
     if (folios.has(line) || heads.has(line) || continuation.test(line.text.trim())) return true
     const where = position(line, height)
@@ -178,6 +185,13 @@ export const removeRunningHeads = (
     // A pair of halves seen on another page too: the whole baseline is furniture.
     const repeated = pairs[p]!.filter((line) => spotKeys(line).some((key) => (paired.get(key) ?? 0) >= 2))
     if (repeated.length >= 2) { for (const line of pairs[p]!) furniture.add(line) }
+    // A baseline set apart that starts with a line repeated in a band on many pages (the journal line at
+    // every foot, at page 1's head before the preprint's date): the whole baseline.
+    const apart = apartPairs(page, 1)
+    for (const line of apart) {
+      if (!bandRepeated(line)) continue
+      for (const other of apart) if (Math.abs(other.y - line.y) < samePlace) furniture.add(other)
+    }
     for (const item of page.items) {
       if (item._tag === "Line" && isFurniture(item.line, page.height, printed, p)) furniture.add(item.line)
     }
