@@ -146,17 +146,17 @@ export const removeRunningHeads = (
   const repeats = textPages <= 3 ? Math.max(2, textPages) : minPlacedRepeats
   const folios = sequenceFolios(pages)
   const heads = placedHeads(pages)
-  const pairs = pages.map(apartPairs)
+  const pairs = pages.map((page) => apartPairs(page))
   const paired = new Map<string, number>()
   for (const lines of pairs) {
     for (const key of new Set(lines.flatMap(spotKeys))) paired.set(key, (paired.get(key) ?? 0) + 1)
   }
   const repeatedKeys = [...anywhere].flatMap(([key, count]) =>
-    count >= threshold && /\p{L}.*\p{L}/u.test(key) ? [key.slice(key.indexOf(":") + 1)] : []
+    count >= threshold && /\p{L}/u.test(key) && /\S\s+\S/u.test(key) ? [key.slice(key.indexOf(":") + 1)] : []
   )
   const bandRepeated = (line: Line): boolean => {
     const key = textKey(line.text)
-    return textPages >= 2 && repeatedKeys.some((known) => key === known || key.startsWith(`${known} `))
+    return textPages >= 2 && repeatedKeys.some((known) => key.startsWith(`${known} `))
   }
   const isFurniture = (line: Line, height: number, printed: boolean, page: number): boolean => {
     if (folios.has(line) || heads.has(line) || continuation.test(line.text.trim())) return true
