@@ -29,7 +29,10 @@ describe("reference card columns", () => {
 
   it("two columns each near half the page wide are no card's: the page is read as before", () => {
     const wide = (name: string, x: number) =>
-      Array.from({ length: 12 }, (_, i) => item(`${name} line ${i + 1} of running text in a column`, x, 52 + i * 9, 7, 360))
+      Array.from(
+        { length: 12 },
+        (_, i) => item(`${name} line ${i + 1} of running text in a column`, x, 52 + i * 9, 7, 360)
+      )
     const read = texts([...wide("left", 30), ...wide("right", 440)])
     const at = (text: string) => read.findIndex((t) => t.includes(text))
     assert.isBelow(at("left line 12"), at("right line 1"))

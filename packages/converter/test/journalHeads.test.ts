@@ -26,7 +26,11 @@ describe("a journal's first-page head", () => {
   it("starting with the journal line found at every page's foot, is furniture with what follows it", () => {
     const journal = (n: number) => [item("JOURNAL 000, 1-5 (2020)", 50, 780)].filter(() => n > 1)
     const pages = [1, 2, 3, 4, 5].map((n) =>
-      page(n, n === 1 ? [item("JOURNAL 000, 1-5 (2020) Preprint 27 June 2020 Compiled with the class", 50, 30)] : [], journal(n))
+      page(
+        n,
+        n === 1 ? [item("JOURNAL 000, 1-5 (2020) Preprint 27 June 2020 Compiled with the class", 50, 30)] : [],
+        journal(n)
+      )
     )
     const read = text(pages)
     assert.notInclude(read, "Preprint 27 June")
