@@ -44,11 +44,4 @@ describe("a journal's first-page head", () => {
     )
     assert.include(text(pages), "Preprint 27 June")
   })
-
-  it("a copyright line set apart at the first page's foot is furniture; one in the text stays", () => {
-    const pages = [1, 2, 3].map((n) => page(n, [], n === 1 ? [item("© 2020 The Authors", 50, 780)] : []))
-    assert.notInclude(text(pages), "2020 The Authors")
-    const inText = [1, 2, 3].map((n) => page(n, [], n === 1 ? [item("© 2020 The Authors", 50, 324)] : []))
-    assert.include(text(inText), "2020 The Authors")
-  })
 })

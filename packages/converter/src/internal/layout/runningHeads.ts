@@ -10,7 +10,6 @@ const pageNumber =
 const url = /^(?:https?|file):\/\/\S+$/i
 /** A date, with or without a time, as a browser prints it in its header. */
 const dateTime = /^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:,?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AP]M)?)?$/i
-const copyrightFoot = /^\s*©/u
 /** A listing's or a table's note at a page break, as Sphinx sets it: not the document's text. */
 const continuation = /^\(?(?:continued from previous page|continue[sd] on next page)\)?$/i
 /** The top and bottom bands of a page where furniture lives. */
@@ -190,8 +189,6 @@ export const removeRunningHeads = (
     // every foot, at page 1's head before the preprint's date): the whole baseline.
     const apart = apartPairs(page, 1)
     for (const line of apart) {
-      // A copyright line set apart at the foot ("© 2020 The Authors" under a journal's first page).
-      if (copyrightFoot.test(line.text) && position(line, page.height) === "bottom") furniture.add(line)
       if (!bandRepeated(line)) continue
       for (const other of apart) if (Math.abs(other.y - line.y) < samePlace) furniture.add(other)
     }
