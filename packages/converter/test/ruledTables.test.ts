@@ -63,6 +63,31 @@ describe("ruled tables", () => {
     ]])
   })
 
+  it("short keywords in code type beside their descriptions are a table, though most runs are code (DocBook FOP)", () => {
+    const mono = Style.code
+    const keys = ["RRRR", "YYYY", "IY", "MM"]
+    const texts = ["4-digit year, rounded to the century", "4-digit year", "2 digit year, by ISO week", "Month (01-12)"]
+    const found = tables([
+      ...keys.map((key, i) => item(key, 90, 115 + i * 20, mono)),
+      item("Returns", 250, 115),
+      item("AD", 290, 115, mono),
+      item("or", 305, 115),
+      item("BC", 320, 115, mono),
+      ...texts.slice(1).map((text, i) => item(text, 250, 135 + i * 20))
+    ], [
+      ...[100, 122, 142, 162, 182].map((y) => horizontal(y)),
+      vertical(80, 100, 182),
+      vertical(240, 100, 182),
+      vertical(500, 100, 182)
+    ])
+    assert.deepStrictEqual(found, [[
+      ["RRRR", "Returns AD or BC"],
+      ["YYYY", "4-digit year"],
+      ["IY", "2 digit year, by ISO week"],
+      ["MM", "Month (01-12)"]
+    ]])
+  })
+
   it("columns without vertical rules are the gaps no cell crosses; a first cell left empty goes on with the row above", () => {
     const found = tables([
       item("Sensor", 90, 115),

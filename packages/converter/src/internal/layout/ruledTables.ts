@@ -244,6 +244,16 @@ const cutAtInterludes = (
   return out.filter((group) => group.length >= 2)
 }
 
+/**
+ * Mostly code: most runs, and most of the characters, are monospaced. Short keywords in code type beside
+ * their descriptions ("YYYY | 4-digit year") are runs enough but few characters: a table.
+ */
+const mostlyCode = (items: ReadonlyArray<TextItem>): boolean => {
+  const mono = items.filter(isMono)
+  const chars = (list: ReadonlyArray<TextItem>) => list.reduce((n, item) => n + item.text.length, 0)
+  return mono.length * 2 > items.length && chars(mono) * 2 > chars(items)
+}
+
 /** The ruled tables of a page, their items taken out of `rows`; not a table: one column or row, or mostly code. */
 export const takeRuledTables = (
   rows: ReadonlyArray<Row>,
@@ -267,7 +277,7 @@ export const takeRuledTables = (
     const inside = (item: TextItem) =>
       item.y > y0 && item.y - 0.7 * item.size < y1 && item.x >= x0 && item.x + item.width <= x1
     const within = rows.flatMap((row) => row.items.filter(inside))
-    if (within.length < 2 || within.filter(isMono).length * 2 > within.length) continue
+    if (within.length < 2 || mostlyCode(within)) continue
     const verticals = rules.filter((rule) =>
       !rule.horizontal && rule.x0 >= x0 && rule.x1 <= x1 && rule.y1 > y0 && rule.y0 < y1
     )
