@@ -44,19 +44,6 @@ describe("columns by region", () => {
     }
   })
 
-  it("terms beside their descriptions (a DocBook variablelist) are read term by term, not as two columns", () => {
-    const terms = ["Database", "Recognize Unique Indexes", "Cancel as FreeStmt", "Unknown Sizes", "Show System Tables"]
-    const items = terms.flatMap((term, t) => [
-      item(term, 72, 100 + t * 48),
-      ...[0, 1, 2].map((l) => item(`${term} described ${l + 1} `.padEnd(60, "x"), 250, 100 + t * 48 + l * 12))
-    ])
-    const lines = order(items)
-    assert.deepStrictEqual(
-      lines.slice(0, 5),
-      ["Database", "Database described 1", "Database described 2", "Database described 3", "Recognize Unique Indexes"]
-    )
-  })
-
   it("a line of one column reaching past the gutter stays in its column", () => {
     const left = column("left", 40, 100, 10, 50)
     const long = item("left long line that pokes past the gutter by a few", 40, 232)

@@ -30,10 +30,6 @@ const smallerShare = 0.75
 const maxCrossingShare = 0.5
 /** A line that reaches this share of a side's width into it, on both sides, spans the gutter. */
 const spanShare = 0.25
-/** Terms beside descriptions: as many description lines again as terms, most terms on a description's baseline, a line apart. */
-const minTermsRatio = 1.5
-const minPairedShare = 0.75
-const termGap = 1.6
 /** A horizontal gap this many line heights tall may separate bands of different columns. */
 const bandGap = 1.5
 
@@ -119,18 +115,6 @@ const isIndexColumn = (side: ReadonlyArray<Placed>, minSide: number): boolean =>
   side.length >= minSide && side.every((p) => p.item._tag === "Line") &&
   side.filter((p) => p.item._tag === "Line" && isIndexEntry(p.item.line.text)).length >= minIndexShare * side.length
 
-/**
- * Terms beside their descriptions (a DocBook variablelist set as two columns), not two columns: the left
- * side's lines stand apart, each on the baseline of a right-side line, and the right side holds more lines.
- */
-const termsBeside = (left: ReadonlyArray<Placed>, right: ReadonlyArray<Placed>): boolean => {
-  if (right.length < minTermsRatio * left.length) return false
-  const paired = left.filter((p) => right.some((q) => sameBaseline(p, q))).length
-  const ys = left.map((p) => p.y).sort((a, b) => a - b)
-  const apart = ys.slice(1).filter((y, i) => y - ys[i]! > termGap * left[0]!.size).length
-  return paired >= minPairedShare * left.length && apart >= minPairedShare * (ys.length - 1)
-}
-
 /** A gutter of a region: an x no more than a few of its items cross, with a column on either side. */
 export const findGutter = (items: ReadonlyArray<Placed>, pageWidth: number): number | undefined => {
   if (items.length < 2 * minSideLines + 2) return undefined
@@ -169,7 +153,6 @@ export const findGutter = (items: ReadonlyArray<Placed>, pageWidth: number): num
   const gutter = best
   const leftSide = items.filter((p) => p.x1 <= gutter + 1)
   const rightSide = items.filter((p) => p.x0 >= gutter - 1)
-  if (termsBeside(leftSide, rightSide)) return undefined
   // A side may hold columns of its own (the first gutter of three columns).
   const columns = (side: ReadonlyArray<Placed>) =>
     isColumn(side, pageWidth) || findGutter(side, pageWidth) !== undefined
