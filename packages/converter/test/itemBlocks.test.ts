@@ -49,28 +49,6 @@ describe("list items holding listings", () => {
     assert.deepStrictEqual(ended[1], listing)
   })
 
-  it("a listing at a finished item's text edge is the item's when the item goes on under it (DocBook), else not", () => {
-    const steps = (after: ReturnType<typeof item>) => [
-      item("Running text before the list, long enough to set the body size of the page.", 50, 100),
-      item("1. Remove the existing file and make sure that the bin directory is", 62, 120),
-      item("in your search path. Run the following command.", 76, 132),
-      item("ant hsqldb", 78, 150, Style.code),
-      after
-    ]
-    const kept = blocks(steps(item("This will build a new jar.", 76, 168))).slice(1)
-    assert.deepStrictEqual(kept, [{
-      _tag: "List",
-      ordered: true,
-      start: 1,
-      items: [{
-        text: "Remove the existing file and make sure that the bin directory is in your search path. Run the following command.",
-        blocks: [{ _tag: "Code", text: "ant hsqldb" }, { _tag: "Paragraph", text: "This will build a new jar." }]
-      }]
-    }])
-    const after = blocks(steps(item("Running text after the list, long enough to be a paragraph.", 50, 168))).slice(1)
-    assert.deepStrictEqual(after.map((block) => block._tag), ["List", "Code", "Paragraph"])
-  })
-
   it("a listing at the margin, left of the item's text, is not the item's", () => {
     const found = blocks([
       item("Running text before the list, long enough to set the body size of the page.", 50, 100),

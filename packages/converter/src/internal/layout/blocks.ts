@@ -39,8 +39,6 @@ class PageBlocks {
   private code: CodeBuilder | undefined
   /** Whether `code` is a listing of the open list's last item. */
   private itemCode = false
-  /** Whether it is the item's only if the item goes on after it (the item's sentence was finished). */
-  private itemCodeTentative = false
   private heading: { level: number; rich: Rich; lines: number; fromOutline: boolean } | undefined
   /** The left edge of the definition being read after its terms: a line left of it ends the definition. */
   private definitionX0: number | undefined
@@ -158,13 +156,7 @@ class PageBlocks {
     ) {
       return this.codeLine(line)
     }
-    if (this.itemCode && this.code?.termsBefore(line) === undefined) {
-      const marked = listMarker(line.text, line.marks, this.labels.get(line)) !== undefined
-      // A listing after a finished item is the item's when the list goes on under it, else it follows the list.
-      if (this.itemCodeTentative && this.list?.goesOn(line, marked) !== true) this.flush()
-      else this.itemCodeTentative = false
-      this.endItemCode()
-    }
+    if (this.itemCode && this.code?.termsBefore(line) === undefined) this.endItemCode()
     if (this.code !== undefined) {
       // Terms in the code face over an indented definition are text with code spans, not a listing.
       const code = this.code
@@ -224,21 +216,15 @@ class PageBlocks {
   private codeLine(line: Line): void {
     if (this.code?.add(line) === true) return
     this.endItemCode()
-    const held = this.code === undefined && this.list?.holds(line) === true
-    this.itemCodeTentative = !held && this.code === undefined && this.list?.mayHold(line) === true
-    this.itemCode = held || this.itemCodeTentative
+    this.itemCode = this.code === undefined && this.list?.holds(line) === true
     if (!this.itemCode) this.flush()
     this.code = new CodeBuilder(line)
   }
 
-  /** A tentative listing left open goes after the list (`flush`), not into its item. */
   private endItemCode(): void {
-    if (this.itemCode && this.code !== undefined && !this.itemCodeTentative) {
-      this.list?.attach(this.code.build())
-      this.code = undefined
-    }
+    if (this.itemCode && this.code !== undefined) this.list?.attach(this.code.build())
+    if (this.itemCode) this.code = undefined
     this.itemCode = false
-    this.itemCodeTentative = false
   }
 
   private headingLine(line: Line, level: number, outlined: OutlinedLine | undefined): void {

@@ -104,8 +104,6 @@ const sameDepth = 0.7
 const fullStop = /[.!?]["')\]\u2019\u201D]?\s*$/u
 /** A line indented this much past a marker (in font sizes) hangs under its item. */
 const hanging = 0.3
-/** A listing this close (in font sizes) to where an item's text starts is set at its edge. */
-const textEdge = 1
 
 const toList = (list: OpenList): Document.List => ({
   _tag: "List",
@@ -179,23 +177,6 @@ export class ListBuilder {
   holds(line: Line): boolean {
     const text = lastText(this.innermost())
     return text !== undefined && !fullStop.test(text) && hangsUnder(this.stack[this.stack.length - 1]!, line)
-  }
-
-  /**
-   * Whether a listing's first line may belong to the innermost item though its sentence is finished
-   * ("Run the following command."): set at its text's edge (DocBook's), not indented past it as a display is;
-   * it is the item's only if the item goes on after it.
-   */
-  mayHold(line: Line): boolean {
-    const list = this.stack[this.stack.length - 1]!
-    return lastText(this.innermost()) !== undefined && list.textX !== undefined &&
-      Math.abs(line.x0 - list.textX) <= textEdge * line.size
-  }
-
-  /** Whether a line goes on with the list: set under an item's text, or a marker past the outermost one's left. */
-  goesOn(line: Line, marked: boolean): boolean {
-    const inside = line.x0 >= this.root.markerX - sameDepth * line.size
-    return inside && (marked || this.stack.some((list) => hangsUnder(list, line)))
   }
 
   /** Gives the innermost item a listing (`holds` its first line). */
