@@ -51,6 +51,26 @@ describe("numbered headings' levels", () => {
     ])
   })
 
+  it("only go deeper: contents entries read as headings do not pull the body's numbered headings up", () => {
+    const blocks = [
+      ...["1 Basics", "2 Metafun", "3 Graphics"].map((text) => heading(1, text)),
+      heading(5, "Introduction"),
+      heading(5, "1 Basics"),
+      heading(6, "1.1 Color models"),
+      heading(6, "1.2 Using color"),
+      heading(5, "2 Metafun"),
+      heading(6, "2.1 Colors")
+    ]
+    assert.deepStrictEqual(levels(blocks).slice(3), [
+      "5 Introduction",
+      "5 1 Basics",
+      "6 1.1 Color models",
+      "6 1.2 Using color",
+      "5 2 Metafun",
+      "6 2.1 Colors"
+    ])
+  })
+
   it("stay as they were when few headings are numbered", () => {
     const blocks = [heading(2, "1 Scope"), heading(2, "1.1 Identification"), heading(3, "Notes")]
     assert.deepStrictEqual(levels(blocks), ["2 1 Scope", "2 1.1 Identification", "3 Notes"])

@@ -35,6 +35,7 @@ export const numberLevels = (blocks: ReadonlyArray<Document.Block>): Array<Docum
     if (block._tag !== "Heading") return block
     const depth = depthOf(block.text)
     const level = depth === undefined ? undefined : levelOf.get(depth)
-    return level === undefined || level === block.level ? block : { ...block, level }
+    // Only deeper: a contents page's entries taken for headings must not pull the body's up.
+    return level === undefined || level <= block.level ? block : { ...block, level }
   })
 }
