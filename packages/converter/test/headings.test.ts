@@ -103,17 +103,17 @@ describe("section numbers set apart by a tab", () => {
     assert.isFalse(blocks.some((block) => block._tag === "Paragraph" && /^1\.\d$/.test(block.text)))
   })
 
-  it("a bold chapter number and title over a bold section's are two headings, not a table", () => {
-    const blocks = Layout.layoutDocument({
+  const numberedPair = (number: string, title: string, sub: string, subTitle: string, size: number) =>
+    Layout.layoutDocument({
       pages: [{
         page: 1,
         width: 600,
         height: 800,
         items: [
-          bold("2", 50, 100, 14),
-          bold("Gallery", 80, 100, 14),
-          bold("2.1", 50, 125, 12),
-          bold("Data frame", 80, 125, 12),
+          bold(number, 50, 100, size),
+          bold(title, 80, 100, size),
+          bold(sub, 50, 125, 12),
+          bold(subTitle, 80, 125, 12),
           item("Body text of the first section, long enough to be the body size.", 50, 150),
           item("Its second line, which goes on with the body text of the section.", 50, 162)
         ],
@@ -123,31 +123,16 @@ describe("section numbers set apart by a tab", () => {
       title: undefined,
       filename: "t"
     }).blocks
+
+  it("a bold chapter number and title over a bold section's are two headings, not a table", () => {
+    const blocks = numberedPair("2", "Gallery", "2.1", "Data frame", 14)
     assert.isFalse(blocks.some((block) => block._tag === "Table"))
     const found = blocks.flatMap((block) => block._tag === "Heading" ? [[block.level, block.text] as const] : [])
     assert.deepStrictEqual(found, [[1, "2 Gallery"], [2, "2.1 Data frame"]])
   })
 
   it("a bold part letter and title over a bold numbered question's are headings, not a table", () => {
-    const blocks = Layout.layoutDocument({
-      pages: [{
-        page: 1,
-        width: 600,
-        height: 800,
-        items: [
-          bold("B", 50, 100, 16),
-          bold("Basic notions", 80, 100, 16),
-          bold("5", 50, 125, 12),
-          bold("What is TeX?", 80, 125, 12),
-          item("Body text of the first question, long enough to be the body size.", 50, 150),
-          item("Its second line, which goes on with the body text of the answer.", 50, 162)
-        ],
-        figures: []
-      }],
-      outline: [],
-      title: undefined,
-      filename: "t"
-    }).blocks
+    const blocks = numberedPair("B", "Basic notions", "5", "What is TeX?", 16)
     assert.isFalse(blocks.some((block) => block._tag === "Table"))
   })
 
