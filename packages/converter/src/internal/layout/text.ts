@@ -17,10 +17,13 @@ export const normalizeText = (text: string): string => printableAscii.test(text)
 
 // Full-width punctuation is Chinese and Japanese text's own ("，" "（"), not a presentation form: NFKC
 // would make it ASCII.
+const fullWidthPunctuation = /[\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF60]/
 const notFullWidthPunctuation = /[^\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF60]+/g
 
 const compatibilityForms = (text: string): string =>
-  text.replace(notFullWidthPunctuation, (run) => run.normalize("NFKC"))
+  fullWidthPunctuation.test(text)
+    ? text.replace(notFullWidthPunctuation, (run) => run.normalize("NFKC"))
+    : text.normalize("NFKC")
 
 const normalizeOther = (text: string): string =>
   compatibilityForms(composeAccents(misreadLigatures(text))).replace(xmlInvalid, "").replace(
