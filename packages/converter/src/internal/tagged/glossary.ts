@@ -3,11 +3,40 @@
  * two runs a tab apart; three or more, aligned, are read as a table of two columns in their place.
  */
 import type * as Document from "../../Document.js"
-import { isGlossary, isTerm, maxLines, maxRowGap, slack } from "../layout/glossary.js"
-import { segmentGap } from "../layout/lines.js"
+import { markerOnly, segmentGap } from "../layout/lines.js"
 import type { Line, TextItem } from "../layout/model.js"
+import { Style } from "../layout/model.js"
 import { normalizeText } from "../layout/text.js"
 import type { Unit } from "./model.js"
+
+/** In font sizes: a glossary's rows (and a description's wrapped lines) are at most this far apart. */
+const maxRowGap = 2.6
+/** In points: terms start at one x, descriptions at one x, within this. */
+const slack = 2
+const minRows = 3
+const maxLines = 3
+const maxTermLength = 32
+const maxTermWords = 4
+/** A number, letter or numeral alone (a footnote's, a section's, a list item's): no term. */
+const numbering = /^[([]?(?:\d+|[a-z]|[ivxlc]+)(?:\.\d+)*[.)\]]?$/iu
+/** A term ending so is a sentence's or a clause's start, not a term. */
+const closing = /[.,;:!?]$/
+/** Page numbers only, or dot leaders: a contents. */
+const pageNumber = /^[\divxlc]+$/iu
+const leaders = /(?:\.\s?){4}|…/u
+
+/** A glossary's term: up to four words and 32 characters, not code, no list marker, no closing punctuation. */
+const isTerm = (term: string, style: number): boolean => {
+  const words = term.split(/\s+/u)
+  return term !== "" && term.length <= maxTermLength && words.length <= maxTermWords && !closing.test(term) &&
+    !markerOnly.test(words[0]!) && !numbering.test(term) && (style & Style.code) === 0
+}
+
+/** Whether descriptions so read are a glossary's: not mostly wrapped, not page numbers (a contents). */
+const isGlossary = (descriptions: ReadonlyArray<{ readonly description: string; readonly lines: number }>) =>
+  descriptions.length >= minRows && descriptions.filter((entry) => entry.lines > 1).length * 2 <= descriptions.length &&
+  !descriptions.every((entry) => pageNumber.test(entry.description)) &&
+  !descriptions.some((entry) => leaders.test(entry.description))
 
 interface Entry {
   readonly term: string
