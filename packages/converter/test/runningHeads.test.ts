@@ -2,10 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import * as Engine from "../src/internal/engine.js"
-import type { PageText, TextItem } from "../src/internal/layout.js"
-import * as Layout from "../src/internal/layout.js"
 import * as Markdown from "../src/Markdown.js"
 import { engineOptions } from "./support/engineOptions.js"
+import { bodyText, furniturePage } from "./support/furniturePages.js"
 import { item } from "./support/textItems.js"
 
 const options = engineOptions()
@@ -20,25 +19,6 @@ const convert = (name: string) =>
     (read) => Markdown.render(read.document)
   )
 
-/** A page of body text with furniture lines at the top (y 30) and the foot (y 780) of an 800-point page. */
-const page = (number: number, top: ReadonlyArray<TextItem>, bottom: ReadonlyArray<TextItem>): PageText => ({
-  page: number,
-  width: 600,
-  height: 800,
-  items: [
-    ...top,
-    item(`Body text of page ${number} goes on here in a sentence that is long enough.`, 50, 300),
-    item("More of it follows on the next line of the body of this page, and ends.", 50, 312),
-    ...bottom
-  ],
-  figures: []
-})
-
-const text = (pages: ReadonlyArray<PageText>): string =>
-  Layout.layoutDocument({ pages: [...pages], outline: [], title: undefined, filename: "t" }).blocks.flatMap((
-    block
-  ) => block._tag === "Paragraph" ? [block.text] : block._tag === "Heading" ? [`# ${block.text}`] : []).join("\n")
-
 describe("page furniture", () => {
   it("a chapter's running head is dropped from the pages it heads, though it is on fewer than 30% of them", () => {
     const pages = Array.from({ length: 20 }, (_, i) => {
@@ -49,9 +29,9 @@ describe("page furniture", () => {
         : i < 6
         ? "A Short Interlude"
         : `On ${[...alone, ...others][i - 6]}`
-      return page(i + 1, [item(head, 200, 30)], [item(String(i + 1), 295, 780)])
+      return furniturePage(i + 1, [item(head, 200, 30)], [item(String(i + 1), 295, 780)])
     })
-    const out = text(pages)
+    const out = bodyText(pages)
     assert.notInclude(out, "Getting Started")
     // Two pages are not a pattern: a title on two pages may be the body's.
     assert.include(out, "A Short Interlude")
@@ -64,34 +44,37 @@ describe("page furniture", () => {
     const titles = ["Introduction", "Invoking Stow", "Ignore Lists", "Installing Packages", "Deleting Packages"]
     const pages = Array.from({ length: 15 }, (_, i) => {
       const head = i % 3 === 0 ? [] : [item(`Chapter ${Math.floor(i / 3) + 1}: ${titles[Math.floor(i / 3)]}`, 40, 30)]
-      return page(i + 1, head, [])
+      return furniturePage(i + 1, head, [])
     })
-    const out = text(pages)
+    const out = bodyText(pages)
     for (const title of titles) assert.notInclude(out, title)
     assert.include(out, "Body text of page 15")
   })
 
   it("on two pages, numbered titles out of step with the pages are kept; a head in step with them goes", () => {
-    const titles = text([page(1, [item("Example 1:", 50, 30)], []), page(2, [item("Example 3:", 50, 30)], [])])
+    const titles = bodyText([
+      furniturePage(1, [item("Example 1:", 50, 30)], []),
+      furniturePage(2, [item("Example 3:", 50, 30)], [])
+    ])
     assert.include(titles, "Example 1:")
     assert.include(titles, "Example 3:")
-    const heads = text([
-      page(1, [item("Report 2021, sheet 1", 50, 30)], []),
-      page(2, [item("Report 2021, sheet 2", 50, 30)], [])
+    const heads = bodyText([
+      furniturePage(1, [item("Report 2021, sheet 1", 50, 30)], []),
+      furniturePage(2, [item("Report 2021, sheet 2", 50, 30)], [])
     ])
     assert.notInclude(heads, "Report")
   })
 
   it("a running head's half on alternate pages goes with the half beside it", () => {
     const pages = Array.from({ length: 6 }, (_, i) =>
-      page(
+      furniturePage(
         i + 1,
         i === 0 ? [] : i % 2 === 0
           ? [item("The Name of the Title Is Hope", 50, 60, 7), item("Conference acronym, June 2018", 380, 60, 7)]
           : [item("Conference acronym, June 2018", 50, 60, 7), item("Trovato et al.", 500, 60, 7)],
         []
       ))
-    const out = text(pages)
+    const out = bodyText(pages)
     assert.notInclude(out, "The Name of the Title Is Hope")
     assert.notInclude(out, "Trovato")
   })
@@ -99,7 +82,7 @@ describe("page furniture", () => {
   it("a running head's two halves, swapped on facing pages, go though the article has two pages of them", () => {
     const halves = [item("CONTROL EQUALS CHAOS", 54, 54, 9), item("Chang, Connors", 480, 54, 10)]
     const pages = [1, 2, 3].map((n) =>
-      page(
+      furniturePage(
         n,
         n === 1
           ? []
@@ -109,13 +92,13 @@ describe("page furniture", () => {
         []
       )
     )
-    const out = text(pages)
+    const out = bodyText(pages)
     assert.notInclude(out, "Chang, Connors")
     assert.notInclude(out, "CONTROL EQUALS CHAOS")
     assert.include(out, "Body text of page 3")
     // Halves that are the body's (close above the text) stay.
     const close = [1, 2, 3, 4].map((n) =>
-      page(
+      furniturePage(
         n,
         n < 3
           ? []
@@ -123,22 +106,22 @@ describe("page furniture", () => {
         []
       )
     )
-    assert.include(text(close), "Left cell")
+    assert.include(bodyText(close), "Left cell")
   })
 
   it("a browser's print header and footer go: date, title, URL and page counter", () => {
     const pages = [1, 2].map((n) =>
-      page(
+      furniturePage(
         n,
         [item("11/26/25, 5:43 PM", 20, 20, 8), item("Release notes - Example", 250, 20, 8)],
         [item("https://example.org/notes/release.html", 20, 785, 8), item(`${n}/2`, 560, 785, 8)]
       )
     )
-    const out = text(pages)
+    const out = bodyText(pages)
     for (const gone of ["11/26/25", "Release notes - Example", "https://example.org", "1/2", "2/2"]) {
       assert.notInclude(out, gone)
     }
-    const single = text([page(
+    const single = bodyText([furniturePage(
       1,
       [item("26/11/2025 17:43", 20, 20, 8)],
       [item("file:///home/me/page.html", 20, 785, 8), item("1 sur 1", 560, 785, 8)]
@@ -149,7 +132,7 @@ describe("page furniture", () => {
   })
 
   it("a date at the top of a letter without a page counter is the letter's", () => {
-    const out = text([page(1, [item("26/11/2025", 450, 30)], [])])
+    const out = bodyText([furniturePage(1, [item("26/11/2025", 450, 30)], [])])
     assert.include(out, "26/11/2025")
   })
 
@@ -158,14 +141,19 @@ describe("page furniture", () => {
     const pages = Array.from(
       { length: 6 },
       (_, i) =>
-        page(i + 1, [], [item("The last line of the body mentions chapter 4", 50, 600), item(String(i + 3), 295, 712)])
+        furniturePage(i + 1, [], [
+          item("The last line of the body mentions chapter 4", 50, 600),
+          item(String(i + 3), 295, 712)
+        ])
     )
-    const out = text(pages)
+    const out = bodyText(pages)
     assert.notMatch(out, /^\d+$/m)
     assert.notMatch(out, /chapter 4 \d/)
     assert.include(out, "mentions chapter 4")
     // Numbers that do not run with the pages are not folios.
-    const counts = text(Array.from({ length: 6 }, (_, i) => page(i + 1, [], [item(String(7 * (i % 2) + 2), 295, 712)])))
+    const counts = bodyText(
+      Array.from({ length: 6 }, (_, i) => furniturePage(i + 1, [], [item(String(7 * (i % 2) + 2), 295, 712)]))
+    )
     assert.match(counts, /^2$/m)
     assert.match(counts, /^9$/m)
   })
@@ -177,9 +165,9 @@ describe("page furniture", () => {
       const foot = n % 2 === 0
         ? [item(`${n} Chapter ${Math.ceil(n / 2)}. ${titles[Math.floor(i / 2)]}`, 50, 780)]
         : [item(`${Math.ceil(n / 2)}.${n}. Section ${titles[Math.floor(i / 2)]}`, 50, 780), item(String(n), 540, 780)]
-      return page(n, [], foot)
+      return furniturePage(n, [], foot)
     })
-    const out = text(pages)
+    const out = bodyText(pages)
     for (const title of titles) assert.notInclude(out, title)
     assert.include(out, "Body text of page 10")
   })
@@ -189,9 +177,9 @@ describe("page furniture", () => {
     // the title stands just under the top band, where a running head beside a folio may stand.
     const pages = Array.from({ length: 6 }, (_, i) => {
       const top = i === 0 ? [item("1", 50, 100, 28), item("Introduction", 110, 100, 28)] : []
-      return page(i + 1, top, [item(String(i + 1), 295, 780)])
+      return furniturePage(i + 1, top, [item(String(i + 1), 295, 780)])
     })
-    const out = text(pages)
+    const out = bodyText(pages)
     assert.include(out, "Introduction")
     assert.match(out, /^# 1 Introduction$/m)
     assert.notMatch(out, /^\d+$/m)
@@ -204,9 +192,9 @@ describe("page furniture", () => {
     // The heads stand at 12% of the page's height, outside the 10% band of a page's furniture.
     const pages = Array.from(
       { length: 10 },
-      (_, i) => page(i + 1, [item(titles[Math.floor(i / 2)]!, 140, 96), item(persian(i + 5), 520, 96)], [])
+      (_, i) => furniturePage(i + 1, [item(titles[Math.floor(i / 2)]!, 140, 96), item(persian(i + 5), 520, 96)], [])
     )
-    const out = text(pages)
+    const out = bodyText(pages)
     for (const title of titles) assert.notInclude(out, title)
     for (let n = 5; n < 15; n++) assert.notInclude(out, persian(n))
     assert.include(out, "Body text of page 10")
@@ -215,20 +203,20 @@ describe("page furniture", () => {
   it("the first page's foot that runs with the other pages' heads goes, though it stands above the bottom band", () => {
     const pages = Array.from({ length: 6 }, (_, i) =>
       i === 0
-        ? page(1, [], [item("USING GROFF AND -ME 1", 50, 716)])
-        : page(i + 1, [item(`USING GROFF AND -ME ${i + 1}`, 50, 30)], []))
-    const out = text(pages)
+        ? furniturePage(1, [], [item("USING GROFF AND -ME 1", 50, 716)])
+        : furniturePage(i + 1, [item(`USING GROFF AND -ME ${i + 1}`, 50, 30)], []))
+    const out = bodyText(pages)
     assert.notInclude(out, "USING GROFF")
     assert.include(out, "Body text of page 1")
   })
 
   it("a listing's note at a page break (\"(continues on next page)\") is not text", () => {
     const pages = [1, 2].map((n) =>
-      page(n, [item(n === 2 ? "(continued from previous page)" : "Top", 400, 100)], [
+      furniturePage(n, [item(n === 2 ? "(continued from previous page)" : "Top", 400, 100)], [
         item(n === 1 ? "(continues on next page)" : "End", 400, 500)
       ])
     )
-    const out = text(pages)
+    const out = bodyText(pages)
     assert.notInclude(out, "continue")
   })
 
