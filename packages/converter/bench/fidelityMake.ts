@@ -129,6 +129,13 @@ export const madeDocuments: ReadonlyArray<Made> = [
     make: (root, pdf) => chromiumPrint(`file://${root}/usr/share/doc/sqlite3/datatype3.html`, pdf)
   },
   {
+    id: "python-regex-howto-chromium",
+    set: "heldout",
+    package: "python3.11-doc",
+    version: "3.11.2-6+deb12u9",
+    make: (root, pdf) => chromiumPrint(`file://${root}/usr/share/doc/python3.11/html/howto/regex.html`, pdf)
+  },
+  {
     id: "docutils-primer-rst2pdf",
     set: "heldout",
     package: "docutils-doc",
