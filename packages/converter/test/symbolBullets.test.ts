@@ -175,6 +175,27 @@ describe("bullets drawn with a symbol font's glyph", () => {
     assert.deepStrictEqual(read.map((run) => run.text), ["\u2022", "Item text", "word \uf0a7"])
   })
 
+  it("a lone control code leading a line before text (a bitmap font's unnamed bullet) is a bullet", () => {
+    const read = symbolBullets([
+      item("\u0088", 40, 100, 0, 10),
+      item("relocatable: the bootloader", 50, 100, 0, 10),
+      item("\u000f", 40, 140, 0, 10),
+      item("compact", 50, 140, 0, 10),
+      item("x \u0088", 40, 180, 0, 10),
+      item("\u0003", 40, 224, 0, 7), // a note's raised mark, smaller than its text
+      item("The note", 46, 220, 0, 10)
+    ])
+    assert.deepStrictEqual(read.map((run) => run.text), [
+      "\u2022",
+      "relocatable: the bootloader",
+      "\u2022",
+      "compact",
+      "x \u0088",
+      "\u0003",
+      "The note"
+    ])
+  })
+
   it.effect(
     "an OpenSymbol bullet read as \"!\" (soffice through Mac OS X Quartz) starts a list item",
     () =>

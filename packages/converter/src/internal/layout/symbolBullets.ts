@@ -68,14 +68,27 @@ const isMarker = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
     ? leads(glyph, items, symbolFace, 0)
     : dingbatMarker(glyph, items)
 
-/** A private-use code is no character of running text, whatever font it is in. */
+/**
+ * A private-use code is no character of running text, whatever font it is in; nor is a control code, as
+ * PDFium gives a bitmap font's glyph it cannot name (pdfTeX's PK bullet comes out as U+0088).
+ */
 const privateUse = /^\p{Co}$/u
+const control = /^[\u0000-\u0008\u000E-\u001F\u007F-\u009F]$/u
+
+/** A control code is a bullet only on its text's baseline at its size: a raised smaller one is a note's mark. */
+const onBaseline = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
+  items.some((item) =>
+    item !== glyph && item.x > glyph.x && Math.abs(item.y - glyph.y) <= 0.15 * item.size &&
+    glyph.size >= 0.9 * item.size && item.x - (glyph.x + glyph.width) <= maxGap * item.size
+  )
 
 /** The page's runs, index for index: symbol-font glyphs that mark an item become "•", and no run keeps either flag. */
 export const symbolBullets = (items: ReadonlyArray<TextItem>): Array<TextItem> =>
   items.map((item) => {
-    if ((item.style & anySymbol) === 0 && !privateUse.test(item.text.trim())) return item
-    return isMarker(item, items)
+    const text = item.text.trim()
+    const unnamed = control.test(text)
+    if ((item.style & anySymbol) === 0 && !privateUse.test(text) && !unnamed) return item
+    return isMarker(item, items) && (!unnamed || onBaseline(item, items))
       ? { ...item, text: "•", style: 0 }
       : { ...item, style: item.style & ~anySymbol }
   })
