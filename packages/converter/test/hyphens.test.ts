@@ -5,6 +5,8 @@ import * as Engine from "../src/internal/engine.js"
 import type { PageText } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import { collectWords, keepsHyphen } from "../src/internal/layout/hyphens.js"
+import { joinRich } from "../src/internal/layout/inline.js"
+import { Style } from "../src/internal/layout/model.js"
 import * as Markdown from "../src/Markdown.js"
 import { engineOptions } from "./support/engineOptions.js"
 import { item, paragraphs } from "./support/textItems.js"
@@ -59,6 +61,28 @@ describe("hyphens at line ends", () => {
     assert.isFalse(keepsHyphen(email, "e", "mail"))
   })
 
+  it("a hyphen before a capital is a cut when the document writes the joined word whole", () => {
+    assert.deepStrictEqual(
+      paragraphs([
+        "The AVERAGE_WIDTH field holds a width; all fields but AVER-",
+        "AGE_WIDTH are named. An Anglo-",
+        "Saxon name stays whole."
+      ]),
+      ["The AVERAGE_WIDTH field holds a width; all fields but AVERAGE_WIDTH are named. An Anglo-Saxon name stays whole."]
+    )
+  })
+
+  it("a code span cut at a hyphen goes on in code on the next line: one word, no space", () => {
+    const left = { text: "a XLFD Font-", marks: [{ start: 7, end: 12, style: Style.code }] }
+    const right = { text: "Name string.", marks: [{ start: 0, end: 4, style: Style.code }] }
+    const words = collectWords(["The FontName is a string."])
+    const joined = joinRich(left, right, false, words)
+    assert.strictEqual(joined.text, "a XLFD FontName string.")
+    assert.deepStrictEqual(joined.marks, [{ start: 7, end: 15, style: Style.code }])
+    // A hyphen the document does not cut is kept, still without a space.
+    assert.strictEqual(joinRich(left, right, false, collectWords(["other words"])).text, "a XLFD Font-Name string.")
+  })
+
   it("a hyphen at a line end keeps a compound the document writes elsewhere, and joins a cut word", () => {
     assert.deepStrictEqual(
       paragraphs([
@@ -77,6 +101,9 @@ describe("hyphens at line ends", () => {
     assert.isTrue(keepsHyphen(words, "Unicode", "aware"))
     assert.isTrue(keepsHyphen(words, "close-to", "optimal"))
     assert.isTrue(keepsHyphen(words, "MIT", "style"))
+    // One letter before the hyphen is never a typesetter's cut ("stop-on-I/O-" "error").
+    assert.isTrue(keepsHyphen(words, "O", "error"))
+    assert.isTrue(keepsHyphen(words, "x", "ray"))
     assert.isFalse(keepsHyphen(words, "Mit", "style"))
     assert.isFalse(keepsHyphen(words, "process", "ing"))
     assert.deepStrictEqual(

@@ -17,9 +17,17 @@ const endsInCode = (rich: Rich): boolean => {
   return rich.marks.some((mark) => (mark.style & 1) !== 0 && mark.start < end && mark.end >= end)
 }
 
+/** A code span cut at a hyphen and going on in code on the next line ("Font-" "Name"): joined as a cut word. */
+const cutInCode = (left: Rich, right: Rich): boolean => {
+  const lead = right.text.length - right.text.trimStart().length
+  return /\p{L}-$/u.test(left.text.trimEnd()) && /^\p{L}/u.test(right.text.slice(lead)) &&
+    right.marks.some((mark) => (mark.style & 1) !== 0 && mark.start <= lead && mark.end > lead)
+}
+
 /** `left` and `right` joined as running text (see `joinParts`); `beside` joins pieces of one baseline with a space. */
 export const joinRich = (left: Rich, right: Rich, beside = false, hyphenation?: Hyphenation): Rich => {
-  const parts = joinParts(left.text, right.text, beside || endsInCode(left), hyphenation)
+  const literal = beside || (endsInCode(left) && !cutInCode(left, right))
+  const parts = joinParts(left.text, right.text, literal, hyphenation)
   const marks: Array<Mark> = []
   for (const mark of left.marks) {
     const end = Math.min(mark.end, parts.kept)

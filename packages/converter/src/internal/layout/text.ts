@@ -91,9 +91,21 @@ const suspended = /^(?:or|and)\s/u
 const keptHyphen = /(?:(?:https?:\/\/|www\.)\S*|(?<![\p{L}\p{N}.,-])\p{N}+)[-\u2010]$/u
 
 /**
+ * Whether a hyphen before a capital is a cut ("Font-" "Name", "AVER-" "AGE_WIDTH": FOP cuts identifiers): the
+ * document writes the joined word whole, more often than the compound.
+ */
+const writesWhole = (hyphenation: Hyphenation | undefined, before: string, after: string | undefined): boolean => {
+  if (hyphenation === undefined || after === undefined) return false
+  const head = before.slice(before.lastIndexOf("-") + 1).toLowerCase()
+  const rest = after.toLowerCase()
+  const joined = hyphenation.words.get(head + rest) ?? 0
+  return joined > 0 && joined > (hyphenation.compounds.get(`${head}-${rest}`) ?? 0)
+}
+
+/**
  * Two lines as running text. A hyphen between letters at the end of the left one is a cut when the
- * right goes on in lower case, unless `hyphenation` says it is a compound; before a capital, a digit or
- * "or" ("pre- or post-") it is kept. `literal` (code, pieces of one baseline) joins with a space.
+ * right goes on in lower case, unless `hyphenation` says it is a compound; before a capital, when the
+ * document writes the joined word whole; before a digit or "or" ("pre- or post-") it is kept. `literal` (code, pieces of one baseline) joins with a space.
  */
 export const joinParts = (
   left: string,
@@ -119,7 +131,8 @@ export const joinParts = (
   if (hyphen !== null) {
     const after = leadingLetters.exec(b)?.[0]
     if (suspended.test(b)) return { text: `${a} ${b}`, kept: a.length, offset: a.length + 1, lead }
-    const cut = lowerStart.test(b) && !keepsHyphen(hyphenation, hyphen[1]!, after ?? "")
+    const cut = lowerStart.test(b) ? !keepsHyphen(hyphenation, hyphen[1]!, after ?? "") :
+      writesWhole(hyphenation, hyphen[1]!, after)
     if (cut) return { text: a.slice(0, -1) + b, kept: a.length - 1, offset: a.length - 1, lead }
     if (/^[\p{L}\p{N}]/u.test(b)) return { text: a + b, kept: a.length, offset: a.length, lead }
   }
