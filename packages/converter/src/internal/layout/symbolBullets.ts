@@ -73,7 +73,11 @@ const isMarker = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
  * PDFium gives a bitmap font's glyph it cannot name (pdfTeX's PK bullet comes out as U+0088).
  */
 const privateUse = /^\p{Co}$/u
-const control = /^[\u0000-\u0008\u000E-\u001F\u007F-\u009F]$/u
+/** A lone control code other than tab and line ends (below 32 but 9-13, or 127-159). */
+const isControl = (text: string): boolean => {
+  const code = text.length === 1 ? text.charCodeAt(0) : 0x20
+  return (code < 0x20 && (code < 0x09 || code > 0x0D)) || (code >= 0x7F && code <= 0x9F)
+}
 
 /** A control code is a bullet only on its text's baseline at its size: a raised smaller one is a note's mark. */
 const onBaseline = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
@@ -86,7 +90,7 @@ const onBaseline = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
 export const symbolBullets = (items: ReadonlyArray<TextItem>): Array<TextItem> =>
   items.map((item) => {
     const text = item.text.trim()
-    const unnamed = control.test(text)
+    const unnamed = isControl(text)
     if ((item.style & anySymbol) === 0 && !privateUse.test(text) && !unnamed) return item
     return isMarker(item, items) && (!unnamed || onBaseline(item, items))
       ? { ...item, text: "•", style: 0 }

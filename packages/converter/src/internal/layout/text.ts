@@ -131,7 +131,8 @@ export const joinParts = (
   if (hyphen !== null) {
     const after = leadingLetters.exec(b)?.[0]
     if (suspended.test(b)) return { text: `${a} ${b}`, kept: a.length, offset: a.length + 1, lead }
-    const cut = lowerStart.test(b) ? !keepsHyphen(hyphenation, hyphen[1]!, after ?? "") :
+    const cut = lowerStart.test(b) ?
+      !keepsHyphen(hyphenation, hyphen[1]!, after ?? "") :
       writesWhole(hyphenation, hyphen[1]!, after)
     if (cut) return { text: a.slice(0, -1) + b, kept: a.length - 1, offset: a.length - 1, lead }
     if (/^[\p{L}\p{N}]/u.test(b)) return { text: a + b, kept: a.length, offset: a.length, lead }
