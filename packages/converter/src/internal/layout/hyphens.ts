@@ -86,7 +86,7 @@ const acronym = /^\p{Lu}{2,}$/u
 /**
  * Whether a line-end hyphen between `before` and `after` is part of a compound: the document writes the compound
  * more often than the joined word, or both halves whole (or a second half of five letters or more) and never the
- * joined word; nor do typesetters cut a hyphenated word, an acronym ("MIT-style") or after one letter.
+ * joined word; nor do typesetters cut a hyphenated word or an acronym ("MIT-style").
  */
 export const keepsHyphen = (hyphenation: Hyphenation | undefined, before: string, after: string): boolean => {
   if (hyphenation === undefined) return false
@@ -97,7 +97,6 @@ export const keepsHyphen = (hyphenation: Hyphenation | undefined, before: string
   if (compound > joined) return true
   if (joined > 0) return false
   if (rest.length < 2) return false
-  // No typesetter cuts a word after one letter ("I/O-" "error", "X-" "ray").
   if (head.length === 1) return true
   const start = before.lastIndexOf("-") + 1
   if (start > 0 || acronym.test(before.slice(start))) return true

@@ -68,12 +68,9 @@ const isMarker = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
     ? leads(glyph, items, symbolFace, 0)
     : dingbatMarker(glyph, items)
 
-/**
- * A private-use code is no character of running text, whatever font it is in; nor is a control code, as
- * PDFium gives a bitmap font's glyph it cannot name (pdfTeX's PK bullet comes out as U+0088).
- */
+/** A private-use code is no character of running text, whatever font it is in. */
 const privateUse = /^\p{Co}$/u
-/** A lone control code other than tab and line ends (below 32 but 9-13, or 127-159). */
+/** How PDFium gives a bitmap font's glyph it cannot name (pdfTeX's PK bullet: U+0088), tab and line ends aside. */
 const isControl = (text: string): boolean => {
   const code = text.length === 1 ? text.charCodeAt(0) : 0x20
   return (code < 0x20 && (code < 0x09 || code > 0x0D)) || (code >= 0x7F && code <= 0x9F)

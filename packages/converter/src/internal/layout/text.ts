@@ -90,10 +90,7 @@ const leadingLetters = /^\p{L}+/u
 const suspended = /^(?:or|and)\s/u
 const keptHyphen = /(?:(?:https?:\/\/|www\.)\S*|(?<![\p{L}\p{N}.,-])\p{N}+)[-\u2010]$/u
 
-/**
- * Whether a hyphen before a capital is a cut ("Font-" "Name", "AVER-" "AGE_WIDTH": FOP cuts identifiers): the
- * document writes the joined word whole, more often than the compound.
- */
+/** A hyphen before a capital is a cut when the document writes the joined word whole: FOP's "AVER-" "AGE_WIDTH". */
 const writesWhole = (hyphenation: Hyphenation | undefined, before: string, after: string | undefined): boolean => {
   if (hyphenation === undefined || after === undefined) return false
   const head = before.slice(before.lastIndexOf("-") + 1).toLowerCase()
@@ -104,8 +101,8 @@ const writesWhole = (hyphenation: Hyphenation | undefined, before: string, after
 
 /**
  * Two lines as running text. A hyphen between letters at the end of the left one is a cut when the
- * right goes on in lower case, unless `hyphenation` says it is a compound; before a capital, when the
- * document writes the joined word whole; before a digit or "or" ("pre- or post-") it is kept. `literal` (code, pieces of one baseline) joins with a space.
+ * right goes on in lower case unless `hyphenation` says it is a compound (a capital: `writesWhole`); before a digit or
+ * "or" ("pre- or post-") it is kept. `literal` (code, pieces of one baseline) joins with a space.
  */
 export const joinParts = (
   left: string,
