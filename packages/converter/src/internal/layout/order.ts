@@ -17,6 +17,8 @@ import { sideBar } from "./sideBars.js"
 import type { SideBoxes } from "./sideBoxes.js"
 import { inBox, sideBoxes } from "./sideBoxes.js"
 import { joinStrays } from "./strays.js"
+import { tabStopCuts } from "./tabStops.js"
+import { takeTabulations } from "./tabulations.js"
 
 const overlaps = (a0: number, a1: number, b0: number, b1: number): boolean => a0 < b1 && b0 < a1
 
@@ -133,7 +135,11 @@ const readOrder = (page: PageText): Array<Placed> => {
     grids.some((grid) => grouped[grid.start]!.y <= y1 && grouped[grid.end - 1]!.y >= y0)
   const ruled = [...framed, ...takeRuledTables(grouped, page.rules ?? [], page.width, inGrid)]
   const margin = findMargin(grouped, page.width)
-  const cuts = new Set([...gutterCuts(grouped, segmentGap, page.width), ...(margin?.cuts ?? [])])
+  const cuts = new Set([
+    ...gutterCuts(grouped, segmentGap, page.width),
+    ...(margin?.cuts ?? []),
+    ...tabStopCuts(grouped)
+  ])
   const pitches = monoPitches(grouped)
   const placed = placeRows(grouped.map((row) => segmentRow(row, cuts, pitches)), grids, page.width)
   if (ruled.length > 0) {
@@ -183,7 +189,7 @@ export const orderPage = (page: PageText): OrderedPage => {
   const boxes = sideBoxes(body.items, body.rules ?? [])
   const frames = boxes.length > 0 ? boxes : cardColumns(body.items, body.width)
   const barRead = bar === undefined ? [] : readOrder({ ...page, items: [...bar], rules: [] })
-  const ordered = [...(frames.length === 0 ? readOrder(body) : readAround(body, frames)), ...barRead]
+  const ordered = takeTabulations([...(frames.length === 0 ? readOrder(body) : readAround(body, frames)), ...barRead])
   const barLines = barRead.flatMap((p) => p.item._tag === "Line" ? [p.item.line] : [])
   const items: Array<PageItem> = ordered.map((p) => p.item)
   for (const figure of page.figures) {
