@@ -2,6 +2,7 @@
 import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { pageBlocks, pageBlocksCarried } from "./layout/blocks.js"
+import { bylines } from "./layout/bylines.js"
 import { boundHeadings } from "./layout/boundHeadings.js"
 import { boldChapters, joinChapterLabels } from "./layout/chapterLabels.js"
 import { floatsAfterText } from "./layout/columnFloats.js"
@@ -44,6 +45,7 @@ import { numberedHeadings, paragraphGap, spacedHeadings } from "./layout/spacedH
 import { tableHeadings } from "./layout/tableHeadings.js"
 import { tableNotes } from "./layout/tableNotes.js"
 import { underlinedHeadings } from "./layout/underlinedHeadings.js"
+import { pageTitle, titleAbove } from "./layout/titleAbove.js"
 import { unlistedHeadingLevels } from "./layout/unlistedHeadings.js"
 import { linesPage, taggedBlocks } from "./tagged/assemble.js"
 import { appendTagged } from "./tagged/merge.js"
@@ -171,9 +173,10 @@ export const layout = (input: LayoutInput): Layout => {
       ])
       : new Map(),
     numberOffset: numberingOffset(matched.lines),
-    plain: notHeadings(pages),
+    plain: new Set([...notHeadings(pages), ...bylines(pages, body)]),
     hyphenation: collectWords(lineTexts(pages))
   }
+  const paperTitle = outline.length === 0 ? pageTitle(pages, body) : undefined
   const headingSizes = treeHeadingSizes(all.filter(isTaggedPage))
   const blocks: Array<Document.Block> = []
   const edges = pageEdges(pages, body)
@@ -219,10 +222,13 @@ export const layout = (input: LayoutInput): Layout => {
       : undefined
   }
   // A page's foot notice is read after the text, where it interrupts no sentence.
-  const merged = numberLevels(placeNotes([
-    ...tableNotes(mergeSplitParagraphs(blocks, rules.hyphenation)),
-    ...notices.flatMap((page) => pageBlocks(page, rules, []))
-  ]))
+  const merged = titleAbove(
+    numberLevels(placeNotes([
+      ...tableNotes(mergeSplitParagraphs(blocks, rules.hyphenation)),
+      ...notices.flatMap((page) => pageBlocks(page, rules, []))
+    ])),
+    paperTitle
+  )
   const firstHeading = merged.find((block): block is Document.Heading => block._tag === "Heading")
   const title = [input.title, input.filename, firstHeading?.text].map((t) => t?.trim() ?? "").find((t) => t !== "")
   return {
