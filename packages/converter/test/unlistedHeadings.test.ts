@@ -53,3 +53,52 @@ describe("bold headings an outline leaves out", () => {
     assert.deepStrictEqual(headings(0), [[1, "4.1 Schema functions"], [1, "4.2 Field functions"]])
   })
 })
+
+describe("bold headings a little under the text's size that an outline leaves out", () => {
+  /** Asciidoctor: an outlined section, a numbered subsection deeper than the outline, function names in 9-point bold. */
+  const pages = (style: number): Array<PageText> => [{
+    page: 1,
+    width: 600,
+    height: 800,
+    items: [
+      styledItem("2.2 GPIO operations", 50, 100, Style.strong, 14),
+      ...paragraph(130),
+      styledItem("2.2.1 GPIO setup", 50, 180, Style.strong),
+      ...paragraph(210),
+      ...["ao_enable_output", "ao_enable_input", "ao_gpio_set"].flatMap((name, i) => [
+        styledItem(name, 50, 260 + i * 60, style, 9),
+        ...paragraph(280 + i * 60)
+      ])
+    ],
+    figures: []
+  }, {
+    page: 2,
+    width: 600,
+    height: 800,
+    items: [styledItem("2.3 Memory", 50, 100, Style.strong, 14), ...paragraph(130)],
+    figures: []
+  }]
+  const outline: ReadonlyArray<OutlineEntry> = [
+    { title: "2.2 GPIO operations", level: 1, page: 1, top: 90 },
+    { title: "2.3 Memory", level: 1, page: 2, top: 90 }
+  ]
+  const found = (style: number) =>
+    Layout.layoutDocument({ pages: pages(style), outline, title: undefined, filename: "t" }).blocks.flatMap((block) =>
+      block._tag === "Heading" ? [`${block.level} ${block.text}`] : []
+    )
+
+  it("are headings under the deepest numbered title above them", () => {
+    assert.deepStrictEqual(found(Style.strong), [
+      "1 2.2 GPIO operations",
+      "3 2.2.1 GPIO setup",
+      "4 ao_enable_output",
+      "4 ao_enable_input",
+      "4 ao_gpio_set",
+      "1 2.3 Memory"
+    ])
+  })
+
+  it("stay text when not bold (a smaller print's passages)", () => {
+    assert.deepStrictEqual(found(0), ["1 2.2 GPIO operations", "3 2.2.1 GPIO setup", "1 2.3 Memory"])
+  })
+})

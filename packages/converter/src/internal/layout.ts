@@ -2,8 +2,8 @@
 import type * as Document from "../Document.js"
 import type { PageRules } from "./layout/blocks.js"
 import { pageBlocks, pageBlocksCarried } from "./layout/blocks.js"
-import { bylines } from "./layout/bylines.js"
 import { boundHeadings } from "./layout/boundHeadings.js"
+import { bylines } from "./layout/bylines.js"
 import { boldChapters, joinChapterLabels } from "./layout/chapterLabels.js"
 import { floatsAfterText } from "./layout/columnFloats.js"
 import { deepHeadings } from "./layout/deepHeadings.js"
@@ -17,6 +17,7 @@ import {
   headingLevels,
   lineRatio,
   matchOutline,
+  numberDepth,
   numberingOffset,
   outlineSizeLevels,
   useOutline,
@@ -44,8 +45,8 @@ import { smallHeadings } from "./layout/smallHeadings.js"
 import { numberedHeadings, paragraphGap, spacedHeadings } from "./layout/spacedHeadings.js"
 import { tableHeadings } from "./layout/tableHeadings.js"
 import { tableNotes } from "./layout/tableNotes.js"
-import { underlinedHeadings } from "./layout/underlinedHeadings.js"
 import { pageTitle, titleAbove } from "./layout/titleAbove.js"
+import { underlinedHeadings } from "./layout/underlinedHeadings.js"
 import { unlistedHeadingLevels } from "./layout/unlistedHeadings.js"
 import { linesPage, taggedBlocks } from "./tagged/assemble.js"
 import { appendTagged } from "./tagged/merge.js"
@@ -135,22 +136,30 @@ export const layout = (input: LayoutInput): Layout => {
   const deeper = matched === outlined
     ? sized
     : new Map([...sized].map(([size, level]) => [size, Math.min(6, level + 1)] as const))
-  const levels = outline.length > 0 ? unlistedHeadingLevels(pages, body, deeper) : deeper
+  const ratio = lineRatio(pages, body)
+  const numbered = outline.length === 0 ? numberedHeadings(pages, body) : deepHeadings(pages, matched.lines, ratio)
+  const numberOffset = numberingOffset(matched.lines)
+  const outlineDepth = outline.reduce((max, entry) => Math.max(max, entry.level), 0) + (matched === outlined ? 0 : 1)
+  // The deepest level a title takes: the outline's, or a numbered heading's deeper than it goes.
+  const titleDepth = [...numbered].reduce(
+    (max, line) => Math.max(max, (numberDepth(line.text) ?? 0) + numberOffset),
+    outlineDepth
+  )
+  const levels = outline.length > 0 ? unlistedHeadingLevels(pages, body, deeper, titleDepth) : deeper
   const treePages = new Set(all.filter(isTaggedPage).map((page) => page.page))
   const slides = findSlideTitles(pages, (page) => treePages.has(page.page))
-  const outlineDepth = outline.reduce((max, entry) => Math.max(max, entry.level), 0) + (matched === outlined ? 0 : 1)
   const headingLines = slides === undefined
     ? matched.lines
     : new Map([
       ...matched.lines,
       ...slideTitleLines(slides, matched.lines, slideLevel(slides.size, levels, outlineDepth))
     ])
-  const ratio = lineRatio(pages, body)
   const gap = paragraphGap(pages, body, ratio)
   const rules: PageRules = {
     body,
     lineRatio: ratio,
     levels,
+    underSizes: new Set([...levels.keys()].filter((size) => size < body && !deeper.has(size))),
     outlineLines: headingLines,
     sizeLevels: { active: outline.length === 0 },
     // An outlined document's headings are its outline's (and larger sizes): bold lines stay text.
@@ -164,7 +173,7 @@ export const layout = (input: LayoutInput): Layout => {
       : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
     chapters: outline.length === 0 ? boldChapters(pages, body) : new Set(),
-    numbered: outline.length === 0 ? numberedHeadings(pages, body) : deepHeadings(pages, matched.lines, ratio),
+    numbered,
     small: outline.length === 0
       ? new Map([
         ...largeBoldHeadings(pages, body),
@@ -172,7 +181,7 @@ export const layout = (input: LayoutInput): Layout => {
         ...[...questionHeadings(pages, body, gap)].map((line) => [line, 0] as const)
       ])
       : new Map(),
-    numberOffset: numberingOffset(matched.lines),
+    numberOffset,
     plain: new Set([...notHeadings(pages), ...bylines(pages, body)]),
     hyphenation: collectWords(lineTexts(pages))
   }

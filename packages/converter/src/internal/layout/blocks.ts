@@ -203,7 +203,8 @@ class PageBlocks {
   /** A heading's level by the line's size or weight (not the outline's). */
   private styledLevel(line: Line): number | undefined {
     // A bulleted line at a heading's size is an item: an outline's heading size can be the items' too.
-    const sized = this.rules.sizeLevels.active && isHeadingCandidate(line, this.rules.body) && !bulleted(line)
+    const sized = this.rules.sizeLevels.active && !bulleted(line) &&
+      (isHeadingCandidate(line, this.rules.body) || this.rules.underSizes?.has(line.size) === true)
     return (sized
       ? this.rules.levels.get(line.size)
       : undefined) ??

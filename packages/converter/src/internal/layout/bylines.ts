@@ -23,7 +23,8 @@ export const bylines = (pages: ReadonlyArray<OrderedPage>, body: number): Set<Li
       counts.set(line.size, (counts.get(line.size) ?? 0) + 1)
     }
   }
-  const boldSize = (size: number): boolean => (bold.get(size) ?? 0) >= minBold && bold.get(size)! > (plain.get(size) ?? 0)
+  const boldSize = (size: number): boolean =>
+    (bold.get(size) ?? 0) >= minBold && bold.get(size)! > (plain.get(size) ?? 0)
   const first = pages.find((page) => pageLines(page).length > 0)
   if (first === undefined) return found
   const lines = pageLines(first)

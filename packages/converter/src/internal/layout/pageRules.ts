@@ -10,6 +10,8 @@ export interface PageRules {
   /** The most common distance between body lines, in font sizes. */
   readonly lineRatio: number
   readonly levels: ReadonlyMap<number, number>
+  /** Sizes under the text's that `levels` holds: an outline's unlisted headings' (`unlistedHeadingLevels`). */
+  readonly underSizes?: ReadonlySet<number> | undefined
   readonly outlineLines: ReadonlyMap<Line, OutlinedLine>
   /** Whether `levels` apply yet: in an outlined document, from its first outlined heading on (shared by the pages). */
   readonly sizeLevels: { active: boolean }

@@ -49,5 +49,7 @@ export const titleAbove = (
   const deepest = Math.max(...blocks.slice(at + 1).map((block) => block._tag === "Heading" ? block.level : 0))
   // A shift past level 6 would set different levels alike: the title is then no paper's.
   if (shift <= 0 || deepest + shift > 6) return [...blocks]
-  return blocks.map((block, index) => index > at && block._tag === "Heading" ? { ...block, level: block.level + shift } : block)
+  return blocks.map((block, index) =>
+    index > at && block._tag === "Heading" ? { ...block, level: block.level + shift } : block
+  )
 }

@@ -1,4 +1,8 @@
-/** Headings an outline leaves out (texinfo's `@subheading`): a smaller bold size than its titles', one level under. */
+/**
+ * Headings an outline leaves out (texinfo's `@subheading`): a smaller bold size than its titles', one level
+ * under; and a bold size a little under the text's (Asciidoctor's discrete headings: function names over
+ * their prototypes), under those.
+ */
 import { allBold, isHeadingCandidate } from "./headings.js"
 import type { OrderedPage } from "./model.js"
 import { pageLines } from "./model.js"
@@ -6,12 +10,18 @@ import { pageLines } from "./model.js"
 // Fewer lines at a size are a title page's or a cover's.
 const minLines = 3
 const maxChars = 80
+/** How much smaller than the body, in points, an unlisted heading size may be. */
+const maxShrink = 1.5
 
-/** `levels` (outlined sizes' levels) with each unlisted bold heading size added under the deepest. */
+/**
+ * `levels` (outlined sizes' levels) with each unlisted bold heading size added under the deepest; one
+ * under the text's size also under the deepest level a title takes (`titleDepth`).
+ */
 export const unlistedHeadingLevels = (
   pages: ReadonlyArray<OrderedPage>,
   body: number,
-  levels: ReadonlyMap<number, number>
+  levels: ReadonlyMap<number, number>,
+  titleDepth = 0
 ): Map<number, number> => {
   const result = new Map(levels)
   if (levels.size === 0) return result
@@ -20,7 +30,8 @@ export const unlistedHeadingLevels = (
   const bySize = new Map<number, { count: number; headings: boolean }>()
   for (const page of pages) {
     for (const line of pageLines(page)) {
-      if (levels.has(line.size) || line.size >= smallest || !isHeadingCandidate(line, body)) continue
+      const under = line.size < body && line.size >= body - maxShrink && line.text.trim().length >= 2
+      if (levels.has(line.size) || line.size >= smallest || !(isHeadingCandidate(line, body) || under)) continue
       const entry = bySize.get(line.size) ?? { count: 0, headings: true }
       entry.count++
       entry.headings &&= line.charWidth === undefined && line.text.length <= maxChars &&
@@ -29,6 +40,8 @@ export const unlistedHeadingLevels = (
     }
   }
   const sizes = [...bySize].filter(([, entry]) => entry.headings && entry.count >= minLines).map(([size]) => size)
-  sizes.sort((a, b) => b - a).forEach((size, index) => result.set(size, Math.min(6, deepest + 1 + index)))
+  sizes.sort((a, b) => b - a).forEach((size, index) =>
+    result.set(size, Math.min(6, (size < body ? Math.max(deepest, titleDepth) : deepest) + 1 + index))
+  )
   return result
 }
