@@ -246,11 +246,12 @@ describe("bold headings in the body's size told apart by their numbers", () => {
   }
 
   it("a chapter's number stands its title over the sections numbered under it", () => {
+    // The larger title stands over them all (`titleAbove`).
     assert.deepStrictEqual(headings(page("1. SCOPE"), []), [
       [1, "Programmer's Guide"],
-      [1, "1. SCOPE"],
-      [2, "1.1 IDENTIFICATION"],
-      [2, "1.2 SYSTEM OVERVIEW"]
+      [2, "1. SCOPE"],
+      [3, "1.1 IDENTIFICATION"],
+      [3, "1.2 SYSTEM OVERVIEW"]
     ])
   })
 

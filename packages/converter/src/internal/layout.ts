@@ -140,7 +140,6 @@ export const layout = (input: LayoutInput): Layout => {
   const numbered = outline.length === 0 ? numberedHeadings(pages, body) : deepHeadings(pages, matched.lines, ratio)
   const numberOffset = numberingOffset(matched.lines)
   const outlineDepth = outline.reduce((max, entry) => Math.max(max, entry.level), 0) + (matched === outlined ? 0 : 1)
-  // The deepest level a title takes: the outline's, or a numbered heading's deeper than it goes.
   const titleDepth = [...numbered].reduce(
     (max, line) => Math.max(max, (numberDepth(line.text) ?? 0) + numberOffset),
     outlineDepth

@@ -1,7 +1,4 @@
-/**
- * A paper's byline: its authors and their affiliation under the title, set in the size of its bold
- * section headings but not in bold (troff's and LaTeX's title blocks). A reader takes them for text.
- */
+/** A paper's byline (authors, affiliation) under its title, in its bold headings' size but not bold: text. */
 import { allBold, isHeadingCandidate } from "./headings.js"
 import type { Line, OrderedPage } from "./model.js"
 import { pageLines } from "./model.js"
@@ -31,7 +28,6 @@ export const bylines = (pages: ReadonlyArray<OrderedPage>, body: number): Set<Li
   const largest = Math.max(...lines.map((line) => line.size))
   const title = lines.findIndex((line) => line.size === largest)
   for (const line of lines.slice(title + 1)) {
-    // The byline ends where the text or the first heading begins.
     if (!isHeadingCandidate(line, body) || line.size >= largest || (isBold(line) && boldSize(line.size))) break
     if (boldSize(line.size)) found.add(line)
   }

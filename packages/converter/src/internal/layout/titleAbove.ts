@@ -1,7 +1,4 @@
-/**
- * A paper's title stands above its numbered sections: troff's and plain TeX's section titles are set in
- * bold at the text's size, so their numbers give them levels from 1, where the larger title already is.
- */
+/** A paper's title above its numbered sections, which troff sets in bold at the text's size (levels from 1). */
 import type * as Document from "../../Document.js"
 import { isHeadingCandidate, withoutReferences } from "./headings.js"
 import type { OrderedPage } from "./model.js"
@@ -25,11 +22,7 @@ export const pageTitle = (pages: ReadonlyArray<OrderedPage>, body: number): stri
   return text === "" ? undefined : text
 }
 
-/**
- * When the document's first heading is its first page's title and numbered headings after it stand at
- * its level or above, every heading after the title goes as much deeper (their order of levels kept, none
- * past level 6).
- */
+/** Headings after the first page's title go deeper when numbered ones stand at its level or above. */
 export const titleAbove = (
   blocks: ReadonlyArray<Document.Block>,
   title: string | undefined
@@ -39,7 +32,6 @@ export const titleAbove = (
   if (title === undefined || first?._tag !== "Heading" || !normalizeText(first.text).trim().startsWith(title)) {
     return [...blocks]
   }
-  // The title is on the first page: no page break comes between the document's start and it.
   if (blocks.slice(0, at).filter((block) => block._tag === "PageBreak").length > 1) return [...blocks]
   const numbered = blocks.slice(at + 1).flatMap((block) =>
     block._tag === "Heading" && sectionNumber.test(block.text) ? [block.level] : []

@@ -1,8 +1,4 @@
-/**
- * Headings an outline leaves out (texinfo's `@subheading`): a smaller bold size than its titles', one level
- * under; and a bold size a little under the text's (Asciidoctor's discrete headings: function names over
- * their prototypes), under those.
- */
+/** Headings an outline leaves out: bold sizes under its titles' (texinfo's `@subheading`) or the text's (AsciiDoc). */
 import { allBold, isHeadingCandidate } from "./headings.js"
 import type { OrderedPage } from "./model.js"
 import { pageLines } from "./model.js"
@@ -13,10 +9,7 @@ const maxChars = 80
 /** How much smaller than the body, in points, an unlisted heading size may be. */
 const maxShrink = 1.5
 
-/**
- * `levels` (outlined sizes' levels) with each unlisted bold heading size added under the deepest; one
- * under the text's size also under the deepest level a title takes (`titleDepth`).
- */
+/** `levels` with each unlisted bold heading size under the deepest (one under the text's under `titleDepth` too). */
 export const unlistedHeadingLevels = (
   pages: ReadonlyArray<OrderedPage>,
   body: number,
