@@ -265,6 +265,9 @@ const belowAll = (items: ReadonlyArray<PageItem>, from: number, height: number):
   return true
 }
 
+/** A note symbol's label (not a figure, which an exponent may be). */
+const symbolLabel = /^[*\u2217\u2020\u2021\u00A7\u00B6\u2016]+$/u
+
 /** A raised label glued to the word after it ("x2bar") is an exponent rather than a reference (CJK text aside). */
 const beforeWord = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Nd}]/u
 
@@ -285,21 +288,25 @@ const withReferences = (
       ? (item.marks ?? []).flatMap((row, r) => row.map((cell, c) => ({ text: item.rows[r]?.[c] ?? "", marks: cell })))
       : []
   )
-  const candidates = new Map<string, Array<{ readonly mark: Mark; readonly glued: boolean }>>()
-  for (const { marks, text } of texts) {
+  const candidates = new Map<string, Array<{ readonly mark: Mark; readonly glued: boolean; readonly text: number }>>()
+  texts.forEach(({ marks, text }, index) => {
     for (const mark of marks) {
       const label = mark.style === Style.footnote ? text.slice(mark.start, mark.end).trim() : ""
       if (!labels.has(label)) continue
       const list = candidates.get(label) ?? []
-      list.push({ mark, glued: beforeWord.test(text.slice(mark.end)) })
+      list.push({ mark, glued: beforeWord.test(text.slice(mark.end)), text: index })
       candidates.set(label, list)
     }
-  }
+  })
   const kept = new Set<Mark>()
   for (const [label, list] of candidates) {
     const free = list.filter((candidate) => !candidate.glued)
     const chosen = [...free, ...list.filter((candidate) => candidate.glued)].slice(0, labels.get(label))
-    for (const candidate of list) if (chosen.includes(candidate)) kept.add(candidate.mark)
+    // A symbol is no exponent: its other free references on a chosen one's line share its note ("Kleb‡ and Wood‡").
+    const lines = new Set(symbolLabel.test(label) ? chosen.map((candidate) => candidate.text) : [])
+    for (const candidate of list) {
+      if (chosen.includes(candidate) || !candidate.glued && lines.has(candidate.text)) kept.add(candidate.mark)
+    }
   }
   const keep = (text: string, marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {
     const out = marks.filter((mark) =>

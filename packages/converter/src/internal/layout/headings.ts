@@ -5,6 +5,7 @@ import type { Line, Mark, OrderedPage, OutlineEntry } from "./model.js"
 import { Style } from "./model.js"
 import { pageLines } from "./model.js"
 import { letterCount, normalizeText } from "./text.js"
+import { referencesInPlace } from "./titleReferences.js"
 
 /** The most common distance between consecutive body-size lines, in font sizes. */
 export const lineRatio = (pages: ReadonlyArray<OrderedPage>, body: number): number => {
@@ -127,6 +128,8 @@ export const outlinedTitle = (line: Line, title: string): { text: string; marks:
     end = mark.start
   }
   let text = headingTitle(withoutReferences(line), title)
+  const inPlace = referencesInPlace(line, text)
+  if (inPlace !== undefined) return inPlace
   const marks: Array<Mark> = []
   for (const mark of trailing) {
     const label = line.text.slice(mark.start, mark.end).trim()
