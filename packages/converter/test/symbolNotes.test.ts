@@ -2,8 +2,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { Markdown } from "../src/index.js"
 import type { PageText } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
+import { footNotes } from "../src/internal/layout/footnotes.js"
 import { outlinedTitle } from "../src/internal/layout/headings.js"
 import { makeLine } from "../src/internal/layout/lines.js"
+import type { OrderedPage, PageItem } from "../src/internal/layout/model.js"
 import { Style } from "../src/internal/layout/model.js"
 import { item } from "./support/textItems.js"
 
@@ -75,5 +77,45 @@ describe("note symbols on a title and its author line", () => {
       text: "Users Manual\u2020",
       marks: [{ start: 12, end: 13, style: Style.footnote }]
     })
+  })
+})
+
+describe("letters raised as note labels", () => {
+  it("one small letter raised after a word is a note mark, as a figure is; on the line it is text", () => {
+    const cell = makeLine([item("Learning Curve", 100, 180, 9), item("a", 163, 176.5, 6)])
+    assert.strictEqual(cell.text, "Learning Curvea")
+    assert.deepStrictEqual(cell.marks, [{ start: 14, end: 15, style: Style.footnote }])
+    const note = makeLine([item("a", 100, 596.5, 6), item("1.0 being easiest.", 104, 600, 8)])
+    assert.deepStrictEqual(note.marks, [{ start: 0, end: 1, style: Style.footnote }])
+    // Set on the line, or a raised word or capital, it is no mark.
+    assert.strictEqual(makeLine([item("Curve", 100, 180, 9), item("a", 125, 180, 9)]).marks, undefined)
+    assert.strictEqual(makeLine([item("Curve", 100, 180, 9), item("ab", 125, 176.5, 6)]).marks, undefined)
+    assert.strictEqual(makeLine([item("Curve", 100, 180, 9), item("A", 125, 176.5, 6)]).marks, undefined)
+  })
+})
+
+describe("a raised letter's note on its page", () => {
+  const page = (foot: ReadonlyArray<PageItem>): OrderedPage => ({
+    page: 1,
+    height: 800,
+    items: [
+      { _tag: "Line", line: makeLine([item("The curve grows as x", 44, 560), item("a", 140, 556.5, 6)]) },
+      ...filler.map((text, i): PageItem => ({ _tag: "Line", line: makeLine([item(text, 44, 600 + i * 12)]) })),
+      ...foot
+    ],
+    separators: [{ x0: 43.3, x1: 142.1, y0: 690, y1: 690.8, horizontal: true, long: false }]
+  })
+  const firstMarks = (found: ReturnType<typeof footNotes>) =>
+    found.page.items[0]?._tag === "Line" ? found.page.items[0].line.marks : undefined
+
+  it("makes it a reference; without one it is an exponent, not a reference", () => {
+    const note: PageItem = {
+      _tag: "Line",
+      line: makeLine([item("a", 44, 696.5, 6), item("Measured in the field.", 48, 700, 8)])
+    }
+    const noted = footNotes(page([note]), 10, false)
+    assert.deepStrictEqual(noted.notes.map((n) => n.label), ["a"])
+    assert.deepStrictEqual(firstMarks(noted), [{ start: 20, end: 21, style: Style.footnote }])
+    assert.strictEqual(firstMarks(footNotes(page([]), 10, false)), undefined)
   })
 })

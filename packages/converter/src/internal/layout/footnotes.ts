@@ -155,10 +155,11 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
     i = block.end
     above = undefined
   }
-  if (notes.length === 0) return { page, notes }
+  if (notes.length === 0) return { page: withoutLetters(page, new Set()), notes }
   const labels = new Map<string, number>()
   for (const note of notes) if (note.label !== undefined) labels.set(note.label, (labels.get(note.label) ?? 0) + 1)
-  return { page: withReferences(page, markGlued(items.filter((_, i) => !taken.has(i)), labels), labels), notes }
+  const kept = withReferences(page, markGlued(items.filter((_, i) => !taken.has(i)), labels), labels)
+  return { page: withoutLetters(kept, new Set(labels.keys())), notes }
 }
 
 /** How a foot block starts at `line`: a note's label, or none (a note going on from the page before). */
@@ -339,4 +340,26 @@ export const noteMarks = (
 ): { readonly marks?: Array<Array<ReadonlyArray<Mark>>> } => {
   const marks = rows.map((row) => row.map((cell) => (cell.marks ?? []).filter((mark) => mark.style === Style.footnote)))
   return marks.some((row) => row.some((cell) => cell.length > 0)) ? { marks } : {}
+}
+
+/** A raised letter is an exponent unless a note of its page has it for label (a table's "Curveᵃ"). */
+const withoutLetters = (page: OrderedPage, labels: ReadonlySet<string>): OrderedPage => {
+  const keep = (text: string, marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {
+    const out = marks.filter((mark) => {
+      const label = text.slice(mark.start, mark.end).trim()
+      return mark.style !== Style.footnote || !/^[a-z]$/.test(label) || labels.has(label)
+    })
+    return out.length === marks.length ? marks : out
+  }
+  let changed = false
+  const items = page.items.map((item): PageItem => {
+    if (item._tag === "Line" && item.line.marks !== undefined) {
+      const marks = keep(item.line.text, item.line.marks)
+      if (marks === item.line.marks) return item
+      changed = true
+      return { _tag: "Line", line: { ...item.line, marks: marks.length > 0 ? marks : undefined } }
+    }
+    return item
+  })
+  return changed ? { ...page, items } : page
 }

@@ -9,7 +9,7 @@ const fullSizeRaise = 0.3
 
 /** Whether a run is a footnote's label raised above the line of `main`, set smaller or raised well clear of it. */
 export const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
-  raisedMark(item.text.trim()) && item.y < main.y - 0.15 * main.size &&
+  (raisedMark(item.text.trim()) || raisedLetter.test(item.text.trim())) && item.y < main.y - 0.15 * main.size &&
   (item.size < 0.85 * main.size ||
     item.size <= main.size + 0.5 && item.y < main.y - fullSizeRaise * main.size && noteLabel.test(item.text.trim()))
 
@@ -18,6 +18,9 @@ export const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
  * (elsarticle's star), or a letter and a parenthesis (AIP's "a)", raised only as a note's label).
  */
 const raisedMark = (text: string): boolean => noteLabel.test(text) || /^(?:\?{1,3}|\p{Ll}\))$/u.test(text)
+
+/** One small letter raised alone (a table's notes: "Curveᵃ"); an exponent it may also be, which a note of its label on the page tells apart. */
+const raisedLetter = /^[a-z]$/
 
 /** The labels of several notes raised as one run, commas between them ("1,∗"); undefined for any other run. */
 export const raisedLabels = (item: TextItem, main: TextItem): Array<string> | undefined => {
