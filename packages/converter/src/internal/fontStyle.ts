@@ -40,13 +40,17 @@ export const faceStyle = (name: string, flags: number, weight: number, angle: nu
   return style
 }
 
+/** A font's base name as PDFium gives it ("" for a Type 3 font without one). */
+export const fontName = (m: Pdfium, font: number): string =>
+  P.withBuffer(m, 256, (buffer) => {
+    const length = m.direct.FPDFFont_GetBaseFontName(font, buffer, 256)
+    return length > 1 ? latin1.decode(m.pdfium.HEAPU8.subarray(buffer, buffer + length - 1)) : ""
+  })
+
 export const fontStyle = (m: Pdfium, font: number): number => {
   if (font === 0) return 0
   const c = m.direct
-  const name = P.withBuffer(m, 256, (buffer) => {
-    const length = c.FPDFFont_GetBaseFontName(font, buffer, 256)
-    return length > 1 ? latin1.decode(m.pdfium.HEAPU8.subarray(buffer, buffer + length - 1)) : ""
-  })
+  const name = fontName(m, font)
   const angle = P.withBuffer(m, 4, (out) => c.FPDFFont_GetItalicAngle(font, out) ? P.int(m, out) : 0)
   const flags = c.FPDFFont_GetFlags(font)
   return faceStyle(name, flags, c.FPDFFont_GetWeight(font), angle) |

@@ -1,11 +1,13 @@
 /**
  * A page's text as positioned runs, from PDFium's text API: the characters in bulk
  * (FPDFText_GetText), cut into runs where the text object changes (one run per show operation,
- * as a PDF places text), then a few calls per run for its box, baseline and size, never per character.
+ * as a PDF places text), then a few calls per run for its box, baseline and size, never per character
+ * (but for a nameless font's pitch, see `fixedPitchFonts`).
  */
 import type { CharSpan } from "./accentRuns.js"
 import { combiningAccent, gravesOnLetters, markLetterAt } from "./accentRuns.js"
-import { fontStyle } from "./fontStyle.js"
+import { fixedPitchFonts } from "./fixedPitch.js"
+import { fontName, fontStyle } from "./fontStyle.js"
 import type { TextItem } from "./layout.js"
 import { spaceGap } from "./layout/lines.js"
 import { Style } from "./layout/model.js"
@@ -199,10 +201,16 @@ export const pageText = (
       const rotated = toPage(0, 0)[1] !== toPage(100, 0)[1]
       // Fonts are shared by many runs: each one's style is asked once per page.
       const styles = new Map<number, number>()
+      let even: ReadonlySet<number> | undefined
       const styleOf = (font: number): number => {
         let style = styles.get(font)
         if (style === undefined) {
           style = fontStyle(m, font)
+          // A nameless font (a TeX bitmap font) tells its pitch only by its advances on the page.
+          if ((style & Style.code) === 0 && font !== 0 && fontName(m, font) === "") {
+            even ??= fixedPitchFonts(m, textPage, count, chars.at, sizeAt)
+            if (even.has(font)) style |= Style.code
+          }
           styles.set(font, style)
         }
         return style

@@ -27,6 +27,8 @@ export const markerOnly = new RegExp(`^(?:[${bulletCharacters}]|\\d{1,3}[.)]|[a-
  * stop past a bullet, an XSL-FO list's indent past "1." or "a.", not a column.
  */
 const maxBulletGap = 3
+/** Between fixed-pitch runs, a gap under this many characters is no space (LaTeX listings' columns wider than cmtt: a token is a run of its own, centred in its columns). */
+const gridSlack = 0.5
 /** Gaps wider than this many font sizes are word spaces. */
 export const spaceGap = 0.12
 
@@ -103,9 +105,9 @@ export const makeLine = (items: ReadonlyArray<TextItem>, pitches?: ReadonlyMap<n
       const wrapped = Math.abs(item.y - previous.y) > 0.5 * size && gap < -size
       if (gap > spaceGap * size || wrapped) {
         // Between two fixed-pitch runs, the gap is a number of spaces (alignment in code).
-        const spaces = isMono(previous) && isMono(item)
-          ? Math.max(1, Math.round(gap / charWidthOf(pitches?.get(previous.size) ?? previous)))
-          : 1
+        const pitch = isMono(previous) && isMono(item) ? charWidthOf(pitches?.get(previous.size) ?? previous) : 0
+        // A fixed-pitch gap under half a character is no space: a listing's grid wider than its glyphs.
+        const spaces = pitch === 0 ? 1 : gap < gridSlack * pitch && !wrapped ? 0 : Math.max(1, Math.round(gap / pitch))
         text += " ".repeat(spaces)
       }
     }

@@ -10,12 +10,34 @@ const calloutNumber = /^\d{1,2}$/
 /** Numbered lines a column needs beside code before its numbers are taken as line numbers. */
 const minBesideCode = 3
 
-/** The code run that starts a baseline just right of `number` (within a few of its sizes), if any. */
-const codeBeside = (number: TextItem, code: ReadonlyArray<TextItem>): TextItem | undefined =>
-  code.find((item) =>
-    Math.abs(item.y - number.y) <= 0.5 * item.size && number.size < 0.9 * item.size &&
-    item.x >= number.x + number.width + 0.2 * item.size && item.x <= number.x + number.width + 4 * item.size
+/** Font sizes between a line number and its code: a listing's nesting indents its lines that far. */
+const maxIndent = 12
+
+/** Runs by baseline, rounded to a point: what stands beside a number. */
+const byBaseline = (items: ReadonlyArray<TextItem>): Map<number, Array<TextItem>> => {
+  const rows = new Map<number, Array<TextItem>>()
+  for (const item of items) {
+    const key = Math.round(item.y)
+    const row = rows.get(key)
+    if (row === undefined) rows.set(key, [item])
+    else row.push(item)
+  }
+  return rows
+}
+
+/** The code run that comes first on `number`'s baseline right of it (within `maxIndent` of its sizes), if any. */
+const codeBeside = (number: TextItem, rows: ReadonlyMap<number, ReadonlyArray<TextItem>>): TextItem | undefined => {
+  const end = number.x + number.width
+  const key = Math.round(number.y)
+  const beside = [key - 1, key, key + 1].flatMap((y) => rows.get(y) ?? []).filter((item) =>
+    Math.abs(item.y - number.y) <= 0.5 * item.size && item.x >= end + 0.2 * item.size
   )
+  const next = beside.reduce<TextItem | undefined>((a, b) => a === undefined || b.x < a.x ? b : a, undefined)
+  return next !== undefined && isMono(next) && number.size <= 1.01 * next.size &&
+      next.x <= end + maxIndent * next.size
+    ? next
+    : undefined
+}
 
 /** Runs of `column` (top down) whose numbers go up by one step: a listing's numbering, blank lines included. */
 const numberedRuns = (column: ReadonlyArray<TextItem>): Array<Array<TextItem>> => {
@@ -63,6 +85,7 @@ export const dropListingMarks = (items: ReadonlyArray<TextItem>): ReadonlyArray<
   if (code.length === 0) return items
   const dropped = new Set<TextItem>(callouts(items, code))
   const numbers = items.filter((item) => !isMono(item) && lineNumber.test(item.text.trim()) && !dropped.has(item))
+  const rows = byBaseline(items)
   const columns = new Map<number, Array<TextItem>>()
   for (const item of numbers) {
     const right = Math.round(item.x + item.width)
@@ -73,7 +96,7 @@ export const dropListingMarks = (items: ReadonlyArray<TextItem>): ReadonlyArray<
   }
   for (const column of columns.values()) {
     for (const run of numberedRuns([...column].sort((a, b) => a.y - b.y))) {
-      const beside = run.filter((item) => codeBeside(item, code) !== undefined).length
+      const beside = run.filter((item) => codeBeside(item, rows) !== undefined).length
       if (beside >= minBesideCode && beside * 2 >= run.length) { for (const item of run) dropped.add(item) }
     }
   }
