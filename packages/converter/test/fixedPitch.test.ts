@@ -58,6 +58,10 @@ describe("a nameless font's pitch, measured", () => {
     // A proportional face's digits are all as wide: not enough letters.
     assert.isFalse(evenPitch(even("0123456789", 0.5)))
     assert.isFalse(evenPitch(even("model", 0.525)))
+    // An ideograph's em is no code face's pitch, nor is a width of nothing.
+    assert.isFalse(evenPitch(even("modelMyBar;", 1)))
+    assert.isFalse(evenPitch(even("modelMyBar;", 0)))
+    assert.isFalse(evenPitch(even("中文字体排版测试中", 0.525)))
     assert.isFalse(evenPitch(new Map([...even("modelMyBar;", 0.525), ["i", 0.28]])))
   })
 

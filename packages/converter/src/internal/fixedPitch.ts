@@ -17,18 +17,22 @@ const overhang = 0.06
 /** The share of characters whose boxes are the pitch exactly. */
 const pitchShare = 0.75
 
-const letter = /\p{L}/u
+/** A Latin code face's pitch, in font sizes (cmtt 0.525, Courier 0.6): an ideograph's em is no pitch, nor a zero width. */
+const minPitch = 0.4
+const maxPitch = 0.7
+
+const letter = /\p{Script=Latin}/u
 
 /**
- * Whether character widths (in font sizes) are one pitch: three quarters of enough distinct
- * characters, letters among them, as narrow as the narrowest, none much wider.
+ * Whether character widths (in font sizes) are one Latin pitch: three quarters of enough distinct
+ * characters, Latin letters among them, as narrow as the narrowest, none much wider.
  */
 export const evenPitch = (widths: ReadonlyMap<string, number>): boolean => {
   const values = [...widths.values()]
   if (values.length < enoughCharacters) return false
   if ([...widths.keys()].filter((c) => letter.test(c)).length < enoughLetters) return false
   const pitch = Math.min(...values)
-  return Math.max(...values) <= pitch + overhang &&
+  return pitch >= minPitch && pitch <= maxPitch && Math.max(...values) <= pitch + overhang &&
     values.filter((width) => width <= pitch + tolerance).length >= pitchShare * values.length
 }
 

@@ -27,8 +27,17 @@ export const markerOnly = new RegExp(`^(?:[${bulletCharacters}]|\\d{1,3}[.)]|[a-
  * stop past a bullet, an XSL-FO list's indent past "1." or "a.", not a column.
  */
 const maxBulletGap = 3
-/** Between fixed-pitch runs, a gap under this many characters is no space (LaTeX listings' columns wider than cmtt: a token is a run of its own, centred in its columns). */
+/** Between fixed-pitch runs, a gap under this many characters may be no space (see `onGrid`). */
 const gridSlack = 0.5
+
+/**
+ * Whether `item` starts in the column right after `previous`'s last one: LaTeX listings set each
+ * token as a run in columns wider than cmtt's glyphs, leaving a gap that is no space.
+ */
+const onGrid = (previous: TextItem, item: TextItem, gap: number, pitch: number): boolean => {
+  if (gap >= gridSlack * pitch || Math.abs(item.y - previous.y) > 0.5 * item.size) return false
+  return Math.abs((item.x - previous.x) / pitch - [...previous.text].length) < 0.25
+}
 /** Gaps wider than this many font sizes are word spaces. */
 export const spaceGap = 0.12
 
@@ -106,8 +115,7 @@ export const makeLine = (items: ReadonlyArray<TextItem>, pitches?: ReadonlyMap<n
       if (gap > spaceGap * size || wrapped) {
         // Between two fixed-pitch runs, the gap is a number of spaces (alignment in code).
         const pitch = isMono(previous) && isMono(item) ? charWidthOf(pitches?.get(previous.size) ?? previous) : 0
-        // A fixed-pitch gap under half a character is no space: a listing's grid wider than its glyphs.
-        const spaces = pitch === 0 ? 1 : gap < gridSlack * pitch && !wrapped ? 0 : Math.max(1, Math.round(gap / pitch))
+        const spaces = pitch === 0 ? 1 : onGrid(previous, item, gap, pitch) ? 0 : Math.max(1, Math.round(gap / pitch))
         text += " ".repeat(spaces)
       }
     }
