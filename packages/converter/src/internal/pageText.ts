@@ -206,7 +206,6 @@ export const pageText = (
         let style = styles.get(font)
         if (style === undefined) {
           style = fontStyle(m, font)
-          // A nameless font (a TeX bitmap font) tells its pitch only by its advances on the page.
           if ((style & Style.code) === 0 && font !== 0 && fontName(m, font) === "") {
             even ??= fixedPitchFonts(m, textPage, count, chars.at, sizeAt)
             if (even.has(font)) style |= Style.code

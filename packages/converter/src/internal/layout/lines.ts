@@ -27,13 +27,9 @@ export const markerOnly = new RegExp(`^(?:[${bulletCharacters}]|\\d{1,3}[.)]|[a-
  * stop past a bullet, an XSL-FO list's indent past "1." or "a.", not a column.
  */
 const maxBulletGap = 3
-/** Between fixed-pitch runs, a gap under this many characters may be no space (see `onGrid`). */
 const gridSlack = 0.5
 
-/**
- * Whether `item` starts in the column right after `previous`'s last one: LaTeX listings set each
- * token as a run in columns wider than cmtt's glyphs, leaving a gap that is no space.
- */
+/** Whether `item` starts in the column after `previous`'s end: LaTeX listings' columns are wider than cmtt's glyphs. */
 const onGrid = (previous: TextItem, item: TextItem, gap: number, pitch: number): boolean => {
   if (gap >= gridSlack * pitch || Math.abs(item.y - previous.y) > 0.5 * item.size) return false
   return Math.abs((item.x - previous.x) / pitch - [...previous.text].length) < 0.25

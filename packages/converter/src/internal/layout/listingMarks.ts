@@ -13,7 +13,6 @@ const minBesideCode = 3
 /** Font sizes between a line number and its code: a listing's nesting indents its lines that far. */
 const maxIndent = 12
 
-/** Runs by baseline, rounded to a point: what stands beside a number. */
 const byBaseline = (items: ReadonlyArray<TextItem>): Map<number, Array<TextItem>> => {
   const rows = new Map<number, Array<TextItem>>()
   for (const item of items) {
