@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Crypto from "node:crypto"
+import * as Zlib from "node:zlib"
 import type * as Document from "./Document.js"
 import { Style } from "./Document.js"
 import type { TocEntry } from "./internal/epubNav.js"
@@ -88,28 +89,42 @@ interface Image {
   readonly file: string
   readonly data: Uint8Array
   readonly mediaType: Document.Figure["mediaType"]
+  /** The bytes' CRC-32: the key that finds the same bytes again, and the zip entry's checksum. */
+  readonly crc: number
 }
 
 const extensions: Record<Document.Figure["mediaType"], string> = { "image/png": "png", "image/jpeg": "jpg" }
 
-/** Images by their bytes' digest, and by the bytes themselves (a figure the reading shared is not hashed again). */
-type ImagesByContent = Map<string | Uint8Array, Image>
+/**
+ * Images by their bytes' CRC-32, type and length (bytes compared on a match), and by the bytes
+ * themselves (a figure the reading shared is not checked again). A CRC is native and a pass over
+ * the bytes the zip needs anyway, where a cryptographic digest cost a figure-heavy book milliseconds.
+ */
+interface ImagesByContent {
+  readonly byKey: Map<string, Array<Image>>
+  readonly byData: Map<Uint8Array, Image>
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean =>
+  a === b || Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b)
 
 /** A figure's file: the same bytes shown again (a logo on every page) are one file. */
 const imageFile = (images: Array<Image>, byContent: ImagesByContent, figure: Document.Figure): string => {
-  const shared = byContent.get(figure.data)
+  const shared = byContent.byData.get(figure.data)
   if (shared !== undefined && shared.mediaType === figure.mediaType) return shared.file
-  const key = `${figure.mediaType} ${Crypto.createHash("sha256").update(figure.data).digest("base64")}`
-  const known = byContent.get(key)
+  const crc = Zlib.crc32(figure.data)
+  const key = `${figure.mediaType} ${figure.data.byteLength} ${crc}`
+  const candidates = byContent.byKey.get(key) ?? []
+  const known = candidates.find((image) => sameBytes(image.data, figure.data))
   if (known !== undefined) {
-    byContent.set(figure.data, known)
+    byContent.byData.set(figure.data, known)
     return known.file
   }
   const file = `images/figure-${String(images.length + 1).padStart(4, "0")}.${extensions[figure.mediaType]}`
-  const image = { file, data: figure.data, mediaType: figure.mediaType }
+  const image = { file, data: figure.data, mediaType: figure.mediaType, crc }
   images.push(image)
-  byContent.set(key, image)
-  byContent.set(figure.data, image)
+  byContent.byKey.set(key, [...candidates, image])
+  byContent.byData.set(figure.data, image)
   return file
 }
 
@@ -254,14 +269,15 @@ const renderChapter = (
 }
 
 const contentIdentifier = (document: Document.Document): string => {
-  const hash = Crypto.createHash("sha256")
-  hash.update(document.title)
+  // One update of the joined text: the same digest as an update a block, without a native call each.
+  const parts: Array<string> = [document.title]
   for (const block of document.blocks) {
     if (block._tag === "Paragraph" || block._tag === "Heading" || block._tag === "Term" || block._tag === "Footnote") {
-      hash.update(block.text)
-    } else if (block._tag === "List") hash.update(block.items.map((item) => item.text).join("\n"))
-    else if (block._tag === "Code") hash.update(block.text)
+      parts.push(block.text)
+    } else if (block._tag === "List") parts.push(block.items.map((item) => item.text).join("\n"))
+    else if (block._tag === "Code") parts.push(block.text)
   }
+  const hash = Crypto.createHash("sha256").update(parts.join(""))
   const hex = hash.digest("hex")
   // Shaped as a version 5 UUID (name-based) so epubcheck accepts the urn:uuid form.
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)
@@ -285,7 +301,7 @@ export const build = (document: Document.Document, options: Options = {}): Uint8
   const chapters = splitChapters(document)
   const toc: Array<TocEntry> = []
   const images: Array<Image> = []
-  const imagesByContent: ImagesByContent = new Map()
+  const imagesByContent: ImagesByContent = { byKey: new Map(), byData: new Map() }
   const files: Array<ZipEntry> = []
   const text = (name: string, content: string) => files.push({ name, data: Buffer.from(content, "utf8"), store: false })
   // The OCF container requires `mimetype` first and uncompressed, so readers can sniff the type.
@@ -329,7 +345,7 @@ export const build = (document: Document.Document, options: Options = {}): Uint8
 </ncx>
 `
   )
-  for (const image of images) files.push({ name: `OEBPS/${image.file}`, data: image.data, store: true })
+  for (const image of images) files.push({ name: `OEBPS/${image.file}`, data: image.data, store: true, crc: image.crc })
   const rtl = rtlLanguages.has(language)
   text(
     "OEBPS/content.opf",

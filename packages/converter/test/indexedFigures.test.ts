@@ -16,6 +16,7 @@ import {
   PDFName,
   PDFNumber,
   PDFRawStream,
+  PDFString,
   popGraphicsState,
   pushGraphicsState,
   StandardFonts
@@ -73,7 +74,13 @@ const draw = (
 }
 
 /** One page with one Indexed image in `space`, its samples plain or with PNG predictors, and its figure. */
-const figureOf = (space: Space, rows: "plain" | "predicted", extra: Record<string, unknown> = {}) =>
+const figureOf = (
+  space: Space,
+  rows: "plain" | "predicted",
+  extra: Record<string, unknown> = {},
+  /** Written into the catalog: bytes a search of the file for an `/Encrypt` key would find. */
+  note?: string
+) =>
   Effect.gen(function*() {
     const pdf = yield* Effect.promise(async () => {
       const document = await PDFDocument.create()
@@ -87,6 +94,7 @@ const figureOf = (space: Space, rows: "plain" | "predicted", extra: Record<strin
       const data = rows === "plain" ? Fflate.zlibSync(indices) : Fflate.zlibSync(predictedRows())
       const parameters = rows === "plain" ? {} : { DecodeParms: { Predictor: 15, Colors: 1, Columns: side } }
       draw(page, "Picture", space(document.context), data, { ...parameters, ...extra }, 200)
+      if (note !== undefined) document.catalog.set(PDFName.of("Note"), PDFString.of(note))
       // Objects outside object streams: a colour space behind a reference is found in the file.
       return document.save({ useObjectStreams: false })
     })
@@ -159,6 +167,15 @@ describe("EPUB figures of Indexed images", () => {
         return context.register(indexed(context.obj([PDFName.of("ICCBased"), profile]), lookup)(context))
       }
       const { rgb, type } = rgbOf(yield* figureOf(space, "plain"))
+      assert.strictEqual(type, 3)
+      assert.deepStrictEqual(rgb, expected)
+    }))
+
+  it.effect("a file that is not encrypted but names /Encrypt in a string: its palette behind a reference is read", () =>
+    Effect.gen(function*() {
+      const space: Space = (context) =>
+        context.register(indexed(PDFName.of("DeviceRGB"), context.register(hexPalette()))(context))
+      const { rgb, type } = rgbOf(yield* figureOf(space, "plain", {}, "/Encrypt is named here, not used"))
       assert.strictEqual(type, 3)
       assert.deepStrictEqual(rgb, expected)
     }))

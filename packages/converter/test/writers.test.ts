@@ -3,10 +3,12 @@ import { Effect } from "effect"
 import * as Fflate from "fflate"
 import { marked } from "marked"
 import { execFile } from "node:child_process"
+import * as Crypto from "node:crypto"
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { promisify } from "node:util"
+import * as Zlib from "node:zlib"
 import type { Document } from "../src/index.js"
 import { Epub, Markdown } from "../src/index.js"
 import { encodePng } from "../src/internal/png.js"
@@ -263,6 +265,48 @@ describe("EPUB", () => {
       assert.deepStrictEqual(sources("OEBPS/chapter-001.xhtml"), ["images/figure-0001.png", "images/figure-0002.png"])
       assert.deepStrictEqual(sources("OEBPS/chapter-002.xhtml"), ["images/figure-0001.png", "images/figure-0001.png"])
       assert.strictEqual(text("OEBPS/content.opf").match(/media-type="image\/png"/g)?.length, 2)
+    }))
+
+  it.effect("figures of one length and CRC-32 but other bytes are two files; each entry's CRC is its bytes'", () =>
+    Effect.sync(() => {
+      // Any message followed by its own CRC-32 (little-endian) has the CRC-32 0x2144DF1C.
+      const withCrc = (text: string) => {
+        const message = new TextEncoder().encode(text)
+        const out = new Uint8Array(message.length + 4)
+        out.set(message)
+        new DataView(out.buffer).setUint32(message.length, Zlib.crc32(message), true)
+        return out
+      }
+      const first = withCrc("first figure bytes")
+      const second = withCrc("other figure bytes")
+      assert.strictEqual(Zlib.crc32(first), Zlib.crc32(second))
+      const figure = (data: Uint8Array): Document.Block => ({
+        _tag: "Figure",
+        data,
+        mediaType: "image/png",
+        width: 64,
+        height: 64
+      })
+      const epub = Epub.build(document([figure(first), figure(second)]))
+      const files = Fflate.unzipSync(epub)
+      assert.deepStrictEqual(files["OEBPS/images/figure-0001.png"], first)
+      assert.deepStrictEqual(files["OEBPS/images/figure-0002.png"], second)
+      // fflate checks each entry's CRC against its bytes as it reads; Info-ZIP's test does too.
+      assert.strictEqual(Object.keys(files).filter((name) => name.startsWith("OEBPS/images/")).length, 2)
+    }))
+
+  it.effect("the book's identifier is the SHA-256 of its title and texts, one after the other", () =>
+    Effect.sync(() => {
+      const blocks: ReadonlyArray<Document.Block> = [
+        { _tag: "Heading", level: 1, text: "One" },
+        { _tag: "Paragraph", text: "Body text." },
+        { _tag: "List", ordered: false, start: 0, items: [{ text: "a" }, { text: "b" }] },
+        { _tag: "Code", text: "x = 1" }
+      ]
+      const files = Fflate.unzipSync(Epub.build(document(blocks, "Title")))
+      const hex = Crypto.createHash("sha256").update("TitleOneBody text.a\nbx = 1").digest("hex")
+      const opf = new TextDecoder().decode(files["OEBPS/content.opf"])
+      assert.include(opf, `urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-`)
     }))
 
   it.effect(

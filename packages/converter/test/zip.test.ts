@@ -27,6 +27,11 @@ describe("the EPUB's zip", () => {
     // The text is deflated: the archive is smaller than what it holds.
     assert.isBelow(archive.length, text.length)
   })
+  it("writes the CRC-32 an entry comes with (a figure's, found when it was deduplicated) without computing it again", () => {
+    const archive = zip([{ name: "a.png", data: bytes("not read for its CRC"), store: true, crc: 0x12345678 }], new Date(0))
+    const view = new DataView(archive.buffer, archive.byteOffset, archive.byteLength)
+    assert.strictEqual(view.getUint32(14, true), 0x12345678)
+  })
   it("starts with `mimetype`, stored, with no extra field, so a reader can sniff the type at byte 30", () => {
     const archive = zip([
       { name: "mimetype", data: bytes("application/epub+zip"), store: true },

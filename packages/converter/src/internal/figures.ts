@@ -43,10 +43,10 @@ export interface DocumentFigures {
   offThreadBytes: number
 }
 
-/** The figures context of a document whose bytes are `pdf`. */
-export const documentFigures = (pdf: Uint8Array): DocumentFigures => ({
+/** The figures context of a document whose bytes are `pdf` (`encrypted`: see `PdfObjects.make`). */
+export const documentFigures = (pdf: Uint8Array, encrypted?: boolean): DocumentFigures => ({
   dictionaries: StreamDictionaries.make(pdf),
-  objects: PdfObjects.make(pdf),
+  objects: PdfObjects.make(pdf, encrypted),
   made: new Map(),
   offThread: 0,
   offThreadBytes: 0

@@ -93,7 +93,8 @@ export const open = (
                     module.FPDF_GetPageCount(document),
                     document,
                     load,
-                    documentFigures(bytes),
+                    // A revision of -1 is no security handler: the file is not encrypted.
+                    documentFigures(bytes, module.FPDF_GetSecurityHandlerRevision(document) !== -1),
                     structure && StructTree.isTagged(module, document),
                     lazyType3Fonts(bytes)
                   )

@@ -158,9 +158,12 @@ const streamData = (text: string, dictionary: string, at: number): Uint8Array | 
   }
 }
 
-/** The objects of `pdf`; an encrypted file's strings and streams are not as written, so none is read there. */
-export const make = (pdf: Uint8Array): PdfObjects => {
-  let encrypted: boolean | undefined
+/**
+ * The objects of `pdf`; an encrypted file's strings and streams are not as written, so none is read
+ * there. `encrypted`, when the caller knows it (PDFium's security handler), spares a search of the
+ * whole file for `/Encrypt` (milliseconds on a large file, and a false alarm where text names it).
+ */
+export const make = (pdf: Uint8Array, encrypted?: boolean): PdfObjects => {
   let starts: Map<number, number> | undefined
   const values = new Map<number, PdfValue | undefined>()
   const read = (object: number): PdfValue | undefined => {

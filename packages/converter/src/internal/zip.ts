@@ -10,6 +10,8 @@ export interface ZipEntry {
   readonly name: string
   readonly data: Uint8Array
   readonly store: boolean
+  /** Its CRC-32 when the caller has it already (a figure's, found when it was deduplicated). */
+  readonly crc?: number | undefined
 }
 
 const localHeader = 30
@@ -33,7 +35,7 @@ export const zip = (entries: ReadonlyArray<ZipEntry>, modified: Date): Uint8Arra
     // Bit 11: the name is UTF-8 (a name longer in bytes than in code units is not ASCII).
     flags: Buffer.byteLength(entry.name, "utf8") > entry.name.length ? 0x800 : 0,
     method: entry.store ? 0 : 8,
-    crc: Zlib.crc32(entry.data),
+    crc: entry.crc ?? Zlib.crc32(entry.data),
     size: entry.data.byteLength,
     body: entry.store ? entry.data : Zlib.deflateRawSync(entry.data, { level: 6 })
   }))
