@@ -79,7 +79,9 @@ const figureOf = (
   rows: "plain" | "predicted",
   extra: Record<string, unknown> = {},
   /** Written into the catalog: bytes a search of the file for an `/Encrypt` key would find. */
-  note?: string
+  note?: string,
+  /** Objects other than streams packed in object streams (PDF 1.5), as pdfTeX and ConTeXt write them. */
+  objectStreams = false
 ) =>
   Effect.gen(function*() {
     const pdf = yield* Effect.promise(async () => {
@@ -95,8 +97,8 @@ const figureOf = (
       const parameters = rows === "plain" ? {} : { DecodeParms: { Predictor: 15, Colors: 1, Columns: side } }
       draw(page, "Picture", space(document.context), data, { ...parameters, ...extra }, 200)
       if (note !== undefined) document.catalog.set(PDFName.of("Note"), PDFString.of(note))
-      // Objects outside object streams: a colour space behind a reference is found in the file.
-      return document.save({ useObjectStreams: false })
+      // A colour space behind a reference is found in the file, with its header or in an object stream.
+      return document.save({ useObjectStreams: objectStreams })
     })
     return yield* Effect.scoped(Effect.gen(function*() {
       const open = yield* Pdf.open(pdf, undefined)
@@ -176,6 +178,15 @@ describe("EPUB figures of Indexed images", () => {
       const space: Space = (context) =>
         context.register(indexed(PDFName.of("DeviceRGB"), context.register(hexPalette()))(context))
       const { rgb, type } = rgbOf(yield* figureOf(space, "plain", {}, "/Encrypt is named here, not used"))
+      assert.strictEqual(type, 3)
+      assert.deepStrictEqual(rgb, expected)
+    }))
+
+  it.effect("a colour space packed in an object stream: read there, a palette PNG", () =>
+    Effect.gen(function*() {
+      const space: Space = (context) =>
+        context.register(indexed(PDFName.of("DeviceRGB"), context.register(hexPalette()))(context))
+      const { rgb, type } = rgbOf(yield* figureOf(space, "plain", {}, undefined, true))
       assert.strictEqual(type, 3)
       assert.deepStrictEqual(rgb, expected)
     }))

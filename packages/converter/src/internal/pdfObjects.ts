@@ -4,6 +4,7 @@
  * (arrays, names, numbers, references, strings, streams); anything else reads as `undefined`.
  */
 import * as Zlib from "node:zlib"
+import { packedObjects } from "./packedObjects.js"
 
 /** A PDF value as far as this reads it. */
 export type PdfValue =
@@ -165,13 +166,19 @@ const streamData = (text: string, dictionary: string, at: number): Uint8Array | 
  */
 export const make = (pdf: Uint8Array, encrypted?: boolean): PdfObjects => {
   let starts: Map<number, number> | undefined
+  let packed: Map<number, string> | undefined
   const values = new Map<number, PdfValue | undefined>()
   const read = (object: number): PdfValue | undefined => {
     encrypted ??= Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).includes("/Encrypt")
     if (encrypted) return undefined
     starts ??= index(pdf)
     const start = starts.get(object)
-    if (start === undefined) return undefined
+    if (start === undefined) {
+      // Not written with a header of its own: in an object stream, where no stream can be.
+      packed ??= packedObjects(pdf, starts)
+      const text = packed.get(object)
+      return text === undefined ? undefined : valueAt(text, 0)?.value
+    }
     // Most objects end within a few kilobytes: the whole window is decoded only for those that do not.
     let text = latin1.decode(pdf.subarray(start, Math.min(pdf.byteLength, start + 4096)))
     if (!text.includes("endobj")) text = latin1.decode(pdf.subarray(start, Math.min(pdf.byteLength, start + maxObject)))
