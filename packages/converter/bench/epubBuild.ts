@@ -24,7 +24,10 @@ const main = async () => {
   const read = await here.Effect.runPromise(engine.readDocument(pdf, here.options, "epub"))
   const builds = [{ name: "after", build: (await here.source("Epub.ts")).build }]
   if (before !== undefined) {
-    builds.unshift({ name: "before", build: (await (await importCheckout(Path.resolve(before))).source("Epub.ts")).build })
+    builds.unshift({
+      name: "before",
+      build: (await (await importCheckout(Path.resolve(before))).source("Epub.ts")).build
+    })
   }
   const modified = new Date("2026-01-01T00:00:00Z")
   const times = builds.map(() => [] as Array<number>)
@@ -37,7 +40,9 @@ const main = async () => {
       times[k]!.push((used.user + used.system) / 1000)
     })
   }
-  builds.forEach((b, k) => console.log(`${doc.id} ${b.name}: build ${median(times[k]!).toFixed(2)} ms CPU, ${sizes[k]} bytes`))
+  builds.forEach((b, k) =>
+    console.log(`${doc.id} ${b.name}: build ${median(times[k]!).toFixed(2)} ms CPU, ${sizes[k]} bytes`)
+  )
 }
 
 main().catch((error) => {

@@ -36,7 +36,9 @@ const main = async () => {
   const formats: Array<Format> = only === undefined ? ["markdown", "epub"] : [only as Format]
   const convert = (format: Format): Promise<void> => Effect.runPromise(engine.convert(pdf, format, options))
   for (const format of formats) await convert(format)
-  const times = new Map(formats.map((f) => [f, { wall: [] as Array<number>, cpu: [] as Array<number>, thread: [] as Array<number> }]))
+  const times = new Map(
+    formats.map((f) => [f, { wall: [] as Array<number>, cpu: [] as Array<number>, thread: [] as Array<number> }])
+  )
   for (let i = 0; i < repeats; i++) {
     for (const format of formats) {
       const cpu = process.cpuUsage()
@@ -54,7 +56,9 @@ const main = async () => {
     console.log(
       `${doc.id} ${format}: wall ${median(t.wall).toFixed(1)} ms (${Math.min(...t.wall).toFixed(1)}-${
         Math.max(...t.wall).toFixed(1)
-      }), CPU ${median(t.cpu).toFixed(1)} ms, main thread ${(t.thread.reduce((a, b) => a + b, 0) / t.thread.length).toFixed(1)} ms (mean)`
+      }), CPU ${median(t.cpu).toFixed(1)} ms, main thread ${
+        (t.thread.reduce((a, b) => a + b, 0) / t.thread.length).toFixed(1)
+      } ms (mean)`
     )
   }
 }

@@ -28,7 +28,10 @@ describe("the EPUB's zip", () => {
     assert.isBelow(archive.length, text.length)
   })
   it("writes the CRC-32 an entry comes with (a figure's, found when it was deduplicated) without computing it again", () => {
-    const archive = zip([{ name: "a.png", data: bytes("not read for its CRC"), store: true, crc: 0x12345678 }], new Date(0))
+    const archive = zip(
+      [{ name: "a.png", data: bytes("not read for its CRC"), store: true, crc: 0x12345678 }],
+      new Date(0)
+    )
     const view = new DataView(archive.buffer, archive.byteOffset, archive.byteLength)
     assert.strictEqual(view.getUint32(14, true), 0x12345678)
   })
