@@ -95,11 +95,7 @@ interface Image {
 
 const extensions: Record<Document.Figure["mediaType"], string> = { "image/png": "png", "image/jpeg": "jpg" }
 
-/**
- * Images by their bytes' CRC-32, type and length (bytes compared on a match), and by the bytes
- * themselves (a figure the reading shared is not checked again). A CRC is native and a pass over
- * the bytes the zip needs anyway, where a cryptographic digest cost a figure-heavy book milliseconds.
- */
+/** Images by CRC-32, type and length (bytes compared on a match: a digest cost milliseconds), and by their bytes. */
 interface ImagesByContent {
   readonly byKey: Map<string, Array<Image>>
   readonly byData: Map<Uint8Array, Image>
@@ -269,7 +265,6 @@ const renderChapter = (
 }
 
 const contentIdentifier = (document: Document.Document): string => {
-  // One update of the joined text: the same digest as an update a block, without a native call each.
   const parts: Array<string> = [document.title]
   for (const block of document.blocks) {
     if (block._tag === "Paragraph" || block._tag === "Heading" || block._tag === "Term" || block._tag === "Footnote") {

@@ -1,8 +1,4 @@
-/**
- * Objects packed in object streams (`/Type /ObjStm`, PDF 1.5), which have no `N G obj` header of
- * their own: ConTeXt and others put an Indexed image's colour space there, and without it the
- * image went to PDFium to be decoded on the conversion's thread instead of copied as a palette PNG.
- */
+/** Objects packed in object streams (PDF 1.5), where pdfTeX and ConTeXt put an Indexed image's colour space. */
 import * as Zlib from "node:zlib"
 import { integer } from "./streamDictionaries.js"
 
@@ -42,11 +38,7 @@ const streamObjects = (dictionary: string, content: string, into: Map<number, st
   }
 }
 
-/**
- * The text of every object in the file's object streams, by number (a later stream's over an
- * earlier one's). `starts` (object number to where its body starts) finds the stream that holds
- * each `/ObjStm` key: the object whose header is the nearest before it.
- */
+/** The text of the objects in object streams, by number; each `/ObjStm` is in the object whose start (`starts`) is nearest before it. */
 export const packedObjects = (pdf: Uint8Array, starts: ReadonlyMap<number, number>): Map<number, string> => {
   const packed = new Map<number, string>()
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)

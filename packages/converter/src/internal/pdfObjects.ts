@@ -160,9 +160,8 @@ const streamData = (text: string, dictionary: string, at: number): Uint8Array | 
 }
 
 /**
- * The objects of `pdf`; an encrypted file's strings and streams are not as written, so none is read
- * there. `encrypted`, when the caller knows it (PDFium's security handler), spares a search of the
- * whole file for `/Encrypt` (milliseconds on a large file, and a false alarm where text names it).
+ * The objects of `pdf`; none of an encrypted file's (its strings and streams are not as written).
+ * `encrypted` given (PDFium knows) spares searching the whole file for `/Encrypt`.
  */
 export const make = (pdf: Uint8Array, encrypted?: boolean): PdfObjects => {
   let starts: Map<number, number> | undefined
