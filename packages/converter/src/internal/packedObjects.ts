@@ -26,7 +26,7 @@ const streamAt = (pdf: Uint8Array, start: number): string | undefined => {
 }
 
 /** The objects an object stream holds, by number: its header's pairs of numbers and offsets, then their text. */
-const streamObjects = (dictionary: string, content: string, into: Map<number, string>): void => {
+export const streamObjects = (dictionary: string, content: string, into: Map<number, string>): void => {
   const count = integer(dictionary, "N") ?? 0
   const first = integer(dictionary, "First")
   if (first === undefined || first > content.length) return

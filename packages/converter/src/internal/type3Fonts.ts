@@ -6,6 +6,7 @@
  * once per document, and only when a page has such characters.
  */
 import * as Zlib from "node:zlib"
+import { streamObjects } from "./packedObjects.js"
 import { texBitmapNames } from "./texBitmapFonts.js"
 
 /** A Type 3 font's codes and the glyph names its encoding gives them (`.notdef` left out). */
@@ -34,19 +35,6 @@ const inflatedStream = (pdf: Uint8Array, text: string, body: number, end: number
     return Zlib.inflateSync(raw, { finishFlush: Zlib.constants.Z_SYNC_FLUSH }).toString("latin1")
   } catch {
     return undefined
-  }
-}
-
-/** The objects an object stream holds, by number: its header's pairs of numbers and offsets. */
-const streamObjects = (dictionary: string, content: string, into: Map<number, string>): void => {
-  const count = Number(/\/N\s+(\d+)/.exec(dictionary)?.[1] ?? 0)
-  const first = Number(/\/First\s+(\d+)/.exec(dictionary)?.[1] ?? -1)
-  if (first < 0 || first > content.length) return
-  const header = content.slice(0, first).trim().split(/\s+/).map(Number)
-  for (let i = 0; i < count && 2 * i + 1 < header.length; i++) {
-    const start = first + header[2 * i + 1]!
-    const end = 2 * i + 3 < header.length ? first + header[2 * i + 3]! : content.length
-    if (Number.isInteger(header[2 * i]) && start <= end) into.set(header[2 * i]!, content.slice(start, end))
   }
 }
 
