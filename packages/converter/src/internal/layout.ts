@@ -6,6 +6,7 @@ import { boundHeadings } from "./layout/boundHeadings.js"
 import { bylines } from "./layout/bylines.js"
 import { boldChapters, joinChapterLabels } from "./layout/chapterLabels.js"
 import { floatsAfterText } from "./layout/columnFloats.js"
+import { withContentsLines } from "./layout/contents.js"
 import { deepHeadings } from "./layout/deepHeadings.js"
 import type { OpenReferences } from "./layout/endnotes.js"
 import { endNotes } from "./layout/endnotes.js"
@@ -111,7 +112,7 @@ export const layout = (input: LayoutInput): Layout => {
   const bars = dropRepeatedBars(heads.pages)
   const pages = bars.pages
   const removed = [...heads.removed, ...bars.removed]
-  const body = bodySize(pages)
+  const body = bodySize(withContentsLines(pages))
   const notes = new Map<number, ReadonlyArray<Note>>()
   const references: OpenReferences = new Map()
   const notices: Array<OrderedPage> = []
@@ -128,32 +129,34 @@ export const layout = (input: LayoutInput): Layout => {
     if (foot.notes.length + end.notes.length > 0) notes.set(end.page.page, [...end.notes, ...foot.notes])
   }
   const outline = useOutline(input.outline) ? input.outline : []
+  // Contents pages count in the document's measures as the lines they were (outline titles match body lines).
+  const read = withContentsLines(pages)
   const outlined = matchOutline(pages, outline)
-  const sized = outline.length > 0 ? outlineSizeLevels(outlined.lines, pages, body) : headingLevels(pages, body)
+  const sized = outline.length > 0 ? outlineSizeLevels(outlined.lines, read, body) : headingLevels(read, body)
   const tagged = outline.length > 0 && all.some(isTaggedPage)
-  const matched = withDocumentTitle(outlined, documentTitle(pages, outlined.lines, body, tagged))
+  const matched = withDocumentTitle(outlined, documentTitle(read, outlined.lines, body, tagged))
   // Sizes found by the outline's levels go one deeper under a title it leaves out.
   const deeper = matched === outlined
     ? sized
     : new Map([...sized].map(([size, level]) => [size, Math.min(6, level + 1)] as const))
-  const ratio = lineRatio(pages, body)
-  const numbered = outline.length === 0 ? numberedHeadings(pages, body) : deepHeadings(pages, matched.lines, ratio)
+  const ratio = lineRatio(read, body)
+  const numbered = outline.length === 0 ? numberedHeadings(read, body) : deepHeadings(read, matched.lines, ratio)
   const numberOffset = numberingOffset(matched.lines)
   const outlineDepth = outline.reduce((max, entry) => Math.max(max, entry.level), 0) + (matched === outlined ? 0 : 1)
   const titleDepth = [...numbered].reduce(
     (max, line) => Math.max(max, (numberDepth(line.text) ?? 0) + numberOffset),
     outlineDepth
   )
-  const levels = outline.length > 0 ? unlistedHeadingLevels(pages, body, deeper, titleDepth) : deeper
+  const levels = outline.length > 0 ? unlistedHeadingLevels(read, body, deeper, titleDepth) : deeper
   const treePages = new Set(all.filter(isTaggedPage).map((page) => page.page))
-  const slides = findSlideTitles(pages, (page) => treePages.has(page.page))
+  const slides = findSlideTitles(read, (page) => treePages.has(page.page))
   const headingLines = slides === undefined
     ? matched.lines
     : new Map([
       ...matched.lines,
       ...slideTitleLines(slides, matched.lines, slideLevel(slides.size, levels, outlineDepth))
     ])
-  const gap = paragraphGap(pages, body, ratio)
+  const gap = paragraphGap(read, body, ratio)
   const rules: PageRules = {
     body,
     lineRatio: ratio,
@@ -164,25 +167,25 @@ export const layout = (input: LayoutInput): Layout => {
     // An outlined document's headings are its outline's (and larger sizes): bold lines stay text.
     spaced: outline.length === 0
       ? new Set([
-        ...spacedHeadings(pages, body, gap),
-        ...tableHeadings(pages, body),
-        ...boundHeadings(pages, body, ratio),
-        ...underlinedHeadings(pages, body)
+        ...spacedHeadings(read, body, gap),
+        ...tableHeadings(read, body),
+        ...boundHeadings(read, body, ratio),
+        ...underlinedHeadings(read, body)
       ])
       : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
-    chapters: outline.length === 0 ? boldChapters(pages, body) : new Set(),
+    chapters: outline.length === 0 ? boldChapters(read, body) : new Set(),
     numbered,
     small: outline.length === 0
       ? new Map([
-        ...largeBoldHeadings(pages, body),
-        ...smallHeadings(pages, body, gap, ratio),
-        ...[...questionHeadings(pages, body, gap)].map((line) => [line, 0] as const)
+        ...largeBoldHeadings(read, body),
+        ...smallHeadings(read, body, gap, ratio),
+        ...[...questionHeadings(read, body, gap)].map((line) => [line, 0] as const)
       ])
       : new Map(),
     numberOffset,
-    plain: new Set([...notHeadings(pages), ...bylines(pages, body)]),
-    hyphenation: collectWords(lineTexts(pages))
+    plain: new Set([...notHeadings(read), ...bylines(read, body)]),
+    hyphenation: collectWords(lineTexts(read))
   }
   const paperTitle = outline.length === 0 ? pageTitle(pages, body) : undefined
   const headingSizes = treeHeadingSizes(all.filter(isTaggedPage))

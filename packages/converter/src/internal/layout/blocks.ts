@@ -322,7 +322,8 @@ export const pageBlocksCarried = (
         { _tag: "Table", rows: item.rows, ...(item.marks !== undefined ? { marks: item.marks } : {}) },
         item.y
       )
-    } else if (item._tag === "Figure") builder.block(item.placed.figure, undefined)
+    } else if (item._tag === "Contents") builder.block(item.list, item.y)
+    else if (item._tag === "Figure") builder.block(item.placed.figure, undefined)
     else builder.line(item.line)
   }
   const blocks = builder.finish()

@@ -9,7 +9,7 @@ const rise = 2
 const floatGap = 2
 
 const topOf = (item: PageItem): number =>
-  item._tag === "Line" ? item.line.y : item._tag === "Table" ? item.y : item.placed.y0
+  item._tag === "Line" ? item.line.y : item._tag === "Table" || item._tag === "Contents" ? item.y : item.placed.y0
 
 const sizeOf = (item: PageItem): number => item._tag === "Line" ? item.line.size : 0
 

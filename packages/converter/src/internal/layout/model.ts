@@ -82,6 +82,14 @@ export type PageItem =
     readonly y: number
   }
   | { readonly _tag: "Figure"; readonly placed: PlacedFigure }
+  /** A contents page's entries (`contents`). */
+  | {
+    readonly _tag: "Contents"
+    readonly list: Document.List
+    /** Its lines as read, which the document's measures (body size, spacing, heading sizes) still count. */
+    readonly lines: ReadonlyArray<Line>
+    readonly y: number
+  }
 
 /** A rule a footnote separator may be: `long` across the column, as the rule over a note going on from the page before. */
 export interface Separator extends Rule {

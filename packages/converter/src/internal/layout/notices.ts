@@ -23,7 +23,7 @@ export const takeNotice = (
   const none = { page, lines: [] }
   const lines = page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
   const ys = page.items.map((item) =>
-    item._tag === "Line" ? item.line.y : item._tag === "Table" ? item.y : item.placed.y1
+    item._tag === "Line" ? item.line.y : item._tag === "Table" || item._tag === "Contents" ? item.y : item.placed.y1
   )
   if (lines.length < 2) return none
   const baselines = [...new Set(ys)].sort((a, b) => b - a)

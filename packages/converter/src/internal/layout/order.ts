@@ -2,6 +2,7 @@
 import { cardColumns } from "./cardColumns.js"
 import type { Placed } from "./columns.js"
 import { orderRegion } from "./columns.js"
+import { takeContents } from "./contents.js"
 import { noteMarks, separatorRules } from "./footnotes.js"
 import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
@@ -125,7 +126,9 @@ const wholeInGrid = (rows: ReadonlyArray<Row>, grids: ReadonlyArray<Grid>) => (y
 
 /** The lines and tables of a page (or of a box of it) in reading order. */
 const readOrder = (page: PageText): Array<Placed> => {
-  const all = joinStrays(groupRows(dropListingMarks(page.items)))
+  // A contents page's entries are a list, never a table's rows.
+  const contents = takeContents(joinStrays(groupRows(dropListingMarks(page.items))))
+  const all = contents.rows
   // Tables found by their columns keep their form, unless ruled around every cell and found only in pieces; rules find the others.
   const found = findGrids(all, page.width)
   const framed = takeRuledTables(all, page.rules ?? [], page.width, wholeInGrid(all, found), true)
@@ -142,7 +145,8 @@ const readOrder = (page: PageText): Array<Placed> => {
   ])
   const pitches = monoPitches(grouped)
   const placed = placeRows(grouped.map((row) => segmentRow(row, cuts, pitches)), grids, page.width)
-  if (ruled.length > 0) {
+  placed.push(...contents.placed)
+  if (ruled.length > 0 || contents.placed.length > 0) {
     for (const table of ruled) {
       const rows = table.cells.map((row) => row.map((cell) => cell.text))
       const marks = table.cells.some((row) => row.some((cell) => cell.marks.length > 0))

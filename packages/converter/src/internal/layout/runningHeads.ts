@@ -112,7 +112,11 @@ const apartPairs = (page: OrderedPage, minRuns = 2): Array<Line> => {
   const lines = page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
   if (lines.length < 3) return []
   const ys = page.items.flatMap((item) =>
-    item._tag === "Line" ? [item.line.y] : item._tag === "Table" ? [item.y] : [item.placed.y0, item.placed.y1]
+    item._tag === "Line"
+      ? [item.line.y]
+      : item._tag === "Table" || item._tag === "Contents"
+      ? [item.y]
+      : [item.placed.y0, item.placed.y1]
   )
   const apart = (y: number, where: "top" | "bottom"): Array<Line> => {
     const on = lines.filter((line) => Math.abs(line.y - y) < samePlace)

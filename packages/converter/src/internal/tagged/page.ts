@@ -1,4 +1,5 @@
 /** A page of a tagged document: read from its structure tree when the tree is sound, by its layout otherwise. */
+import { withContentsLines } from "../layout/contents.js"
 import type { Line, OrderedPage, PageText } from "../layout/model.js"
 import { pageLines } from "../layout/model.js"
 import { orderPage } from "../layout/order.js"
@@ -46,7 +47,8 @@ export const arrangePage = (
   // the tree flattened a table's cells into paragraphs.
   if (!hasTable(tagged.tree) && sideBySide(tagged) >= 2) {
     const ordered = orderPage(page)
-    if (ordered.items.some((item) => item._tag === "Table")) {
+    // A contents the layout finds is such a table too (its entries and page numbers side by side).
+    if (ordered.items.some((item) => item._tag === "Table" || item._tag === "Contents")) {
       verdicts.push({ page: page.page, measures, unsound: "table" })
       return ordered
     }
@@ -58,7 +60,7 @@ export const arrangePage = (
   const reached = reachedMcids(tagged.tree)
   const lines = (keep: (mcid: number) => boolean) => {
     const items = tagged.items.filter((_, i) => keep(tagged.mcids[i]!))
-    return items.length === 0 ? [] : pageLines(orderPage({ ...page, items, figures: [] }))
+    return items.length === 0 ? [] : pageLines(withContentsLines([orderPage({ ...page, items, figures: [] })])[0]!)
   }
   const untagged = lines((mcid) => mcid !== artifact && !reached.has(mcid))
   const units: Array<Unit> = glossaryUnits(built.units, tagged.items)
