@@ -5,29 +5,17 @@ import { PDFDocument, PDFHexString, PDFName } from "pdf-lib"
 import { evenPitch } from "../src/internal/fixedPitch.js"
 import { Style } from "../src/internal/layout/model.js"
 import * as Pdf from "../src/internal/pdf.js"
+import { type3Font } from "./support/type3Font.js"
 
-/** A nameless Type 3 font (pdfTeX's bitmap fonts have no /BaseFont) for the letters of `text`, each as wide as `width` says. */
-const namelessFont = (context: PDFContext, text: string, width: (code: number) => number): PDFRef => {
-  const codes = [...new Set([...text].map((c) => c.charCodeAt(0)))].sort((a, b) => a - b)
-  const first = codes[0]!
-  const last = codes[codes.length - 1]!
-  const square = context.register(context.stream("0 0 0 0 400 600 d1 0 0 400 600 re f"))
-  return context.register(context.obj({
-    Type: "Font",
-    Subtype: "Type3",
-    FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
-    FontBBox: [0, 0, 500, 700],
-    Resources: context.obj({}),
-    FirstChar: first,
-    LastChar: last,
-    Widths: Array.from({ length: last - first + 1 }, (_, i) => width(first + i)),
-    Encoding: context.obj({
-      Type: "Encoding",
-      Differences: codes.flatMap((code) => [code, PDFName.of(String.fromCharCode(code))])
-    }),
-    CharProcs: Object.fromEntries(codes.map((code) => [String.fromCharCode(code), square]))
-  }))
-}
+/** A nameless Type 3 font for the letters of `text`, each as wide as `width` says. */
+const namelessFont = (context: PDFContext, text: string, width: (code: number) => number): PDFRef =>
+  type3Font(
+    context,
+    [...new Set([...text].map((c) => c.charCodeAt(0)))].sort((a, b) => a - b).map((
+      code
+    ) => [code, String.fromCharCode(code)]),
+    { width, glyph: "0 0 0 0 400 600 d1 0 0 400 600 re f" }
+  )
 
 const hex = (text: string): string => PDFHexString.of(Buffer.from(text, "latin1").toString("hex")).toString()
 

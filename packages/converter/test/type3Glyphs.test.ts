@@ -1,34 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type { PDFContext, PDFRef } from "pdf-lib"
 import { PDFDocument, PDFHexString, PDFName } from "pdf-lib"
 import { glyphText } from "../src/internal/glyphNames.js"
 import * as Pdf from "../src/internal/pdf.js"
 import { texBitmapNames } from "../src/internal/texBitmapFonts.js"
 import { differencesOf, type3Fonts } from "../src/internal/type3Fonts.js"
 import { codeText } from "../src/internal/unmappedGlyphs.js"
-
-/** A Type 3 font (a square for every glyph) whose `/Differences` give `names` their codes; `indirect`: the encoding is an object of its own. */
-const type3Font = (context: PDFContext, names: ReadonlyArray<readonly [number, string]>, indirect: boolean): PDFRef => {
-  const square = context.register(context.stream("500 0 0 0 400 600 d1 0 0 400 600 re f"))
-  const differences = names.flatMap(([code, name]) => [code, PDFName.of(name)])
-  const encoding = context.obj({ Type: "Encoding", Differences: differences })
-  const codes = names.map(([code]) => code)
-  const first = Math.min(...codes)
-  const last = Math.max(...codes)
-  return context.register(context.obj({
-    Type: "Font",
-    Subtype: "Type3",
-    FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
-    FontBBox: [0, 0, 500, 700],
-    Resources: context.obj({}),
-    FirstChar: first,
-    LastChar: last,
-    Widths: Array.from({ length: last - first + 1 }, () => 500),
-    Encoding: indirect ? context.register(encoding) : encoding,
-    CharProcs: Object.fromEntries(names.map(([, name]) => [name, square]))
-  }))
-}
+import { type3Font } from "./support/type3Font.js"
 
 const hex = (codes: ReadonlyArray<number>): string => PDFHexString.of(Buffer.from(codes).toString("hex")).toString()
 
@@ -47,7 +25,7 @@ const type3Page = (
     const page = document.addPage([400, 300])
     const context = document.context
     const shows = lines.map(({ codes, names }, i) => {
-      page.node.setFontDictionary(PDFName.of(`T${i}`), type3Font(context, names, i % 2 === 0))
+      page.node.setFontDictionary(PDFName.of(`T${i}`), type3Font(context, names, { indirect: i % 2 === 0 }))
       return `BT /T${i} 12 Tf 30 ${250 - 30 * i} Td ${hex(codes)} Tj ET`
     })
     page.node.addContentStream(context.register(context.stream(shows.join("\n"))))

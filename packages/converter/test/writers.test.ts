@@ -67,6 +67,15 @@ const localHeaders = (zip: Uint8Array) => {
   return headers
 }
 
+/** A 64-pixel PNG figure of `data`. */
+const figure = (data: Uint8Array): Document.Block => ({
+  _tag: "Figure",
+  data,
+  mediaType: "image/png",
+  width: 64,
+  height: 64
+})
+
 describe("Markdown", () => {
   it.effect("escapes markup so text shows literally", () =>
     Effect.sync(() => {
@@ -241,13 +250,6 @@ describe("EPUB", () => {
   it.effect("a figure shown again (the same bytes, in this chapter or another) is one file in the book", () =>
     Effect.sync(() => {
       const other = encodePng(new Uint8Array(64 * 64).fill(32), 64, 64, 1)
-      const figure = (data: Uint8Array): Document.Block => ({
-        _tag: "Figure",
-        data,
-        mediaType: "image/png",
-        width: 64,
-        height: 64
-      })
       const files = Fflate.unzipSync(Epub.build(document([
         { _tag: "Heading", level: 1, text: "One" },
         figure(tinyPng),
@@ -280,13 +282,6 @@ describe("EPUB", () => {
       const first = withCrc("first figure bytes")
       const second = withCrc("other figure bytes")
       assert.strictEqual(Zlib.crc32(first), Zlib.crc32(second))
-      const figure = (data: Uint8Array): Document.Block => ({
-        _tag: "Figure",
-        data,
-        mediaType: "image/png",
-        width: 64,
-        height: 64
-      })
       const epub = Epub.build(document([figure(first), figure(second)]))
       const files = Fflate.unzipSync(epub)
       assert.deepStrictEqual(files["OEBPS/images/figure-0001.png"], first)
