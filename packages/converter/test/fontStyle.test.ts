@@ -30,6 +30,12 @@ describe("a font's style from its name", () => {
     assert.strictEqual(faceStyle("YNSZEH+Monaco", 4, 400, 0), Style.code)
   })
 
+  it("a proportional family flagged fixed-pitch is not code (Apple pstopdf's MacRoman Times); an unknown name so flagged is", () => {
+    assert.strictEqual(faceStyle("Times-Roman", 35, 420, 0) & Style.code, 0)
+    assert.strictEqual(faceStyle("ABCDEF+Helvetica", 33, 400, 0) & Style.code, 0)
+    assert.strictEqual(faceStyle("ABCDEF+Letter", 33, 400, 0) & Style.code, Style.code)
+  })
+
   it("text faces are not code, whatever letters their names share with one", () => {
     for (
       const name of [

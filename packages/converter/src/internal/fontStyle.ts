@@ -17,6 +17,8 @@ const monoName =
   /mono|courier|monaco|nimbusmon|consol|typewriter|menlo|inconsolata|sourcecodepro|firacode|cmtt|cmsltt|cmitt|lmmono|sfmt|sftt|sfit\d|sfst\d|ectt|t(?:1|c)?xb?tt|andale|lucidaconsole|\btt\d/i
 const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx|sfbx|sfsx|t(?:1|c)?xbtt/i
 const italicName = /italic|oblique|cmti|cmsl|cmitt|sfti|sfsl|sfit\d|sfst\d|slanted|kursiv/i
+/** Proportional families by name: Apple's pstopdf flags its MacRoman Times fixed-pitch (the face of "fi" and "fl"). */
+const proportionalName = /^(?:times|helvetica|arial|georgia|palatino|garamond|bookman|newcentury|verdana|tahoma|calibri|cambria)/i
 /** Normal weight by name: PDFium guesses weight from StemV, which dvips + Ghostscript set as high for CMR12 as CMBX12. */
 const regularName =
   /regular|roman|book|medium|light|thin|regu\b|^(?:cm|lm|ec|tc|sf)[a-z]*\d|^t[13]?x[a-z]+$|^(?:times|helvetica|courier)(?:-oblique|-italic)?$/i
@@ -34,7 +36,7 @@ const latin1 = new TextDecoder("latin1")
 export const faceStyle = (name: string, flags: number, weight: number, angle: number): number => {
   let style = nameStyle(name)
   const base = name.replace(/^[A-Z]{6}\+/, "")
-  if (flags > 0 && (flags & fixedPitchFlag) !== 0) style |= Style.code
+  if (flags > 0 && (flags & fixedPitchFlag) !== 0 && !proportionalName.test(base)) style |= Style.code
   if ((weight >= 600 && !regularName.test(base)) || (flags > 0 && (flags & forceBoldFlag) !== 0)) style |= Style.strong
   if ((flags > 0 && (flags & italicFlag) !== 0) || angle !== 0) style |= Style.emphasis
   return style
