@@ -18,7 +18,8 @@ const monoName =
 const boldName = /bold|black|heavy|demi|cmbx|cmb\d|cmssbx|sfbx|sfsx|t(?:1|c)?xbtt/i
 const italicName = /italic|oblique|cmti|cmsl|cmitt|sfti|sfsl|sfit\d|sfst\d|slanted|kursiv/i
 /** Proportional families by name: Apple's pstopdf flags its MacRoman Times fixed-pitch (the face of "fi" and "fl"). */
-const proportionalName = /^(?:times|helvetica|arial|georgia|palatino|garamond|bookman|newcentury|verdana|tahoma|calibri|cambria)/i
+const proportionalName =
+  /^(?:times|helvetica|arial|georgia|palatino|garamond|bookman|newcentury|verdana|tahoma|calibri|cambria)/i
 /** Normal weight by name: PDFium guesses weight from StemV, which dvips + Ghostscript set as high for CMR12 as CMBX12. */
 const regularName =
   /regular|roman|book|medium|light|thin|regu\b|^(?:cm|lm|ec|tc|sf)[a-z]*\d|^t[13]?x[a-z]+$|^(?:times|helvetica|courier)(?:-oblique|-italic)?$/i
