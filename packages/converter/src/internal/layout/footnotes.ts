@@ -8,6 +8,7 @@ import { listMarker } from "./lists.js"
 import type { Line, Mark, OrderedPage, PageItem, Rule, Separator } from "./model.js"
 import { Style } from "./model.js"
 import { follows, hasWords } from "./noteShape.js"
+import { raisedLetter } from "./raisedLabels.js"
 
 /** A separator is at least this long (points) and at most this share of the page wide. */
 const minRuleLength = 30
@@ -155,11 +156,12 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
     i = block.end
     above = undefined
   }
-  if (notes.length === 0) return { page: withoutLetters(page, new Set()), notes }
+  if (notes.length === 0) {
+    return { page: keepingReferences(page, page.items, (label) => !raisedLetter.test(label)), notes }
+  }
   const labels = new Map<string, number>()
   for (const note of notes) if (note.label !== undefined) labels.set(note.label, (labels.get(note.label) ?? 0) + 1)
-  const kept = withReferences(page, markGlued(items.filter((_, i) => !taken.has(i)), labels), labels)
-  return { page: withoutLetters(kept, new Set(labels.keys())), notes }
+  return { page: withReferences(page, markGlued(items.filter((_, i) => !taken.has(i)), labels), labels), notes }
 }
 
 /** How a foot block starts at `line`: a note's label, or none (a note going on from the page before). */
@@ -309,9 +311,23 @@ const withReferences = (
       if (chosen.includes(candidate) || !candidate.glued && lines.has(candidate.text)) kept.add(candidate.mark)
     }
   }
+  // A raised letter is an exponent unless a note of its page has it for label (a table's "Curveᵃ").
+  return keepingReferences(
+    page,
+    items,
+    (label, mark) => (!labels.has(label) || kept.has(mark)) && (!raisedLetter.test(label) || labels.has(label))
+  )
+}
+
+/** The page with `items`, their lines' and cells' note references only those `keeps` says. */
+const keepingReferences = (
+  page: OrderedPage,
+  items: ReadonlyArray<PageItem>,
+  keeps: (label: string, mark: Mark) => boolean
+): OrderedPage => {
   const keep = (text: string, marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {
     const out = marks.filter((mark) =>
-      mark.style !== Style.footnote || !labels.has(text.slice(mark.start, mark.end).trim()) || kept.has(mark)
+      mark.style !== Style.footnote || keeps(text.slice(mark.start, mark.end).trim(), mark)
     )
     return out.length === marks.length ? marks : out
   }
@@ -340,26 +356,4 @@ export const noteMarks = (
 ): { readonly marks?: Array<Array<ReadonlyArray<Mark>>> } => {
   const marks = rows.map((row) => row.map((cell) => (cell.marks ?? []).filter((mark) => mark.style === Style.footnote)))
   return marks.some((row) => row.some((cell) => cell.length > 0)) ? { marks } : {}
-}
-
-/** A raised letter is an exponent unless a note of its page has it for label (a table's "Curveᵃ"). */
-const withoutLetters = (page: OrderedPage, labels: ReadonlySet<string>): OrderedPage => {
-  const keep = (text: string, marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {
-    const out = marks.filter((mark) => {
-      const label = text.slice(mark.start, mark.end).trim()
-      return mark.style !== Style.footnote || !/^[a-z]$/.test(label) || labels.has(label)
-    })
-    return out.length === marks.length ? marks : out
-  }
-  let changed = false
-  const items = page.items.map((item): PageItem => {
-    if (item._tag === "Line" && item.line.marks !== undefined) {
-      const marks = keep(item.line.text, item.line.marks)
-      if (marks === item.line.marks) return item
-      changed = true
-      return { _tag: "Line", line: { ...item.line, marks: marks.length > 0 ? marks : undefined } }
-    }
-    return item
-  })
-  return changed ? { ...page, items } : page
 }

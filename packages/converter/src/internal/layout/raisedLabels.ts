@@ -20,7 +20,7 @@ export const isRaisedLabel = (item: TextItem, main: TextItem): boolean =>
 const raisedMark = (text: string): boolean => noteLabel.test(text) || /^(?:\?{1,3}|\p{Ll}\))$/u.test(text)
 
 /** One small letter raised alone (a table's notes: "Curveᵃ"); an exponent it may also be, which a note of its label on the page tells apart. */
-const raisedLetter = /^[a-z]$/
+export const raisedLetter = /^[a-z]$/
 
 /** The labels of several notes raised as one run, commas between them ("1,∗"); undefined for any other run. */
 export const raisedLabels = (item: TextItem, main: TextItem): Array<string> | undefined => {

@@ -2,6 +2,7 @@
  * Bullets in a symbol or dingbat font, which older producers map to an ordinary character ("!",
  * "§", "Þ") or to a private-use code: a lone such glyph leading its line before text is given back as "•".
  */
+import { isControlCode } from "../glyphNames.js"
 import type { TextItem } from "./model.js"
 
 /** A `TextItem.style` bit pageText sets on runs of a symbol font, and clears here: no rule after this sees it. */
@@ -70,12 +71,6 @@ const isMarker = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
 
 /** A private-use code is no character of running text, whatever font it is in. */
 const privateUse = /^\p{Co}$/u
-/** How PDFium gives a bitmap font's glyph it cannot name (pdfTeX's PK bullet: U+0088), tab and line ends aside. */
-const isControl = (text: string): boolean => {
-  const code = text.length === 1 ? text.charCodeAt(0) : 0x20
-  return (code < 0x20 && (code < 0x09 || code > 0x0D)) || (code >= 0x7F && code <= 0x9F)
-}
-
 /** A control code is a bullet only on its text's baseline at its size: a raised smaller one is a note's mark. */
 const onBaseline = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
   items.some((item) =>
@@ -87,7 +82,8 @@ const onBaseline = (glyph: TextItem, items: ReadonlyArray<TextItem>): boolean =>
 export const symbolBullets = (items: ReadonlyArray<TextItem>): Array<TextItem> =>
   items.map((item) => {
     const text = item.text.trim()
-    const unnamed = isControl(text)
+    // How PDFium gives a bitmap font's glyph it cannot name (pdfTeX's PK bullet: U+0088); the text is trimmed, so no tab.
+    const unnamed = text.length === 1 && isControlCode(text.charCodeAt(0))
     if ((item.style & anySymbol) === 0 && !privateUse.test(text) && !unnamed) return item
     return isMarker(item, items) && (!unnamed || onBaseline(item, items))
       ? { ...item, text: "•", style: 0 }
