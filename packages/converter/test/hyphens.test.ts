@@ -54,6 +54,24 @@ describe("hyphens at line ends", () => {
     assert.isFalse(keepsHyphen(joined, "user", "specified"))
   })
 
+  it("an inflection of a compound, or a stem of the joined word, the document writes whole decides", () => {
+    const words = collectWords(["enclosed in double-quote marks; papers are typeset; type and setting"])
+    assert.isTrue(keepsHyphen(words, "double", "quotes"))
+    assert.isFalse(keepsHyphen(words, "type", "setting"))
+    // A stem must pass the cut by three letters: "types" says nothing of "type-" "setting".
+    assert.isTrue(keepsHyphen(collectWords(["many types, type and setting"]), "type", "setting"))
+    assert.deepStrictEqual(
+      paragraphs([
+        "Equations are typeset in the usual way; strings in either double-quote marks or double-",
+        "quotes. This is a template for type-",
+        "setting papers."
+      ]),
+      [
+        "Equations are typeset in the usual way; strings in either double-quote marks or double-quotes. This is a template for typesetting papers."
+      ]
+    )
+  })
+
   it("a document writing a word both ways keeps the spelling it writes more often", () => {
     const plugIn = collectWords(["the plug-in API, a plug-in and its plug-ins;", "the Plugin API document"])
     assert.isTrue(keepsHyphen(plugIn, "plug", "in"))

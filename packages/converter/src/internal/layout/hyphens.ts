@@ -83,6 +83,26 @@ export const collectWords = (lines: Iterable<string>): Hyphenation => {
 
 const acronym = /^\p{Lu}{2,}$/u
 
+// Inflections of a compound's second part: "double-quote" written, "double-" "quotes" cut at a line end.
+const endings = ["s", "es", "d", "ed"]
+
+const compoundCount = (compounds: ReadonlyMap<string, number>, head: string, rest: string): number => {
+  let total = compounds.get(`${head}-${rest}`) ?? 0
+  if (rest.length < 4) return total
+  for (const ending of endings) {
+    total += compounds.get(`${head}-${rest}${ending}`) ?? 0
+    if (rest.endsWith(ending)) total += compounds.get(`${head}-${rest.slice(0, -ending.length)}`) ?? 0
+  }
+  return total
+}
+
+/** The document writes whole a word the joined one starts with, three letters or more past the cut ("typeset" for "type-" "setting"). */
+const writesStem = (words: ReadonlyMap<string, number>, head: string, rest: string): boolean => {
+  const joined = head + rest
+  for (let end = head.length + 3; end < joined.length; end++) if (words.has(joined.slice(0, end))) return true
+  return false
+}
+
 /**
  * Whether a line-end hyphen between `before` and `after` is part of a compound: the document writes the compound
  * more often than the joined word, or both halves whole (or a second half of five letters or more) and never the
@@ -93,9 +113,9 @@ export const keepsHyphen = (hyphenation: Hyphenation | undefined, before: string
   const head = before.toLowerCase()
   const rest = after.toLowerCase()
   const joined = hyphenation.words.get(head + rest) ?? 0
-  const compound = hyphenation.compounds.get(`${head}-${rest}`) ?? 0
+  const compound = compoundCount(hyphenation.compounds, head, rest)
   if (compound > joined) return true
-  if (joined > 0) return false
+  if (joined > 0 || writesStem(hyphenation.words, head, rest)) return false
   if (rest.length < 2) return false
   if (head.length === 1) return true
   const start = before.lastIndexOf("-") + 1
