@@ -210,6 +210,18 @@ describe("page furniture", () => {
     assert.include(out, "Body text of page 1")
   })
 
+  it("a running head set at the foot of a few pages goes, as it goes from the heads of the others", () => {
+    // sendmail's guide: its head at the top of each page, at the foot of a section's first page.
+    const head = (n: number) => n % 2 === 0 ? `SMM:08-${n} Operation Guide` : `Operation Guide SMM:08-${n}`
+    const pages = Array.from({ length: 12 }, (_, i) =>
+      i === 0 || i === 7
+        ? furniturePage(i + 1, [], [item(head(i + 1), 50, 770)])
+        : furniturePage(i + 1, [item(head(i + 1), 50, 30)], []))
+    const out = bodyText(pages)
+    assert.notInclude(out, "Operation Guide")
+    assert.include(out, "Body text of page 8")
+  })
+
   it("a listing's note at a page break (\"(continues on next page)\") is not text", () => {
     const pages = [1, 2].map((n) =>
       furniturePage(n, [item(n === 2 ? "(continued from previous page)" : "Top", 400, 100)], [

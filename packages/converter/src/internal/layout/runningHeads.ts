@@ -168,7 +168,9 @@ export const removeRunningHeads = (
     if (where === undefined) return false
     if (isFurnitureText(line.text, printed)) return true
     if (textPages < 2) return false
-    if ((anywhere.get(`${where}:${textKey(line.text)}`) ?? 0) >= threshold) return true
+    // Either band: a running head set at the foot of a chapter's first page (groff -me, LaTeX's plain style).
+    const key = textKey(line.text)
+    if ((anywhere.get(`top:${key}`) ?? 0) + (anywhere.get(`bottom:${key}`) ?? 0) >= threshold) return true
     if (!/\p{L}.*\p{L}/u.test(line.text)) return false
     const keys = placedKeys(line, height)
     // A lead ("Chapter #:") must recur as often as a running head shared by the whole document.
