@@ -222,6 +222,29 @@ describe("page furniture", () => {
     assert.include(out, "Body text of page 8")
   })
 
+  it("a foot led by \"Page N\" on facing pages goes with the folios it runs with", () => {
+    // f2c's man page: "May 12, 1996 ... Page 24", then "Page 25 ... May 12, 1996" on the facing page.
+    const pages = Array.from({ length: 8 }, (_, i) => {
+      const n = i + 1
+      const foot = n < 6 ? `${n}` : n % 2 === 0 ? `May 12, 1996 Page ${n}` : `Page ${n} May 12, 1996`
+      return furniturePage(n, [], [item(foot, 50, 780)])
+    })
+    const out = bodyText(pages)
+    assert.notInclude(out, "May 12")
+    assert.include(out, "Body text of page 7")
+  })
+
+  it("running feet ending in a roman folio in step with the front matter's pages go", () => {
+    const feet = ["Table of contents i", "Table of contents ii", "Getting Started iii", "Getting Started iv"]
+    const pages = Array.from({ length: 10 }, (_, i) =>
+      // LaTeX's foot stands above the bottom tenth (at 86% of the page's height here).
+      furniturePage(i + 1, [], [item(i < 4 ? feet[i]! : `Chapter ${i} text ${i - 3}`, 50, 690)]))
+    const out = bodyText(pages)
+    assert.notInclude(out, "Getting Started")
+    assert.notInclude(out, "Table of contents")
+    assert.include(out, "Body text of page 4")
+  })
+
   it("a listing's note at a page break (\"(continues on next page)\") is not text", () => {
     const pages = [1, 2].map((n) =>
       furniturePage(n, [item(n === 2 ? "(continued from previous page)" : "Top", 400, 100)], [

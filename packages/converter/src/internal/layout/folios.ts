@@ -5,8 +5,8 @@ import { Style } from "./model.js"
 
 /** A folio alone: "12", "- 12 -", "Page 12", "12 of 40", "12/40". */
 const bareFolio = /^(?:page\s+)?[-–—([]?\s*(\d{1,4})\s*[-–—)\]]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i
-/** A folio at either end of a running head: "4 Chapter 1. Overview", "1.2. Usage 5". */
-const leadingNumber = /^(\d{1,4})\s+\S/
+/** A folio at either end of a running head: "4 Chapter 1. Overview", "Page 25 May 12, 1996", "1.2. Usage 5". */
+const leadingNumber = /^(?:page\s+)?(\d{1,4})\s+\S/i
 const trailingNumber = /\S\s+(\d{1,4})$/
 
 const zeros = [0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xe50, 0xed0, 0xf20]
@@ -74,9 +74,53 @@ const candidates = (lines: ReadonlyArray<Line>, height: number): Array<Candidate
 const pageLinesOf = (page: OrderedPage): Array<Line> =>
   page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
 
+const romanDigits: ReadonlyArray<readonly [number, string]> = [[10, "x"], [9, "ix"], [5, "v"], [4, "iv"], [1, "i"]]
+const toRoman = (value: number): string => {
+  let left = value
+  let text = ""
+  for (const [step, digits] of romanDigits) {
+    while (left >= step) {
+      text += digits
+      left -= step
+    }
+  }
+  return text
+}
+/** Lower-case roman numerals 1-39, as front matter is numbered: "iv" is 4, "mix" or "vv" none. */
+const romanValues = new Map(Array.from({ length: 39 }, (_, i) => [toRoman(i + 1), i + 1]))
+const edgeRoman = /^([ivx]{1,6})\s+\S|\S\s+([ivx]{1,6})$/
+
+/**
+ * Running feet ending (or heads starting) with a roman folio in step with the pages on 3 pages or more ("Getting
+ * Started iv"): the front matter's own sequence, too short for the share the arabic one must have.
+ */
+const romanFolios = (pages: ReadonlyArray<OrderedPage>, found: Set<Line>): void => {
+  const perPage = pages.map((page) =>
+    extremeLines(pageLinesOf(page)).flatMap((line): Array<Candidate> => {
+      if (!inBand(line, page.height, besideBand)) return []
+      const match = edgeRoman.exec(line.text.trim())
+      const value = romanValues.get(match?.[1] ?? match?.[2] ?? "")
+      return value === undefined ? [] : [{ line, value }]
+    })
+  )
+  const counts = new Map<number, number>()
+  perPage.forEach((list, i) => {
+    for (const offset of new Set(list.map((c) => c.value - pages[i]!.page))) {
+      counts.set(offset, (counts.get(offset) ?? 0) + 1)
+    }
+  })
+  for (const [offset, count] of counts) {
+    if (count < minPages) continue
+    perPage.forEach((list, i) => {
+      for (const c of list) if (c.value - pages[i]!.page === offset) found.add(c.line)
+    })
+  }
+}
+
 /** The folios of the page sequence most pages agree on (`minPages`, `minShare`), and the heads beside them. */
 export const sequenceFolios = (pages: ReadonlyArray<OrderedPage>): Set<Line> => {
   const found = new Set<Line>()
+  romanFolios(pages, found)
   const perPage = pages.map((page) => candidates(pageLinesOf(page), page.height))
   const counts = new Map<number, number>()
   perPage.forEach((list, i) => {
