@@ -245,6 +245,22 @@ describe("page furniture", () => {
     assert.include(out, "Body text of page 4")
   })
 
+  it("a head naming its section on one or two pages goes when other heads stand at its spot on three pages", () => {
+    // A Word header at the right margin: the section's title, whatever its length.
+    const titles = ["", "Introduction", "Supported Characters", "Supported Characters"]
+      .concat(["Licence", "Licence", "Licence", "Sample Text"])
+    const right = (text: string) => item(text, 550 - text.length * 5, 30)
+    const pages = titles.map((title, i) => furniturePage(i + 1, title === "" ? [] : [right(title)], []))
+    const out = bodyText(pages)
+    for (const title of titles.slice(1)) assert.notInclude(out, title)
+    assert.include(out, "Body text of page 8")
+    // Titles at a spot no head holds three times stay.
+    const few = bodyText(
+      titles.slice(0, 6).map((title, i) => furniturePage(i + 1, title === "" ? [] : [right(title)], []))
+    )
+    assert.include(few, "Supported Characters")
+  })
+
   it("a listing's note at a page break (\"(continues on next page)\") is not text", () => {
     const pages = [1, 2].map((n) =>
       furniturePage(n, [item(n === 2 ? "(continued from previous page)" : "Top", 400, 100)], [

@@ -1,6 +1,7 @@
 /** Page furniture (running heads and feet, folios, print headers and footers) in the top and bottom bands. */
 import { placedHeads } from "./chapterHeads.js"
 import { asciiDigits, sequenceFolios } from "./folios.js"
+import { addHeadSpots } from "./headSpots.js"
 import type { Line, OrderedPage } from "./model.js"
 
 /** A folio: "3", "iv", "- 3 -", "Page 3", "3 of 7", "3/7", "2 sur 7", "Seite 2 von 7". */
@@ -180,8 +181,7 @@ export const removeRunningHeads = (
         : stepRepeats(placed, key, line, page) >= repeats
     )
   }
-  const removed: Array<Line> = []
-  const kept = pages.map((page, p) => {
+  const furnitures = pages.map((page, p) => {
     const printed = page.items.some((item) =>
       item._tag === "Line" && position(item.line, page.height) !== undefined &&
       counter.test(asciiDigits(item.line.text)) &&
@@ -206,14 +206,17 @@ export const removeRunningHeads = (
       if (item._tag !== "Line" || furniture.has(item.line) || !besideFurniture(item.line, furniture)) continue
       if (placedKeys(item.line, page.height).some((key) => pagesWith(placed, key) >= 2)) furniture.add(item.line)
     }
-    return {
-      ...page,
-      items: page.items.filter((item) => {
-        if (item._tag !== "Line" || !furniture.has(item.line)) return true
-        removed.push(item.line)
-        return false
-      })
-    }
+    return furniture
   })
+  if (textPages >= 4) addHeadSpots(pages, furnitures, (line, height) => position(line, height) !== undefined)
+  const removed: Array<Line> = []
+  const kept = pages.map((page, p) => ({
+    ...page,
+    items: page.items.filter((item) => {
+      if (item._tag !== "Line" || !furnitures[p]!.has(item.line)) return true
+      removed.push(item.line)
+      return false
+    })
+  }))
   return { pages: kept, removed }
 }
