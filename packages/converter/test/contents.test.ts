@@ -1,6 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import type * as Document from "../src/Document.js"
 import type { TextItem } from "../src/internal/layout.js"
+import type { PageText } from "../src/internal/layout.js"
+import * as Layout from "../src/internal/layout.js"
 import { item, pageBlocks } from "./support/textItems.js"
 
 /** An entry's text at `x`, dot leaders to 520, its page number ending at 540. */
@@ -77,6 +79,29 @@ describe("a contents page", () => {
     assert.deepStrictEqual(lists(entries), [])
     const titled = [item("Contents", 50, 70, 16), ...entries]
     assert.deepStrictEqual(lists(titled), [[4, 5, 6, 7, 8].map((n) => `1:${n} Question number ${n}`)])
+  })
+
+  it("goes on at the next page's top when its page ended in it, and only then", () => {
+    const page = (n: number, items: ReadonlyArray<TextItem>): PageText => ({
+      page: n,
+      width: 600,
+      height: 800,
+      items,
+      figures: []
+    })
+    const entries = (from: number, y: number) =>
+      [0, 1, 2, 3, 4].flatMap((i) => dotted(`${from + i} Question number ${from + i}`, 50, y + i * 28, `${from + i}`))
+    const first = [item("Contents", 50, 70, 16), ...entries(1, 100)]
+    const next = page(2, [item("iv", 520, 40), ...entries(6, 100), item("Some text goes on here.", 50, 400)])
+    const documentLists = (pages: Array<PageText>) =>
+      Layout.layoutDocument({ pages, outline: [], title: undefined, filename: "t" }).blocks.flatMap((block) =>
+        block._tag === "List" ? [outline(block).length] : []
+      )
+    // The first page's run reaches its foot (a folio under it): the second page's top goes on in one list.
+    assert.deepStrictEqual(documentLists([page(1, [...first, item("iii", 300, 760)]), next]), [10])
+    // Text under the first page's run: the contents ended there.
+    const ended = [...first, item("A paragraph of the text that comes after the contents.", 50, 300)]
+    assert.deepStrictEqual(documentLists([page(1, ended), next]), [5])
   })
 
   it("in two columns is left as it was: an entry's row holds the other column's entry", () => {

@@ -106,7 +106,13 @@ export const layoutDocument = (input: LayoutInput): Document.Document => layout(
 /** `layoutDocument`, with the running heads it removed. */
 export const layout = (input: LayoutInput): Layout => {
   const pageCount = input.pages.length
-  const all = input.pages.splice(0).map((page) => "width" in page ? orderPage(page) : page)
+  // A page after one that ends in a contents is read with it going on (`contents`), as `readPages` does.
+  let goesOn = false
+  const all = input.pages.splice(0).map((page) => {
+    const ordered = "width" in page ? orderPage(goesOn ? { ...page, contentsGoesOn: true } : page) : page
+    goesOn = !isTaggedPage(ordered) && ordered.contentsOpen === true
+    return ordered
+  })
   // A page read from its structure tree has its elements' lines measured with the rest.
   const heads = removeRunningHeads(all.map((page) => isTaggedPage(page) ? linesPage(page) : page))
   const bars = dropRepeatedBars(heads.pages)

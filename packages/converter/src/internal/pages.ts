@@ -51,8 +51,10 @@ export const readPages = (
     const warnings: Array<Converter.ConversionWarning> = []
     const ocrPages: Array<number> = []
     const tagged: Array<PageVerdict> = []
-    const arrange = (n: number, content: Pdf.PageContent) =>
-      arrangePage({ page: n, ...content }, content.tagged, tagged)
+    // Whether the page before ended in a contents (`contents`); a page waiting for its figures is taken as not.
+    let contentsGoesOn = false
+    const arrange = (n: number, content: Pdf.PageContent, goesOn = false) =>
+      arrangePage({ page: n, ...content, contentsGoesOn: goesOn }, content.tagged, tagged)
     const made = (done: { readonly content: Pdf.PageContent; readonly failed: PdfPageFailed | undefined }) => {
       if (done.failed !== undefined) warnings.push(done.failed)
       return done.content
@@ -131,9 +133,14 @@ export const readPages = (
           if (content.tagged !== undefined) tagged.push({ page: n, measures: measure(content.tagged), unsound: "ocr" })
           const all = yield* Effect.flatMap(settled, (settled) => Pdf.makeDeferred(open, n, settled))
           pages.push(yield* recognise(n, made(all), reason))
-        } else if (content.pending.length === 0 && content.deferred.length === 0) pages.push(arrange(n, content))
-        else pages.push(yield* Effect.forkIn(Effect.flatMap(settled, (settled) => arrangeDeferred(n, settled)), scope))
+        } else if (content.pending.length === 0 && content.deferred.length === 0) {
+          pages.push(arrange(n, content, contentsGoesOn))
+        } else {
+          pages.push(yield* Effect.forkIn(Effect.flatMap(settled, (settled) => arrangeDeferred(n, settled)), scope))
+        }
       }
+      const last = pages[pages.length - 1]!
+      contentsGoesOn = !Fiber.isFiber(last) && !isTaggedPage(last) && last.contentsOpen === true
       open.refresh()
       yield* options.onProgress({ pagesDone: n, pagesTotal: open.pages })
       // A page is a few Effect operations around long synchronous PDFium calls, so this fiber

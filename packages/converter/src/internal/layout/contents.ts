@@ -181,8 +181,19 @@ const wrapsInto = (rows: ReadonlyArray<Row>, i: number, entries: ReadonlyArray<C
   return false
 }
 
-/** Runs of entries among `rows`, each under a contents title, with pages that never go back. */
-const findRuns = (rows: ReadonlyArray<Row>): Array<Run> => {
+/** Rows a page may set above a contents going on from the page before: a running head, a folio. */
+const maxHeadRows = 2
+const headRow = 60
+
+/** Whether the rows before `start` are only a page's head (a folio, a short running head). */
+const pageTop = (rows: ReadonlyArray<Row>, start: number): boolean =>
+  start <= maxHeadRows && rows.slice(0, start).every((row) => makeLine(row.items).text.trim().length <= headRow)
+
+/**
+ * Runs of entries among `rows`, each under a contents title, with pages that never go back; when
+ * `goesOn` (the page before ended in a contents), a run at the page's top is one too without a title.
+ */
+const findRuns = (rows: ReadonlyArray<Row>, goesOn: boolean): Array<Run> => {
   const entries = rows.map(contentsEntry)
   const runs: Array<Run> = []
   let i = 0
@@ -219,10 +230,11 @@ const findRuns = (rows: ReadonlyArray<Row>): Array<Run> => {
       i = j + 1
     }
     const above = rows.slice(Math.max(0, start - 3), start).map((row) => makeLine(row.items).text.trim())
-    const title = above.some((text) => contentsTitle.test(text))
+    const title = above.some((text) => contentsTitle.test(text)) ||
+      (goesOn && runs.length === 0 && pageTop(rows, start))
     const captions = above.some((text) => captionsTitle.test(text))
     const shaped = found.filter((entry) => entry.leaders).length * 2 >= found.length || alignedEnds(found)
-    // Only under a title: untitled runs (a contents going on over the next page) cost held-out headings.
+    // Only under a title or going on at the top: any untitled run with leaders cost held-out headings.
     if (title && !captions && found.length >= minEntries && shaped && ascending(found)) {
       runs.push({ start, end: i, entries: found })
     }
@@ -261,7 +273,8 @@ export const contentsList = (entries: ReadonlyArray<ContentsEntry>): Document.Li
     readonly level: number
     readonly items: Array<Document.ListItem & { lists?: Array<Document.List> }>
   }
-  const root: Open = { level: levels[0] ?? 1, items: [] }
+  // A contents going on from the page before may start deeper than its outer entries.
+  const root: Open = { level: Math.min(...levels), items: [] }
   const stack: Array<Open> = [root]
   entries.forEach((entry, i) => {
     const level = Math.max(levels[i]!, root.level)
@@ -283,9 +296,12 @@ export const contentsList = (entries: ReadonlyArray<ContentsEntry>): Document.Li
 const titleRow = (row: Row): boolean =>
   row.items.length <= 4 && contentsTitle.test(row.items.map((item) => item.text).join(" ").replace(/\s+/g, " ").trim())
 
-/** `rows` without the contents runs among them, and the lists those runs make, placed where they stood. */
-export const takeContents = (rows: Array<Row>): { rows: Array<Row>; placed: Array<Placed> } => {
-  const runs = rows.some(titleRow) ? findRuns(rows) : []
+/**
+ * `rows` without the contents runs among them, and the lists those runs make, placed where they stood;
+ * `goesOn`: the page before ended in a contents, which a run at this page's top goes on with.
+ */
+export const takeContents = (rows: Array<Row>, goesOn = false): { rows: Array<Row>; placed: Array<Placed> } => {
+  const runs = goesOn || rows.some(titleRow) ? findRuns(rows, goesOn) : []
   if (runs.length === 0) return { rows, placed: [] }
   const kept: Array<Row> = []
   const placed: Array<Placed> = []
@@ -306,6 +322,21 @@ export const takeContents = (rows: Array<Row>): { rows: Array<Row>; placed: Arra
   }
   kept.push(...rows.slice(i))
   return { rows: kept, placed }
+}
+
+/** Where a page's foot starts, as a share of its height. */
+const footZone = 0.85
+
+/** Whether a page ends in a contents: after its last one, at most a page's foot (a folio, a short running foot). */
+export const endsInContents = (items: ReadonlyArray<PageItem>, height: number): boolean => {
+  let last = items.length - 1
+  while (last >= 0 && items[last]!._tag !== "Contents") last--
+  if (last < 0) return false
+  const after = items.slice(last + 1)
+  return after.length <= maxHeadRows &&
+    after.every((item) =>
+      item._tag === "Line" && item.line.text.trim().length <= headRow && item.line.y >= footZone * height
+    )
 }
 
 /** Pages with their contents as the lines they were read as: what the document's measures are taken on. */

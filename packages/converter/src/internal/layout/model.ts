@@ -47,6 +47,8 @@ export interface PageText {
   readonly rules?: ReadonlyArray<Rule> | undefined
   /** Its shaded boxes and frames (absent: none read). */
   readonly panels?: ReadonlyArray<Box> | undefined
+  /** The page before ended in a contents, which this page's top may go on with (`contents`). */
+  readonly contentsGoesOn?: boolean | undefined
 }
 
 /** A bookmark resolved to its page (1-based) and, when the destination says, its top. */
@@ -106,6 +108,8 @@ export interface OrderedPage {
   readonly panels?: ReadonlyArray<Box> | undefined
   /** The lines of its side bar (`sideBar`), read after the body. */
   readonly bar?: ReadonlyArray<Line> | undefined
+  /** It ends in a contents, which the next page's top may go on with (`contents`). */
+  readonly contentsOpen?: boolean | undefined
 }
 
 /** The lines of a page, in reading order, without its tables and figures. */

@@ -2,7 +2,7 @@
 import { cardColumns } from "./cardColumns.js"
 import type { Placed } from "./columns.js"
 import { orderRegion } from "./columns.js"
-import { takeContents } from "./contents.js"
+import { endsInContents, takeContents } from "./contents.js"
 import { noteMarks, separatorRules } from "./footnotes.js"
 import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
@@ -127,7 +127,7 @@ const wholeInGrid = (rows: ReadonlyArray<Row>, grids: ReadonlyArray<Grid>) => (y
 /** The lines and tables of a page (or of a box of it) in reading order. */
 const readOrder = (page: PageText): Array<Placed> => {
   // A contents page's entries are a list, never a table's rows.
-  const contents = takeContents(joinStrays(groupRows(dropListingMarks(page.items))))
+  const contents = takeContents(joinStrays(groupRows(dropListingMarks(page.items))), page.contentsGoesOn === true)
   const all = contents.rows
   // Tables found by their columns keep their form, unless ruled around every cell and found only in pieces; rules find the others.
   const found = findGrids(all, page.width)
@@ -208,6 +208,7 @@ export const orderPage = (page: PageText): OrderedPage => {
     items,
     separators: separatorRules(page.rules ?? [], page.width),
     ...(page.panels !== undefined && page.panels.length > 0 ? { panels: page.panels } : {}),
-    ...(barLines.length > 0 ? { bar: barLines } : {})
+    ...(barLines.length > 0 ? { bar: barLines } : {}),
+    ...(endsInContents(items, page.height) ? { contentsOpen: true } : {})
   }
 }
