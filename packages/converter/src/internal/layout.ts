@@ -10,6 +10,7 @@ import { withContentsLines } from "./layout/contents.js"
 import { deepHeadings } from "./layout/deepHeadings.js"
 import type { OpenReferences } from "./layout/endnotes.js"
 import { endNotes } from "./layout/endnotes.js"
+import { figureLabels } from "./layout/figureLabels.js"
 import type { Note } from "./layout/footnotes.js"
 import { footNotes } from "./layout/footnotes.js"
 import {
@@ -190,7 +191,7 @@ export const layout = (input: LayoutInput): Layout => {
       ])
       : new Map(),
     numberOffset,
-    plain: new Set([...notHeadings(read), ...bylines(read, body)]),
+    plain: new Set([...notHeadings(read), ...bylines(read, body), ...figureLabels(read)]),
     hyphenation: collectWords(lineTexts(read))
   }
   const paperTitle = outline.length === 0 ? pageTitle(pages, body) : undefined
