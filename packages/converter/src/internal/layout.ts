@@ -13,6 +13,7 @@ import { endNotes } from "./layout/endnotes.js"
 import { figureLabels } from "./layout/figureLabels.js"
 import type { Note } from "./layout/footnotes.js"
 import { footNotes } from "./layout/footnotes.js"
+import { hangingHeadings } from "./layout/hangingHeadings.js"
 import {
   bodySize,
   documentTitle,
@@ -177,7 +178,8 @@ export const layout = (input: LayoutInput): Layout => {
         ...spacedHeadings(read, body, gap),
         ...tableHeadings(read, body),
         ...boundHeadings(read, body, ratio),
-        ...underlinedHeadings(read, body)
+        ...underlinedHeadings(read, body),
+        ...hangingHeadings(read, body)
       ])
       : new Set(),
     spacedLevel: Math.min(6, levels.size + 1),
