@@ -43,7 +43,7 @@ const entryAt = (items: ReadonlyArray<PageItem>, index: number, body: number): E
     return { start: line, label: line.text, lines: [beside], cut: 0, alone: true, next: index + 2 }
   }
   const marker = noteMarker(line)
-  if (marker === undefined) return undefined
+  if (marker === undefined || marker.dotted === true) return undefined
   return { start: line, label: marker.label, lines: [line], cut: marker.cut, alone: false, next: index + 1 }
 }
 

@@ -27,6 +27,9 @@ const maxOutdent = 3
 const leadingLabel =
   /^([\p{Nd}\u00B9\u00B2\u00B3\u2070\u2074-\u2079]{1,3}|[*\u2217\u2020\u2021\u00A7\u00B6\u2016]{1,3})(?:\s+|(?=[^\s\p{Nd}\u00B9\u00B2\u00B3\u2070\u2074-\u2079.,:;)\]]))(?=\S)/u
 
+/** A label on the line followed by a full stop ("14. NFSS", as babel's French notes set it): a note only where the body refers to it. */
+const dottedLabel = /^(\p{Nd}{1,3})\.\s+(?=\S)/u
+
 /** A note of a page: its label (undefined: the previous page's last note going on) and lines. */
 export interface Note {
   readonly label: string | undefined
@@ -54,6 +57,7 @@ interface Marker {
   readonly label: string
   readonly cut: number
   readonly raised: boolean
+  readonly dotted?: boolean
 }
 
 /** The label a note line starts with, raised or set on the line. */
@@ -69,7 +73,9 @@ export const noteMarker = (line: Line): Marker | undefined => {
     }
   }
   const found = leadingLabel.exec(line.text)
-  return found === null ? undefined : { label: found[1]!, cut: found[0].length, raised: false }
+  if (found !== null) return { label: found[1]!, cut: found[0].length, raised: false }
+  const dotted = dottedLabel.exec(line.text)
+  return dotted === null ? undefined : { label: dotted[1]!, cut: dotted[0].length, raised: false, dotted: true }
 }
 
 /** The labels of a line's references (raised labels after its start). */
@@ -141,8 +147,10 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
     // A note set in a fixed-pitch face (a URL) is one only right below a separator.
     const fixed = line.charWidth !== undefined &&
       !separatorAbove(all.filter((rule) => !rule.long), line, previous, body)
+    // A line beside another on its baseline (a framed example's two halves) is no note going on.
+    const alone = !besideOn(line, items[i - 1]) && !besideOn(line, items[i + 1])
     const start = line.size <= body + 0.5 && line.y >= page.height * lowerPart && !fixed
-      ? footStart(line, previous, afterBlock, all, body, referred, continuing && notes.length === 0)
+      ? footStart(line, previous, afterBlock, all, body, referred, continuing && notes.length === 0 && alone)
       : undefined
     const found = start === undefined ? undefined : footBlock(items, i, start, referred, all, body, page.height)
     const block = found?.notes.every(hasWords) === true ? found : undefined
@@ -164,6 +172,10 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
   return { page: withReferences(page, markGlued(items.filter((_, i) => !taken.has(i)), labels), labels), notes }
 }
 
+/** Whether `item` is a line on the baseline of `line`. */
+const besideOn = (line: Line, item: PageItem | undefined): boolean =>
+  item?._tag === "Line" && item.line !== line && Math.abs(item.line.y - line.y) <= 0.3 * line.size
+
 /** How a foot block starts at `line`: a note's label, or none (a note going on from the page before). */
 const footStart = (
   line: Line,
@@ -182,6 +194,8 @@ const footStart = (
       ? { label: undefined, cut: 0 }
       : undefined
   }
+  // A numbered list item looks the same: only a reference met in the body makes it a note.
+  if (marker.dotted === true && !referred.has(marker.label)) return undefined
   const ruled = separatorAbove(rules.filter((rule) => !rule.long), line, previous, body)
   if (ruled) return marker.raised || smaller || referred.has(marker.label) ? marker : undefined
   // A table or a figure just above ends the body as a gap does.
