@@ -5,7 +5,8 @@ import { Markdown } from "../src/index.js"
 import type { PageText, TextItem } from "../src/internal/layout.js"
 import * as Layout from "../src/internal/layout.js"
 import type { Rule } from "../src/internal/layout/model.js"
-import { item } from "./support/textItems.js"
+import { Style } from "../src/internal/layout/model.js"
+import { item, styledItem } from "./support/textItems.js"
 
 /** A line of body text with a raised label after `before` and `after` going on beside it. */
 const referring = (before: string, label: string, after: string, x: number, y: number, size = 10): Array<TextItem> => {
@@ -41,6 +42,21 @@ const footnotes = (document: Document.Document) =>
   document.blocks.filter((block): block is Document.Footnote => block._tag === "Footnote")
 
 describe("a note's own lines", () => {
+  it.effect("a URL going on over a note's line end onto a line wholly in a fixed-pitch face stays in the note", () =>
+    Effect.sync(() => {
+      const document = layout([
+        ...bodyLines(filler, 50, 100),
+        ...referring("The search takes longer for the reasons below", "38", " and more.", 50, 160),
+        item("38. See the answer to the bug report at", 62, 706, 8),
+        styledItem("http://www.", 220, 706, Style.code, 8),
+        styledItem("latex-project.org/cgi-bin/ltxbugs2html?pr=latex/2618", 50, 716, Style.code, 8)
+      ], [separator(50, 698)])
+      const notes = footnotes(document)
+      assert.strictEqual(notes.length, 1)
+      assert.include(notes[0]!.text, "ltxbugs2html")
+      assert.notInclude(Markdown.render(document), "```")
+    }))
+
   it.effect("a label on the line followed by a full stop starts a note when the body refers to it, not a list item", () =>
     Effect.sync(() => {
       const document = layout([

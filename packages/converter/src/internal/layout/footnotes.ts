@@ -172,6 +172,12 @@ export const footNotes = (page: OrderedPage, body: number, continuing: boolean):
   return { page: withReferences(page, markGlued(items.filter((_, i) => !taken.has(i)), labels), labels), notes }
 }
 
+/** Whether a line's last characters are in a fixed-pitch face. */
+const endsInCode = (line: Line): boolean => {
+  const end = line.text.trimEnd().length
+  return (line.marks ?? []).some((mark) => (mark.style & Style.code) !== 0 && mark.start < end && mark.end >= end)
+}
+
 /** Whether `item` is a line on the baseline of `line`. */
 const besideOn = (line: Line, item: PageItem | undefined): boolean =>
   item?._tag === "Line" && item.line !== line && Math.abs(item.line.y - line.y) <= 0.3 * line.size
@@ -250,7 +256,10 @@ const footBlock = (
       ? starts
       : lead(next) >= (head === first ? left : lead(head)) - maxOutdent * body
     const beside = !starts && Math.abs(next.y - last.y) <= 0.3 * last.size && (next.x1 <= last.x0 || next.x0 >= last.x1)
-    const close = next.charWidth === undefined && (beside || next.y > last.y && next.y - last.y <= leading) &&
+    // A fixed-pitch line no larger than the note after a line ending in that face (a URL going on) is its text.
+    const prose = next.charWidth === undefined ||
+      !starts && next.size <= note.lines[0]!.size + 0.25 && endsInCode(last)
+    const close = prose && (beside || next.y > last.y && next.y - last.y <= leading) &&
       next.size <= first.size + 1 && (beside || margin)
     if (!close) {
       const ruled = rules.some((rule) => rule.y0 > last.y && rule.y0 < next.y - 0.6 * next.size)
