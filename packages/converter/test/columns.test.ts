@@ -122,6 +122,25 @@ describe("columns by region", () => {
     assert.deepStrictEqual(few, ["a line of text, stretched here", "and"])
   })
 
+  it("a short line set flush right at a column's edge is cut from the next column's line less than an em away", () => {
+    // A credit under a table ends at the left column's justified edge (x 240) on a baseline of the right column.
+    const credit = "After A. Author, 1976"
+    const lines = order([
+      ...column("left", 40, 100, 8, 40),
+      item(credit, 240 - credit.length * 5, 196),
+      item("left 9 ".padEnd(40, "x"), 40, 208),
+      item("left 10 ".padEnd(40, "x"), 40, 220),
+      ...column("right", 247, 100, 11, 40)
+    ])
+    assert.deepStrictEqual(lines, [
+      ...[1, 2, 3, 4, 5, 6, 7, 8].map((i) => `left ${i}`),
+      credit,
+      "left 9",
+      "left 10",
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((i) => `right ${i}`)
+    ])
+  })
+
   it("a contents entry's page number stays with its leaders, so two columns of contents are not a table", () => {
     const entry = (text: string, x: number, y: number, page: string) => [
       item(`${text} . . . . . .`, x, y),

@@ -77,13 +77,15 @@ export const gutterCuts = (rows: ReadonlyArray<Row>, maxGap: number, pageWidth: 
   gaps.forEach((own, r) => {
     for (const gap of own) {
       if (gap.x1 - gap.x0 >= maxGap * Math.max(gap.next.size, rows[r]!.size)) continue
-      if (gap.before < minSide * pageWidth) continue
       // Dot leaders after a contents entry's title go on with it; a listing's spaces are no gutter.
       if (/^[.·…]/.test(gap.next.text) || isMono(gap.last) && isMono(gap.next)) continue
-      const wideAfter = gap.after >= minSide * pageWidth
       // The edge of a left-to-right column of running text: a term beside its description, in the code
       // face or beside right-to-left lines (whose justified right edge is their start), is a table's column.
       const prose = !isMono(gap.last) && !isMono(gap.next) && !gap.last.rtl && !gap.next.rtl
+      // A short line is cut only at a column's justified edge (a credit set flush right in its column).
+      const short = gap.before < minSide * pageWidth
+      if (short && !prose) continue
+      const wideAfter = !short && gap.after >= minSide * pageWidth
       let support = 0
       for (let o = 0; o < gaps.length && support < minSupport; o++) {
         if (o === r) continue
@@ -95,7 +97,7 @@ export const gutterCuts = (rows: ReadonlyArray<Row>, maxGap: number, pageWidth: 
         }
         if (gaps[o]!.some(covers)) support++
       }
-      const edges = prose && support < minSupport && edgeRows(r, gap.x0, true) >= minSupport &&
+      const edges = prose && !short && support < minSupport && edgeRows(r, gap.x0, true) >= minSupport &&
         edgeRows(r, gap.x1, false) >= minSupport
       if (support >= minSupport || edges) cuts.add(gap.next)
     }
