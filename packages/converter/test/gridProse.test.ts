@@ -33,4 +33,20 @@ describe("a column of running text beside a list", () => {
   it("without hyphenated ends, the bold-headed bands stay a table", () => {
     assert.isTrue(read(page(() => "justified")).some((text) => text.startsWith("table:")))
   })
+
+  it("a narrow side column that hyphenates words beside a wide one is running text, not a table's column", () => {
+    // A brochure: a side column a quarter of the page wide, hyphenating, beside a main column under its own title.
+    const items = [
+      bold("Publishing", 40, 100),
+      bold("Typefaces", 200, 100),
+      ...Array.from({ length: 10 }, (_, i) => [
+        item(i % 3 === 0 ? `side line ${i + 1} ends hyph-` : `side line ${i + 1} ends whole`, 40, 112 + i * 11, 9, 140),
+        item(`main line ${i + 1} of the page's running text, set justified`, 200, 112 + i * 11, 9, 360)
+      ]).flat()
+    ]
+    const order = read(items)
+    assert.isFalse(order.some((text) => text.startsWith("table:")))
+    const at = (text: string) => order.findIndex((t) => t.includes(text))
+    assert.isBelow(at("side line 10"), at("main line 1 "))
+  })
 })

@@ -17,6 +17,8 @@ const maxRowGap = 2.2
 const maxHeaderGap = 3
 /** A band wider than this share of the page is a column of running text, not a table column. */
 const maxTextBand = 0.3
+/** A band this share of the page wide or wider may be a column of running text (the layout's narrowest column). */
+const minTextColumn = 0.18
 /** Words hyphenated at a wide band's line ends, at least, in a column of running text beside a table's band. */
 const minHyphenated = 3
 const hyphenEnd = /\p{Ll}-$/u
@@ -66,7 +68,12 @@ const isTable = (rows: ReadonlyArray<Array<Piece>>, bands: ReadonlyArray<Band>, 
   const pieces = rows.flat()
   if (pieces.every((piece) => piece.items.every(isMono))) return false
   if (bands.filter((band) => band.x1 - band.x0 > maxTextBand * pageWidth).length >= 2) return false
-  if (bands.some((band, index) => band.x1 - band.x0 > maxTextBand * pageWidth && hyphenated(pieces, bands, index))) {
+  // Beside a wide band, a band a column's width that hyphenates words is running text too (a brochure's side column).
+  const width = (band: Band) => band.x1 - band.x0
+  if (
+    bands.some((band) => width(band) > maxTextBand * pageWidth) &&
+    bands.some((band, index) => width(band) >= minTextColumn * pageWidth && hyphenated(pieces, bands, index))
+  ) {
     return false
   }
   return bands.every((_, index) => {
