@@ -11,6 +11,7 @@ import { deepHeadings } from "./layout/deepHeadings.js"
 import type { OpenReferences } from "./layout/endnotes.js"
 import { endNotes } from "./layout/endnotes.js"
 import { figureLabels } from "./layout/figureLabels.js"
+import { floatsAfterBreak } from "./layout/footFloats.js"
 import type { Note } from "./layout/footnotes.js"
 import { footNotes } from "./layout/footnotes.js"
 import { hangingHeadings } from "./layout/hangingHeadings.js"
@@ -130,7 +131,7 @@ export const layout = (input: LayoutInput): Layout => {
     const foot = footNotes(pages[i]!, body, notes.has(pages[i - 1]?.page ?? -1))
     const end = endNotes(foot.page, body, references, foot.notes)
     const notice = takeNotice(joinChapterLabels(joinSectionNumbers(end.page, body), body), body)
-    pages[i] = floatsAfterText(notice.page, body)
+    pages[i] = floatsAfterBreak(floatsAfterText(notice.page, body), body)
     if (notice.lines.length > 0) {
       notices.push({ ...notice.page, items: notice.lines.map((line) => ({ _tag: "Line", line })) })
     }

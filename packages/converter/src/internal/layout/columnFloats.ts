@@ -16,7 +16,7 @@ const sizeOf = (item: PageItem): number => item._tag === "Line" ? item.line.size
 /** A table's note: its label, then a sentence ("a Some tables require footnotes."). */
 const tableNote = /^(?:[a-z]|\d{1,2}|[*\u2020\u2021\u00A7])\s+\p{Lu}/u
 
-const isFloatPart = (item: PageItem, body: number): boolean => {
+export const isFloatPart = (item: PageItem, body: number): boolean => {
   if (item._tag !== "Line") return true
   const text = normalizeText(item.line.text).trim()
   return isCaption(text) || capitalCaption.test(text) || (item.line.size < body - 0.5 && tableNote.test(text))
@@ -26,7 +26,7 @@ const isRunningText = (item: PageItem, body: number, left: number, right: number
   item._tag === "Line" && Math.abs(item.line.size - body) <= 0.5 && Math.abs(item.line.x0 - left) <= 0.5 * body &&
   item.line.x1 >= right - 2 * body
 
-const columnStarts = (items: ReadonlyArray<PageItem>): Array<number> => {
+export const columnStarts = (items: ReadonlyArray<PageItem>): Array<number> => {
   const starts = items.length > 0 ? [0] : []
   for (let i = 1; i < items.length; i++) {
     const size = Math.max(sizeOf(items[i]!), sizeOf(items[i - 1]!), 1)
@@ -36,7 +36,12 @@ const columnStarts = (items: ReadonlyArray<PageItem>): Array<number> => {
 }
 
 /** The last line of the paragraph `from` starts; undefined when it goes on past `end`. */
-const paragraphEnd = (items: ReadonlyArray<PageItem>, from: number, end: number, right: number): number | undefined => {
+export const paragraphEnd = (
+  items: ReadonlyArray<PageItem>,
+  from: number,
+  end: number,
+  right: number
+): number | undefined => {
   for (let i = from; i < end; i++) {
     const item = items[i]!
     if (item._tag !== "Line") return i > from ? i - 1 : undefined
