@@ -3,6 +3,7 @@ import { cardColumns } from "./cardColumns.js"
 import type { Placed } from "./columns.js"
 import { orderRegion } from "./columns.js"
 import { endsInContents, takeContents } from "./contents.js"
+import { withDropCaps } from "./dropCaps.js"
 import { noteMarks, separatorRules } from "./footnotes.js"
 import type { Grid } from "./grid.js"
 import { findGrids } from "./grid.js"
@@ -127,7 +128,10 @@ const wholeInGrid = (rows: ReadonlyArray<Row>, grids: ReadonlyArray<Grid>) => (y
 /** The lines and tables of a page (or of a box of it) in reading order. */
 const readOrder = (page: PageText): Array<Placed> => {
   // A contents page's entries are a list, never a table's rows.
-  const contents = takeContents(joinStrays(groupRows(dropListingMarks(page.items))), page.contentsGoesOn === true)
+  const contents = takeContents(
+    joinStrays(groupRows(withDropCaps(dropListingMarks(page.items)))),
+    page.contentsGoesOn === true
+  )
   const all = contents.rows
   // Tables found by their columns keep their form, unless ruled around every cell and found only in pieces; rules find the others.
   const found = findGrids(all, page.width)
