@@ -1,5 +1,6 @@
 /** What reads as C source line by line: an example in a Word body's font, a CWEB listing in text faces. */
 import type { Line } from "./model.js"
+import { isPromptLine } from "./promptLines.js"
 
 const directive = /^#\s*(?:include|define|undef|ifn?def|if|elif|else|endif|pragma|error)\b/
 const comment = /^(?:\/\*.*\*\/|\/\/.*)$/
@@ -55,6 +56,7 @@ export const listingLine = (text: string): "code" | "comment" | undefined => {
   const line = ascii(text)
   if (listingDirective.test(line)) return "code"
   if (comment.test(line)) return "comment"
+  if (isPromptLine(line)) return "code"
   const bare = line.replace(quoted, "\"\"")
   if (bullet.test(line) || words.test(bare)) return undefined
   if (plainStatement.test(bare) || control.test(line) || functionHead.test(line) || brace.test(line)) return "code"

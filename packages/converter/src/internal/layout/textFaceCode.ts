@@ -1,6 +1,7 @@
 /** Listings set in text faces (CWEB's bold keywords, italic names, roman operators) made code lines. */
 import { isBlockStatement, isListingDirective, listingLine } from "./cSource.js"
 import type { Line, PageItem } from "./model.js"
+import { isPromptLine } from "./promptLines.js"
 import { Style } from "./model.js"
 import { endsSentence } from "./text.js"
 
@@ -63,9 +64,15 @@ const runs = (items: ReadonlyArray<PageItem>): Array<Array<Entry>> => {
   return out
 }
 
-/** A lone line that is a listing by itself: a directive, or a function on one line indented past its neighbours. */
+/**
+ * A lone line that is a listing by itself: a directive, a command at a prompt or a variable set that a
+ * colon announces or that is set in past the line above, or a function on one line indented past its neighbours.
+ */
 const alone = (entry: Entry, before: Entry | undefined, after: Entry | undefined): boolean =>
   isListingDirective(entry.line.text) ||
+  (isPromptLine(entry.line.text) &&
+    (before === undefined || before.line.text.trimEnd().endsWith(":") ||
+      entry.line.x0 > before.line.x0 + 0.5 * entry.line.size)) ||
   (isBlockStatement(entry.line.text) &&
     [before, after].every((other) => other === undefined || entry.line.x0 > other.line.x0 + 0.5 * entry.line.size))
 
