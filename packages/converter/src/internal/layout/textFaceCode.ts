@@ -1,8 +1,8 @@
 /** Listings set in text faces (CWEB's bold keywords, italic names, roman operators) made code lines. */
 import { isBlockStatement, isListingDirective, listingLine } from "./cSource.js"
 import type { Line, PageItem } from "./model.js"
-import { isPromptLine } from "./promptLines.js"
 import { Style } from "./model.js"
+import { isPromptLine } from "./promptLines.js"
 import { endsSentence } from "./text.js"
 
 /** Baselines further apart than this many font sizes are not one listing's. */
