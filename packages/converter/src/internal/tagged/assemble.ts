@@ -4,9 +4,13 @@ import type { PageRules } from "../layout/blocks.js"
 import { pageBlocks } from "../layout/blocks.js"
 import { CodeBuilder } from "../layout/code.js"
 import { isCSource } from "../layout/cSource.js"
+import { richLine, trimRich } from "../layout/inline.js"
+import { termOf } from "../layout/lineBlocks.js"
+import { listMarker } from "../layout/lists.js"
 import type { Line, OrderedPage } from "../layout/model.js"
 import { withReferences } from "./content.js"
 import type { Placed } from "./merge.js"
+import type { Unit } from "./model.js"
 import type { TaggedPage } from "./page.js"
 import { leadHeading } from "./paragraphHeadings.js"
 
@@ -47,6 +51,25 @@ const referenced = (block: Document.Block): Document.Block => {
   }
 }
 
+/** A definition's terms hold up to this many lines. */
+const maxTermLines = 3
+/** How far (in font sizes) a description is set in under its terms. */
+const termIndent = 1.5
+
+/**
+ * Whether code lines are the terms of a definition (a browser's `<dt>` in the code face): up to three
+ * lines at one margin, the next unit's lines all set in at least 1.5 em under them (not a paragraph's
+ * first-line indent), no list marker leading it.
+ */
+const areTerms = (lines: ReadonlyArray<Line>, next: Unit | undefined): boolean => {
+  const first = lines[0]!
+  const description = next?._tag === "Lines" ? next.lines : []
+  return lines.length <= maxTermLines && description.length > 0 && description[0]!.charWidth === undefined &&
+    lines.every((line) => Math.abs(line.x0 - first.x0) <= 0.5 * line.size) &&
+    description.every((line) => line.x0 >= first.x0 + termIndent * first.size) &&
+    listMarker(description[0]!.text) === undefined
+}
+
 /** The page's blocks: units of lines through the layout's rules; consecutive code units one listing. */
 export const taggedBlocks = (
   page: TaggedPage,
@@ -59,7 +82,7 @@ export const taggedBlocks = (
   const placed: Array<Placed> = []
   const listings: Array<{ readonly builder: CodeBuilder; readonly index: number }> = []
   let code: { readonly builder: CodeBuilder; readonly index: number } | undefined
-  for (const unit of page.units) {
+  for (const [index, unit] of page.units.entries()) {
     if (unit._tag === "Block") {
       const block = unit.make(rules.hyphenation)
       if (block !== undefined) placed.push({ ...unit, block })
@@ -68,7 +91,14 @@ export const taggedBlocks = (
     }
     const lines = unit.lines.filter((line) => kept.has(line))
     if (lines.length === 0) continue
-    if (lines.every((line) => line.charWidth !== undefined) || isCSource(lines)) {
+    const allCode = lines.every((line) => line.charWidth !== undefined)
+    if (allCode && code === undefined && areTerms(lines, page.units[index + 1])) {
+      for (const line of lines) {
+        placed.push({ block: termOf(trimRich(richLine(line))), continued: false, continues: false, item: false })
+      }
+      continue
+    }
+    if (allCode || isCSource(lines)) {
       for (const [i, line] of lines.entries()) {
         if (code?.builder.add(line) !== true) {
           if (code !== undefined) placed[code.index] = { ...placed[code.index]!, continues: false }
