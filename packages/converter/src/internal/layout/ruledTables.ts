@@ -98,9 +98,20 @@ const stacks = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<Array<Rule
   ).filter((group) => group.length >= 2)
 }
 
+/** A page's stacks, found once: the page reader's spans and both passes of the reading order ask for them. */
+const stacksFound = new WeakMap<ReadonlyArray<Rule>, { readonly width: number; readonly stacks: Array<Array<Rule>> }>()
+
+const drawnStacks = (drawn: ReadonlyArray<Rule>, pageWidth: number): ReadonlyArray<ReadonlyArray<Rule>> => {
+  const known = stacksFound.get(drawn)
+  if (known !== undefined && known.width === pageWidth) return known.stacks
+  const made = stacks(onPage(drawn, pageWidth), pageWidth)
+  stacksFound.set(drawn, { width: pageWidth, stacks: made })
+  return made
+}
+
 /** The heights between two rules of a stack (top-down, `[y0, y1]`): where a table's rows may stand. */
 export const ruledSpans = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<readonly [number, number]> =>
-  stacks(onPage(rules, pageWidth), pageWidth).map((stack) => [stack[0]!.y0, stack[stack.length - 1]!.y1] as const)
+  drawnStacks(rules, pageWidth).map((stack) => [stack[0]!.y0, stack[stack.length - 1]!.y1] as const)
 
 /** A stack cut where no vertical rule joins two rules while others do: two framed tables, one above the other. */
 const splitUnjoined = (group: ReadonlyArray<Rule>, rules: ReadonlyArray<Rule>): Array<Array<Rule>> => {
@@ -263,12 +274,13 @@ export const takeRuledTables = (
   framedOnly = false
 ): Array<RuledTable> => {
   const rules = onPage(drawn, pageWidth)
-  if (rules.length === 0) return []
+  const frames = rules.length === 0 ? [] : drawnStacks(drawn, pageWidth)
+  if (frames.length === 0) return []
   const tables: Array<RuledTable> = []
   const all = rows.flatMap((row) => row.items)
   const allVerticals = rules.filter((rule) => !rule.horizontal)
-  const found = stacks(rules, pageWidth).flatMap((stack) => cutAtInterludes(stack, all, allVerticals))
-  for (const stack of found.map((stack) => withoutNotes(stack, all, joinGap))) {
+  const cut = frames.flatMap((stack) => cutAtInterludes(stack, all, allVerticals))
+  for (const stack of cut.map((stack) => withoutNotes(stack, all, joinGap))) {
     const x0 = Math.min(...stack.map((rule) => rule.x0)) - joinGap
     const x1 = Math.max(...stack.map((rule) => rule.x1)) + joinGap
     const y0 = stack[0]!.y0
