@@ -83,8 +83,11 @@ const placedLines = (pages: ReadonlyArray<OrderedPage>): Placed => {
   pages.forEach((page, index) => {
     for (const item of page.items) {
       if (item._tag !== "Line") continue
+      // Only the bands' lines have keys: the body's are not searched for numbers.
+      const keys = placedKeys(item.line, page.height)
+      if (keys.length === 0) continue
       const numbers = numbersOf(item.line.text)
-      for (const key of placedKeys(item.line, page.height)) {
+      for (const key of keys) {
         const list = placed.get(key) ?? []
         list.push({ page: index, numbers })
         placed.set(key, list)
