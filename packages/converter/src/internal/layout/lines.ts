@@ -87,7 +87,8 @@ const blank = (text: string, from: number, to: number): boolean => {
 export const makeLine = (items: ReadonlyArray<TextItem>, pitches?: ReadonlyMap<number, TextItem>): Line => {
   let rtlChars = 0
   let ltrChars = 0
-  for (const item of items) {
+  // Letters are counted only on a line with right-to-left runs: without them it reads left to right.
+  for (const item of items.some((item) => item.rtl) ? items : []) {
     const letters = letterCount(item.text)
     if (item.rtl) rtlChars += letters
     else ltrChars += letters
