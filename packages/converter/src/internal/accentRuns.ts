@@ -6,8 +6,11 @@
 import { spacingAccents } from "./layout/text.js"
 
 /** The combining mark of a lone spacing accent (the grave too: a backtick drawn over a letter is one). */
-export const combiningAccent = (text: string): string | undefined =>
-  text === "`" ? "\u0300" : Object.hasOwn(spacingAccents, text) ? spacingAccents[text] : undefined
+export const combiningAccent = (text: string): string | undefined => {
+  // Every accent is one character: a run's whole text is not looked up as a key (asked of every run).
+  if (text.length !== 1) return undefined
+  return text === "`" ? "\u0300" : Object.hasOwn(spacingAccents, text) ? spacingAccents[text] : undefined
+}
 
 /** Where a run's characters lie in its text: page indices `start`..`end` from text offset `offset`. */
 export interface CharSpan {
