@@ -101,6 +101,69 @@ describe("ruled tables", () => {
     assert.deepStrictEqual(found, [[["Sensor", "Value"], ["Fan Health", "OK Degraded"], ["Power", "Failed"]]])
   })
 
+  it("cell borders going on past the top and bottom rules keep the open header and last row in the table (XEP)", () => {
+    const edges = [80, 240, 500]
+    const found = tables([
+      item("Table 2 Entity Types", 80, 90),
+      item("Entity Name", 90, 115),
+      item("Entity Type", 250, 115),
+      item("Processor", 90, 135),
+      item("PROCESSOR", 250, 135),
+      item("Power Module", 90, 155),
+      item("POWER_MODULE", 250, 155),
+      item("Fan", 90, 175),
+      item("COOLING_DEVICE", 250, 175),
+      item("The entity location for the system chassis is set in the configuration.", 60, 210)
+    ], [
+      ...[122, 142, 162].map((y) => horizontal(y)),
+      ...edges.flatMap((x) => [[100, 122], [122, 142], [142, 162], [162, 185]].map(([a, b]) => vertical(x, a!, b!)))
+    ])
+    assert.deepStrictEqual(found, [[
+      ["Entity Name", "Entity Type"],
+      ["Processor", "PROCESSOR"],
+      ["Power Module", "POWER_MODULE"],
+      ["Fan", "COOLING_DEVICE"]
+    ]])
+  })
+
+  it("two booktabs tables of different widths one over the other are two tables; a first cell's indented wrap stays in it", () => {
+    const found = tables([
+      item("Table 1 A simple table", 380, 50),
+      item("Experiment", 365, 72),
+      item("Speed", 425, 72),
+      item("Heat", 470, 72),
+      item("Run 11", 365, 90),
+      item("12.5", 425, 90),
+      item("103.4", 470, 90),
+      item("Run 12", 365, 101),
+      item("24", 425, 101),
+      item("68.3", 470, 101),
+      item("Table 2 Table with more complicated columns", 322, 122),
+      item("Experiment", 322, 144),
+      item("Speed", 440, 144),
+      item("Heat", 500, 144),
+      item("The first experiment", 322, 162),
+      item("124.3", 440, 162),
+      item("68.3", 500, 162),
+      item("we ran this morning", 330, 174),
+      item("Our competitor's data", 322, 186),
+      item("72.321", 440, 186),
+      item("141.384", 500, 186)
+    ], [
+      ...[60, 78, 106].map((y) => horizontal(y, 360, 505)),
+      ...[132, 150, 195].map((y) => horizontal(y, 319, 545))
+    ])
+    assert.deepStrictEqual(found, [[
+      ["Experiment", "Speed", "Heat"],
+      ["Run 11", "12.5", "103.4"],
+      ["Run 12", "24", "68.3"]
+    ], [
+      ["Experiment", "Speed", "Heat"],
+      ["The first experiment we ran this morning", "124.3", "68.3"],
+      ["Our competitor's data", "72.321", "141.384"]
+    ]])
+  })
+
   it("borders down a table's two sides only part no columns: the gaps no cell crosses do (Writer)", () => {
     const found = tables([
       item("Feature Name", 90, 115),

@@ -24,6 +24,42 @@ export const closedStacks = (
   return out
 }
 
+/**
+ * A stack cut where its rules change width for good: two tables of different widths one over the
+ * other (each ruled by two rules or more of its own width; both ends apart when framed), not a
+ * \cmidrule among full rules.
+ */
+export const splitWidths = (
+  group: ReadonlyArray<Rule>,
+  verticals: ReadonlyArray<Rule>,
+  joinGap: number
+): Array<Array<Rule>> => {
+  if (group.length < 4) return [[...group]]
+  const runs: Array<Array<Rule>> = []
+  for (const rule of group) {
+    const run = runs[runs.length - 1]
+    const same = run !== undefined && Math.abs(run[0]!.x0 - rule.x0) <= joinGap &&
+      Math.abs(run[0]!.x1 - rule.x1) <= joinGap
+    if (same) run.push(rule)
+    else runs.push([rule])
+  }
+  // In a framed table a rule under some of its cells keeps one end with the others; booktabs has no frame.
+  const top = group[0]!.y0
+  const bottom = group[group.length - 1]!.y1
+  const left = Math.min(...group.map((rule) => rule.x0)) - joinGap
+  const right = Math.max(...group.map((rule) => rule.x1)) + joinGap
+  const framedGroup = verticals.some((v) => v.y0 < bottom && v.y1 > top && v.x0 >= left && v.x1 <= right)
+  const apart = !framedGroup ||
+    runs.slice(1).every((run, i) =>
+      Math.abs(run[0]!.x0 - runs[i]![0]!.x0) > joinGap && Math.abs(run[0]!.x1 - runs[i]![0]!.x1) > joinGap
+    )
+  return runs.length >= 2 && apart && runs.every((run) => single(run, joinGap).length >= 2) ? runs : [[...group]]
+}
+
+/** A run's rules with each doubled rule (a hair apart) counted once. */
+const single = (rules: ReadonlyArray<Rule>, joinGap: number): Array<Rule> =>
+  rules.filter((rule, i) => i === 0 || rule.y0 - rules[i - 1]!.y1 > joinGap)
+
 /** Whether a band holds two rows with a label and a cell each: the rules group rows, not one per row. */
 export const bandsOfRows = (
   items: ReadonlyArray<TextItem>,

@@ -8,7 +8,8 @@ import { joinRich, richLine } from "./inline.js"
 import type { Row } from "./lines.js"
 import { isMono, makeLine } from "./lines.js"
 import type { Box, Rule, TextItem } from "./model.js"
-import { bandsOfRows, closedStacks, codeInterlude, withoutNotes } from "./ruledBands.js"
+import { bandsOfRows, closedStacks, codeInterlude, splitWidths, withoutNotes } from "./ruledBands.js"
+import { openEnds } from "./ruledEnds.js"
 
 /**
  * In points: rules at one height within `sameLine` are one, closer than `joinGap` in x they join; a
@@ -95,7 +96,7 @@ const stacks = (rules: ReadonlyArray<Rule>, pageWidth: number): Array<Array<Rule
   }
   return closedStacks(groups, (a, b) => overlap(a, b) >= minOverlap, joinGap).flatMap((group) =>
     splitUnjoined(group, rules)
-  ).filter((group) => group.length >= 2)
+  ).flatMap((group) => splitWidths(group, verticals, joinGap)).filter((group) => group.length >= 2)
 }
 
 /** A page's stacks, found once: the page reader's spans and both passes of the reading order ask for them. */
@@ -129,6 +130,12 @@ const splitUnjoined = (group: ReadonlyArray<Rule>, rules: ReadonlyArray<Rule>): 
   })
   return out
 }
+
+/** The page's long horizontal rules under some of `[x0, x1]`. */
+const across = (rules: ReadonlyArray<Rule>, x0: number, x1: number): Array<Rule> =>
+  mergedRules(rules).filter((rule) =>
+    rule.x1 - rule.x0 >= 0.5 * (x1 - x0) && Math.min(rule.x1, x1) - Math.max(rule.x0, x0) > 0
+  )
 
 /** A stack's rules with each doubled rule (REVTeX's Scotch rules, a hair apart) counted once. */
 const single = (stack: ReadonlyArray<Rule>): Array<Rule> =>
@@ -283,12 +290,12 @@ export const takeRuledTables = (
   for (const stack of cut.map((stack) => withoutNotes(stack, all, joinGap))) {
     const x0 = Math.min(...stack.map((rule) => rule.x0)) - joinGap
     const x1 = Math.max(...stack.map((rule) => rule.x1)) + joinGap
-    const y0 = stack[0]!.y0
-    const y1 = stack[stack.length - 1]!.y1
+    let y0 = stack[0]!.y0
+    let y1 = stack[stack.length - 1]!.y1
     if (taken(y0, y1)) continue
     const inside = (item: TextItem) =>
       item.y > y0 && item.y - 0.7 * item.size < y1 && item.x >= x0 && item.x + item.width <= x1
-    const within = rows.flatMap((row) => row.items.filter(inside))
+    let within = rows.flatMap((row) => row.items.filter(inside))
     if (within.length < 2 || mostlyCode(within)) continue
     const verticals = rules.filter((rule) =>
       !rule.horizontal && rule.x0 >= x0 && rule.x1 <= x1 && rule.y1 > y0 && rule.y0 < y1
@@ -297,6 +304,11 @@ export const takeRuledTables = (
     const borders = verticals.some((rule) => rule.x0 > x0 + 2 * joinGap && rule.x1 < x1 - 2 * joinGap)
     // Framed: a rule under every row (four or more) and a rule between the columns.
     if (edges.length === 0 || (framedOnly && !(borders && stack.length >= 4))) continue
+    // Cell borders going on past the top or bottom rule: a header or last row left open (XEP's frame=none).
+    if (borders) {
+      ;[y0, y1] = openEnds(verticals, allVerticals, stack, across(rules, x0, x1), joinGap)
+      within = rows.flatMap((row) => row.items.filter(inside))
+    }
     const column = (item: TextItem) => edges.filter((edge) => edge <= item.x + item.width / 2).length
     const baselines = rowBaselines(within)
     // Rules between the rows when there are four or more (booktabs draws three: top, header, bottom).
@@ -313,7 +325,7 @@ export const takeRuledTables = (
         ? stack.map((rule) =>
           rule.y0 < item.y - 0.3 * item.size && rule.x0 <= item.x + item.width / 2 &&
           rule.x1 >= item.x + item.width / 2
-        ).lastIndexOf(true)
+        ).lastIndexOf(true) + 1
         : baselines.get(Math.round(item.y))!
     for (const item of within) (bands[bandOf(item)] ??= []).push(item)
     // A larger title between two tables stands alone between rules; a large example in a ruled row is a cell.
@@ -324,10 +336,13 @@ export const takeRuledTables = (
     ) continue
     const cells: Array<Array<Rich>> = []
     let above = -Infinity
+    let left = Infinity
     for (const band of bands) {
       if (band === undefined) continue
       const y = Math.min(...band.map((item) => item.y))
-      const apart = y - above >= 0.8 * Math.max(...band.map((item) => item.size))
+      const size = Math.max(...band.map((item) => item.size))
+      const apart = y - above >= 0.8 * size
+      const close = y - above <= 1.5 * size
       above = y
       const row = Array.from(
         { length: edges.length + 1 },
@@ -337,12 +352,18 @@ export const takeRuledTables = (
       // A baseline a line apart filling every cell of the row above but the first: a group's row.
       const full = apart && row.slice(1).filter((cell) => cell.text !== "").length >= 2 &&
         last?.every((cell, c) => c === 0 || cell.text === "" || row[c]!.text !== "")
-      if (!ruled && last !== undefined && row[0]!.text === "" && !full) {
+      const start = Math.min(...band.filter((item) => column(item) === 0).map((item) => item.x))
+      // A first cell's wrapped line under a full row: indented (a hanging p-column) or in lower case.
+      const wrapped = close && row[0]!.text !== "" && row.slice(1).every((cell) => cell.text === "") &&
+        (last?.filter((cell) => cell.text !== "").length ?? 0) >= 2 &&
+        (start >= left + 0.4 * size || /^\p{Ll}/u.test(row[0]!.text))
+      if (!ruled && last !== undefined && (row[0]!.text === "" && !full || wrapped)) {
         row.forEach((cell, c) =>
           last[c] = last[c]!.text === "" ? cell : cell.text === "" ? last[c]! : joinRich(last[c]!, cell)
         )
       } else {
         cells.push(row)
+        left = start
       }
     }
     // Columns empty in every row (an edge of a cell spanning others) go.
