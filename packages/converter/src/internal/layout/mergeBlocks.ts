@@ -28,6 +28,9 @@ const cjkLetter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u
 const cutBetweenIdeographs = (open: string, next: string): boolean =>
   cjkLetter.test(open.trimEnd().slice(-1)) && cjkLetter.test(next.slice(0, 1))
 
+/** A table's caption repeated over its rest on the next page: "Table 1 RPT Mappings (continued)". */
+const continuedCaption = /^.{0,80}\b(?:continued|cont'd|cont\.)\)?\.?$/i
+
 /** Whether `next` goes on with `open` after a page end: a paragraph going on, a listing, a list or its last item. */
 const continues = (open: Document.Block, next: Document.Block): boolean => {
   if (open._tag === "Paragraph" && next._tag === "Paragraph") {
@@ -100,6 +103,13 @@ export const mergeSplitParagraphs = (
       i += run - 1
       continue
     }
+    // A caption marked "(continued)" over the rest of the open table after a page end is no block of its own.
+    const after = blocks[i + 1]
+    const host = open !== undefined && open.interrupted ? out[open.index] : undefined
+    if (
+      block._tag === "Paragraph" && continuedCaption.test(block.text) && host?._tag === "Table" &&
+      after?._tag === "Table" && continuesTable(host, after)
+    ) continue
     // Only across a page end or a figure: within a page, the gaps already told blocks apart.
     if (open !== undefined && open.interrupted && continues(out[open.index]!, block)) {
       out[open.index] = merge(out[open.index]!, block, hyphenation)
