@@ -336,13 +336,10 @@ export const takeRuledTables = (
     ) continue
     const cells: Array<Array<Rich>> = []
     let above = -Infinity
-    let left = Infinity
     for (const band of bands) {
       if (band === undefined) continue
       const y = Math.min(...band.map((item) => item.y))
-      const size = Math.max(...band.map((item) => item.size))
-      const apart = y - above >= 0.8 * size
-      const close = y - above <= 1.5 * size
+      const apart = y - above >= 0.8 * Math.max(...band.map((item) => item.size))
       above = y
       const row = Array.from(
         { length: edges.length + 1 },
@@ -352,18 +349,12 @@ export const takeRuledTables = (
       // A baseline a line apart filling every cell of the row above but the first: a group's row.
       const full = apart && row.slice(1).filter((cell) => cell.text !== "").length >= 2 &&
         last?.every((cell, c) => c === 0 || cell.text === "" || row[c]!.text !== "")
-      const start = Math.min(...band.filter((item) => column(item) === 0).map((item) => item.x))
-      // A first cell's wrapped line under a full row: indented (a hanging p-column) or in lower case.
-      const wrapped = close && row[0]!.text !== "" && row.slice(1).every((cell) => cell.text === "") &&
-        (last?.filter((cell) => cell.text !== "").length ?? 0) >= 2 &&
-        (start >= left + 0.4 * size || /^\p{Ll}/u.test(row[0]!.text))
-      if (!ruled && last !== undefined && (row[0]!.text === "" && !full || wrapped)) {
+      if (!ruled && last !== undefined && row[0]!.text === "" && !full) {
         row.forEach((cell, c) =>
           last[c] = last[c]!.text === "" ? cell : cell.text === "" ? last[c]! : joinRich(last[c]!, cell)
         )
       } else {
         cells.push(row)
-        left = start
       }
     }
     // Columns empty in every row (an edge of a cell spanning others) go.
