@@ -8,6 +8,7 @@ import type { Placed } from "./columns.js"
 import type { Row } from "./lines.js"
 import { makeLine } from "./lines.js"
 import type { Line, OrderedPage, PageItem } from "./model.js"
+import { romanValue } from "./roman.js"
 
 /** One entry: its text without leaders and page number, where it starts, and its page. */
 export interface ContentsEntry {
@@ -26,19 +27,6 @@ export interface ContentsEntry {
 
 const leadered = /^(.*?\S)\s*(?:(?:[.·]\s*){3,}|…+\s*)(\d{1,4}|[ivxlcdm]{1,7})$/iu
 const pageNumber = /^(?:\d{1,4}|[ivxlcdm]{1,7})$/i
-const romanDigits: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100, d: 500, m: 1000 }
-
-const romanValue = (text: string): number => {
-  let total = 0
-  const lower = text.toLowerCase()
-  for (let i = 0; i < lower.length; i++) {
-    const value = romanDigits[lower[i]!]!
-    const next = romanDigits[lower[i + 1] ?? ""] ?? 0
-    total += value < next ? -value : value
-  }
-  return total
-}
-
 /** A page number past leaders or past a gap this many font sizes wide. */
 const numberGap = 1
 /** Letters an entry's text needs: a title, not a value. */
@@ -104,13 +92,15 @@ export const contentsEntry = (row: Row): ContentsEntry | undefined => {
   // A running head naming the contents, with its folio.
   if (!letters.test(text) || contentsTitle.test(text) || captionsTitle.test(text)) return undefined
   const roman = !/\d/.test(number)
+  const page = roman ? romanValue(number) : Number(number)
+  if (page === undefined) return undefined
   return {
     text,
     marks: marksWithin(source, text.length),
     x0: line.x0,
     y: row.y,
     size: row.size,
-    page: roman ? romanValue(number) : Number(number),
+    page,
     roman,
     leaders,
     end: last.x + last.width

@@ -2,6 +2,7 @@
 import { heaviest } from "./lines.js"
 import type { Line, OrderedPage } from "./model.js"
 import { Style } from "./model.js"
+import { romanValue } from "./roman.js"
 
 /** A folio alone: "12", "- 12 -", "Page 12", "12 of 40", "12/40". */
 const bareFolio = /^(?:page\s+)?[-–—([]?\s*(\d{1,4})\s*[-–—)\]]?(?:\s*(?:of|\/)\s*\d{1,4})?$/i
@@ -74,20 +75,6 @@ const candidates = (lines: ReadonlyArray<Line>, height: number): Array<Candidate
 const pageLinesOf = (page: OrderedPage): Array<Line> =>
   page.items.flatMap((item) => item._tag === "Line" ? [item.line] : [])
 
-const romanDigits: ReadonlyArray<readonly [number, string]> = [[10, "x"], [9, "ix"], [5, "v"], [4, "iv"], [1, "i"]]
-const toRoman = (value: number): string => {
-  let left = value
-  let text = ""
-  for (const [step, digits] of romanDigits) {
-    while (left >= step) {
-      text += digits
-      left -= step
-    }
-  }
-  return text
-}
-/** Lower-case roman numerals 1-39, as front matter is numbered: "iv" is 4, "mix" or "vv" none. */
-const romanValues = new Map(Array.from({ length: 39 }, (_, i) => [toRoman(i + 1), i + 1]))
 const edgeRoman = /^([ivx]{1,6})\s+\S|\S\s+([ivx]{1,6})$/
 
 /**
@@ -99,7 +86,7 @@ const romanFolios = (pages: ReadonlyArray<OrderedPage>, found: Set<Line>): void 
     extremeLines(pageLinesOf(page)).flatMap((line): Array<Candidate> => {
       if (!inBand(line, page.height, besideBand)) return []
       const match = edgeRoman.exec(line.text.trim())
-      const value = romanValues.get(match?.[1] ?? match?.[2] ?? "")
+      const value = romanValue(match?.[1] ?? match?.[2] ?? "")
       return value === undefined ? [] : [{ line, value }]
     })
   )

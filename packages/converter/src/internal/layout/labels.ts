@@ -3,6 +3,7 @@
  * consecutive labels at one indent, never alone ("A. Smith wrote", "I. Introduction").
  */
 import type { Line } from "./model.js"
+import { romanValue } from "./roman.js"
 
 /** A label the marker of an item: its text as printed and its place in its sequence. */
 export interface ListLabel {
@@ -32,20 +33,6 @@ const wholeLabel = new RegExp(`^${labelSource}$`, "u")
 /** Whether `text` is a lettered or roman label alone ("a)", "(iv)", "B."). */
 export const isLetterLabel = (text: string): boolean => wholeLabel.test(text)
 
-const romanPattern = /^(x{0,3})(ix|iv|v?i{0,3})$/u
-const romanDigits: Readonly<Record<string, number>> = { i: 1, v: 5, x: 10 }
-
-const romanValue = (letters: string): number | undefined => {
-  if (letters === "" || !romanPattern.test(letters)) return undefined
-  let total = 0
-  for (let i = 0; i < letters.length; i++) {
-    const value = romanDigits[letters[i]!]!
-    const next = romanDigits[letters[i + 1] ?? ""] ?? 0
-    total += value < next ? -value : value
-  }
-  return total
-}
-
 /** What a label's letters may count: a letter's place in the alphabet, a roman number, or both ("i", "v"). */
 const readingsOf = (letters: string): Array<Reading> => {
   const lower = letters.toLowerCase()
@@ -54,7 +41,8 @@ const readingsOf = (letters: string): Array<Reading> => {
   const readings: Array<Reading> = []
   if (letters.length === 1) readings.push({ kind: isLower ? "lower" : "upper", number: lower.charCodeAt(0) - 96 })
   const roman = romanValue(lower)
-  if (roman !== undefined) readings.push({ kind: isLower ? "lowerRoman" : "upperRoman", number: roman })
+  // Lists count i-xxxix; "l", "c", "d" and "m" alone are letters.
+  if (roman !== undefined && roman <= 39) readings.push({ kind: isLower ? "lowerRoman" : "upperRoman", number: roman })
   return readings
 }
 
