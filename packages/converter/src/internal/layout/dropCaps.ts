@@ -15,7 +15,6 @@ const joinGap = 0.3
 
 const isCap = (item: TextItem): boolean => /^\p{Lu}$/u.test(item.text.trim())
 
-/** The items with each drop cap moved onto its paragraph's first line. */
 export const withDropCaps = (items: ReadonlyArray<TextItem>): ReadonlyArray<TextItem> => {
   const caps = items.filter((item) => isCap(item) && item.size > 0)
   if (caps.length === 0) return items

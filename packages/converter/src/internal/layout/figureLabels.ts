@@ -1,8 +1,6 @@
 /**
- * A diagram's labels drawn as type ("Lock", "Log", "Buffer Manager" in boxes over "Figure 1: ..."):
- * text, however large or bold. They are the short lines read right before a figure's caption, from
- * the first baseline holding two of them side by side (a row of boxes) down; a heading set above
- * the diagram stays one, as no label stands beside it.
+ * A diagram's labels drawn as type ("Lock", "Buffer Manager" in boxes over "Figure 1: ..."): text. They are the
+ * short lines before a caption from the first baseline holding two side by side down; a heading above stands alone.
  */
 import { capitalCaption } from "./floatBlocks.js"
 import type { Line, OrderedPage } from "./model.js"
@@ -17,7 +15,6 @@ const maxLabels = 40
 const isLabel = (line: Line): boolean =>
   (line.text.match(/[\p{L}\p{N}]+/gu) ?? []).length <= labelWords && !/[.!?:]$/u.test(line.text.trim())
 
-/** Whether two lines stand side by side on one baseline. */
 const besides = (a: Line, b: Line): boolean =>
   a !== b && Math.abs(a.y - b.y) <= 0.3 * Math.min(a.size, b.size) && (a.x1 <= b.x0 || b.x1 <= a.x0)
 

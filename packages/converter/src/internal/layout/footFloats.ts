@@ -22,10 +22,7 @@ const edges = (column: ReadonlyArray<PageItem>, body: number): { left: number; r
   return { left: Math.min(...lines.map((line) => line.x0)), right: Math.max(...lines.map((line) => line.x1)) }
 }
 
-/**
- * Where the float at the column's foot starts: after the column's last running line, which ends no
- * sentence, with a caption under it and nothing after the caption but its own lines.
- */
+/** Where a column's foot float starts: after its last running line, ending no sentence, over a caption. */
 const footFloat = (column: ReadonlyArray<PageItem>, body: number): number | undefined => {
   const caption = column.findIndex((item) => item._tag === "Line" && isFloatPart(item, body))
   if (caption <= 0) return undefined

@@ -1,8 +1,6 @@
 /**
- * A manual page's section heads ("NAME", "SYNOPSIS", "DESCRIPTION": `.SH`) set out in the margin over
- * indented text: a bold line in capitals at the page's left edge naming one of a manual page's
- * sections, the line under it indented by two font sizes or more. A bold term in capitals over its
- * description (an environment variable's name) is no section's name and stays a term.
+ * A manual page's section heads (`.SH` "NAME", "SYNOPSIS"): bold capitals at the left edge naming a section, over text
+ * indented two font sizes or more. A bold term in capitals over its description names no section and stays a term.
  */
 import { allBold } from "./headings.js"
 import type { Line, OrderedPage } from "./model.js"

@@ -23,9 +23,8 @@ const ownKeys = (line: Line, dy = 0, dx = 0): Array<string> => {
 const nearKeys = (line: Line): Array<string> => [0, 1].flatMap((dy) => [0, 1].flatMap((dx) => ownKeys(line, dy, dx)))
 
 /**
- * Adds to each page's furniture the lines of its bands, set apart, where heads of words were found on 3 pages or
- * more: same baseline, size and right edge or centre (a Word header naming the section, "Supported Characters" on
- * its two pages). Left-aligned heads are not followed: a title on two pages there may be the body's.
+ * Adds to each page's furniture its band lines, set apart, at the spot of heads found on 3 pages or more (a Word header
+ * naming its section). Left-aligned heads are not followed: a title on two pages there may be the body's.
  */
 export const addHeadSpots = (
   pages: ReadonlyArray<OrderedPage>,

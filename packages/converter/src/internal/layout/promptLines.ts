@@ -13,7 +13,6 @@ const maxLength = 100
 /** A variable's name in capitals, then a value that is no number (a path, a word). */
 const assignment = /^[A-Z][A-Z0-9_]{2,}=(?!\d*$)[^\s=]+$/
 
-/** Whether a line is a command typed at a prompt. */
 export const isPromptLine = (text: string): boolean => {
   const line = text.trim()
   if (assignment.test(line)) return true

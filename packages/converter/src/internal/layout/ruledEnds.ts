@@ -21,11 +21,8 @@ const reach = (verticals: ReadonlyArray<Rule>, y: number, way: -1 | 1, gap: numb
 }
 
 /**
- * The heights `[y0, y1]` of a table ruled from `y0` to `y1`, widened to where two or more of its
- * borders (`verticals`, those between its rules; a shading's strips a hair apart are one) go on
- * together, among all the page's vertical rules (`all`): the shorter reach of those that do. Not
- * past a horizontal rule (`across`: the next table's or box's) nor further than half again its
- * tallest row (`rules`, its own).
+ * `[y0, y1]` of a table ruled from `y0` to `y1`, widened to where two or more of its borders (`verticals`) go on among
+ * the page's vertical rules (`all`), not past another rule (`across`) nor half again its tallest row (`rules`).
  */
 export const openEnds = (
   verticals: ReadonlyArray<Rule>,
